@@ -1,0 +1,162 @@
+"""Versioned, frozen domain events: every record that travels on a topic.
+
+Each event carries ``schema_version``; a released version is never edited. A
+change adds a version, a JSON Schema file in ``schemas/`` and an upcaster.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+from .scope import Scope
+
+_FROZEN = ConfigDict(frozen=True, extra="forbid")
+
+
+class DeletionScope(StrEnum):
+    USER = "user"
+    PROJECT = "project"
+    ORGANIZATION = "organization"
+
+
+class FactStatus(StrEnum):
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+    DELETED = "deleted"
+    NEEDS_REVIEW = "needs-review"
+
+
+class FactOp(StrEnum):
+    ADD = "ADD"
+    NOOP = "NOOP"
+    UPDATE = "UPDATE"
+    ERASE = "ERASE"
+
+
+class SealedText(BaseModel):
+    """Text encrypted with AES-256-GCM under a per-subject data key."""
+
+    model_config = _FROZEN
+
+    key_id: str = Field(description="Id of the subject's data key in the key store")
+    nonce: str = Field(description="Base64 96-bit GCM nonce")
+    ciphertext: str = Field(description="Base64 ciphertext with its GCM tag")
+
+
+class TurnRecorded(BaseModel):
+    """One captured conversation turn: immutable, encrypted evidence."""
+
+    model_config = _FROZEN
+
+    schema_version: Literal[1] = 1
+    evidence_id: str
+    scope: Scope
+    source_uri: str = Field(min_length=1, max_length=2048)
+    turn_id: str = Field(min_length=1, max_length=256)
+    speaker: str = Field(min_length=1, max_length=256)
+    captured_at: AwareDatetime
+    deletion_scope: DeletionScope = DeletionScope.USER
+    content_hash: str = Field(description="Keyed HMAC-SHA256 of the text under the subject key")
+    text: SealedText
+
+
+class SupportSpan(BaseModel):
+    """Characters ``[start, end)`` of one evidence's text that support a statement."""
+
+    model_config = _FROZEN
+
+    evidence_id: str
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+
+
+class Fact(BaseModel):
+    """A canonical fact with its provenance. Provenance is not truth: it is support."""
+
+    model_config = _FROZEN
+
+    fact_id: str
+    scope: Scope
+    statement: str = Field(min_length=1)
+    evidence_ids: tuple[str, ...] = Field(min_length=1)
+    support: tuple[SupportSpan, ...] = ()
+    entities: tuple[str, ...] = ()
+    slot: str | None = Field(default=None, description="subject|attribute key, if any")
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    signals: tuple[str, ...] = ()
+    status: FactStatus = FactStatus.ACTIVE
+    confidence: float = Field(default=0.5, ge=0.0, le=1.0)
+    supersedes: str | None = None
+    superseded_by: str | None = None
+    extraction_version: str
+    last_verified_at: AwareDatetime
+    version: int = Field(ge=1)
+
+
+class FactChanged(BaseModel):
+    """The gate's decision about one fact: ADD, NOOP, UPDATE or ERASE."""
+
+    model_config = _FROZEN
+
+    schema_version: Literal[1] = 1
+    change_id: str
+    op: FactOp
+    fact_id: str
+    scope: Scope
+    version: int = Field(ge=1)
+    fact: Fact | None = Field(default=None, description="New state; None only for ERASE")
+    reason: str
+    caused_by: str = Field(description="Evidence id or erasure request id that caused it")
+
+
+class ErasureTarget(StrEnum):
+    SUBJECT = "subject"
+    SESSION = "session"
+    EVIDENCE = "evidence"
+    PROJECT = "project"
+    ORGANIZATION = "organization"
+
+
+class ErasureRequested(BaseModel):
+    """A compliance deletion request."""
+
+    model_config = _FROZEN
+
+    schema_version: Literal[1] = 1
+    request_id: str
+    scope: Scope
+    target: ErasureTarget
+    ids: tuple[str, ...] = ()
+    requested_at: AwareDatetime
+    reason: str = ""
+
+
+class ErasureCompleted(BaseModel):
+    """The receipt for an erasure. It holds no personal data."""
+
+    model_config = _FROZEN
+
+    schema_version: Literal[1] = 1
+    request_id: str
+    scope_key_hash: str
+    evidence_erased: int = Field(ge=0)
+    facts_erased: int = Field(ge=0)
+    facts_revalidated: int = Field(ge=0)
+    removed_per_store: dict[str, int]
+    seconds_to_receipt: float = Field(ge=0)
+    residue_found: int = Field(ge=0)
+    verified_by: str
+    completed_at: AwareDatetime
+
+
+EVENT_MODELS: dict[str, type[BaseModel]] = {
+    "TurnRecorded": TurnRecorded,
+    "FactChanged": FactChanged,
+    "ErasureRequested": ErasureRequested,
+    "ErasureCompleted": ErasureCompleted,
+}

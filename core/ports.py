@@ -1,0 +1,164 @@
+"""Ports: the protocols every adapter implements and one contract suite tests."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+from .events import Fact, FactChanged, TurnRecorded
+
+
+class Cleanup(StrEnum):
+    COMPACT = "compact"
+    DELETE = "delete"
+
+
+@dataclass(frozen=True)
+class TopicConfig:
+    """What a log needs to know to create a topic."""
+
+    name: str
+    partitions: int
+    cleanup: Cleanup
+    retention_ms: int = -1
+
+
+@dataclass(frozen=True)
+class LogRecord:
+    """One record read from a log. ``value is None`` is a tombstone."""
+
+    topic: str
+    partition: int
+    offset: int
+    key: bytes | None
+    value: bytes | None
+
+
+@dataclass(frozen=True)
+class Append:
+    """One record to append to a partition."""
+
+    partition: int
+    key: bytes | None
+    value: bytes | None
+
+
+class EventLog(Protocol):
+    """A partitioned, offset-addressed, append-only log with Kafka semantics."""
+
+    async def ensure_topics(self, topics: Sequence[TopicConfig]) -> None: ...
+
+    async def append(self, topic: str, records: Sequence[Append]) -> list[int]:
+        """Append records in order; return their offsets."""
+        ...
+
+    async def read(self, topic: str, partition: int, start: int, limit: int) -> list[LogRecord]:
+        """Records of one partition from offset ``start``, at most ``limit``."""
+        ...
+
+    async def end_offset(self, topic: str, partition: int) -> int:
+        """The offset the next appended record of this partition will get."""
+        ...
+
+    async def partitions(self, topic: str) -> int: ...
+
+    async def commit(self, group: str, topic: str, partition: int, offset: int) -> None:
+        """Record that ``group`` will resume this partition at ``offset``."""
+        ...
+
+    async def committed(self, group: str, topic: str, partition: int) -> int:
+        """The offset ``group`` resumes at; 0 when it never committed."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class EvidenceStore(Protocol):
+    """Random access to recorded evidence (ciphertext) by id."""
+
+    async def put(self, turn: TurnRecorded) -> bool:
+        """Store the turn; False when it was already there (idempotent)."""
+        ...
+
+    async def get(self, evidence_id: str) -> TurnRecorded | None: ...
+
+    async def close(self) -> None: ...
+
+
+class FactViews(Protocol):
+    """Materialized fact views, idempotent under redelivery by (fact id, version)."""
+
+    async def apply(self, change: FactChanged) -> bool:
+        """Apply a change; False when this or a newer version is already there."""
+        ...
+
+    async def get(self, fact_id: str) -> Fact | None: ...
+
+    async def facts_in_scope(self, scope_key: str) -> list[Fact]: ...
+
+    async def facts_for_evidence(self, evidence_id: str) -> list[str]: ...
+
+    async def close(self) -> None: ...
+
+
+class StateStore(Protocol):
+    """Per-key processor state (the gate's per-scope memory)."""
+
+    async def load(self, key: str) -> bytes | None: ...
+
+    async def save(self, key: str, value: bytes) -> None: ...
+
+
+@dataclass(frozen=True)
+class VectorPoint:
+    fact_id: str
+    vector: Sequence[float]
+    scope_key: str
+    status: str
+    statement: str
+
+
+@dataclass(frozen=True)
+class VectorHit:
+    fact_id: str
+    score: float
+
+
+class VectorIndex(Protocol):
+    """Dense vectors of facts, filtered by scope."""
+
+    async def upsert(self, points: Sequence[VectorPoint]) -> None: ...
+
+    async def delete(self, fact_ids: Sequence[str]) -> None: ...
+
+    async def search(
+        self, scope_key: str, vector: Sequence[float], limit: int
+    ) -> list[VectorHit]: ...
+
+    async def count(self, scope_key: str) -> int: ...
+
+    async def close(self) -> None: ...
+
+
+class Embedder(Protocol):
+    """Text to normalized dense vectors."""
+
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+class KeyStore(Protocol):
+    """Wrapped per-subject data keys."""
+
+    async def get(self, key_id: str) -> bytes | None:
+        """The wrapped data key, or None when absent or destroyed."""
+        ...
+
+    async def put_if_absent(self, key_id: str, wrapped: bytes) -> bytes:
+        """Store ``wrapped`` unless a key exists; return the stored one."""
+        ...
+
+    async def close(self) -> None: ...

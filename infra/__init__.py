@@ -1,0 +1,1 @@
+"""Adapters: the event logs, stores, vector indexes, embedder and crypto behind the ports."""

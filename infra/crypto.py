@@ -1,0 +1,110 @@
+"""Envelope encryption of evidence: AES-256-GCM under per-subject data keys.
+
+Each subject (``org/project/user``) has a random 256-bit data key, stored only
+wrapped (AES-256-GCM) by the master key. Evidence text is sealed under the data
+key; its content hash is an HMAC keyed by a key derived from the data key, so a
+hash cannot confirm guessed content once the data key is destroyed.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import os
+
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from ..core.events import SealedText
+from ..core.ports import KeyStore
+from .settings import Settings
+
+_NONCE = 12
+
+
+class MissingDataKeyError(LookupError):
+    """The subject's data key is absent or was destroyed (crypto-shredded)."""
+
+
+def subject_key_id(scope_key: str) -> str:
+    """The data key id of a subject; reveals nothing about the scope."""
+    return "dk_" + hashlib.sha256(b"provmem-subject\x1f" + scope_key.encode()).hexdigest()[:32]
+
+
+def _b64(raw: bytes) -> str:
+    return base64.b64encode(raw).decode("ascii")
+
+
+class EvidenceSealer:
+    """Seals and opens evidence text; the master key never leaves this object."""
+
+    def __init__(self, master_key: bytes, keys: KeyStore) -> None:
+        if len(master_key) != 32:
+            raise ValueError("master_key: must be 32 bytes (256 bits)")
+        self._master = AESGCM(master_key)
+        self._keys = keys
+        self._cache: dict[str, bytes] = {}
+
+    async def seal(self, scope_key: str, text: str) -> tuple[SealedText, str]:
+        """Encrypt ``text`` for the subject; return the sealed text and its keyed hash."""
+        key_id = subject_key_id(scope_key)
+        data_key = await self._data_key(key_id, create=True)
+        nonce = os.urandom(_NONCE)
+        sealed = AESGCM(data_key).encrypt(nonce, text.encode("utf-8"), key_id.encode())
+        content_hash = hmac.new(_hash_key(data_key), text.encode("utf-8"), "sha256").hexdigest()
+        return SealedText(key_id=key_id, nonce=_b64(nonce), ciphertext=_b64(sealed)), content_hash
+
+    async def open(self, sealed: SealedText) -> str:
+        """Decrypt sealed text; raise :class:`MissingDataKeyError` after crypto-shredding."""
+        data_key = await self._data_key(sealed.key_id, create=False)
+        nonce = base64.b64decode(sealed.nonce)
+        plain = AESGCM(data_key).decrypt(
+            nonce, base64.b64decode(sealed.ciphertext), sealed.key_id.encode()
+        )
+        return plain.decode("utf-8")
+
+    async def _data_key(self, key_id: str, *, create: bool) -> bytes:
+        if key_id in self._cache:
+            return self._cache[key_id]
+        wrapped = await self._keys.get(key_id)
+        if wrapped is None and create:
+            wrapped = await self._keys.put_if_absent(key_id, self._wrap(key_id))
+        if wrapped is None:
+            raise MissingDataKeyError(key_id)
+        data_key = self._unwrap(key_id, wrapped)
+        self._cache[key_id] = data_key
+        return data_key
+
+    def _wrap(self, key_id: str) -> bytes:
+        nonce = os.urandom(_NONCE)
+        return nonce + self._master.encrypt(nonce, AESGCM.generate_key(256), key_id.encode())
+
+    def _unwrap(self, key_id: str, wrapped: bytes) -> bytes:
+        return self._master.decrypt(wrapped[:_NONCE], wrapped[_NONCE:], key_id.encode())
+
+
+def _hash_key(data_key: bytes) -> bytes:
+    return hmac.new(data_key, b"provmem-content-hash", "sha256").digest()
+
+
+def master_key(settings: Settings) -> bytes:
+    """The master key from settings, else the one kept in ``data_dir`` (made on first use)."""
+    if settings.master_key is not None:
+        return _decode_key(settings.master_key.get_secret_value())
+    path = settings.data_dir / "master.key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as handle:
+            handle.write(base64.b64encode(os.urandom(32)).decode())
+    return _decode_key(path.read_text().strip())
+
+
+def _decode_key(text: str) -> bytes:
+    try:
+        key = base64.b64decode(text, validate=True)
+    except ValueError as error:
+        raise ValueError("master_key: must be base64") from error
+    if len(key) != 32:
+        raise ValueError("master_key: must decode to 32 bytes")
+    return key

@@ -1,0 +1,103 @@
+"""The embedded default event log: a durable single-node log in one SQLite file.
+
+It keeps Kafka's semantics: topics with a fixed partition count, per-partition
+offsets from 0, keys, tombstones (``value`` NULL) and committed consumer-group
+offsets. Appends are transactions, so a crash never leaves half a batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..core.ports import Append, LogRecord, TopicConfig
+from .sqlite_db import connect
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS topics (
+  name TEXT PRIMARY KEY, partitions INTEGER NOT NULL, cleanup TEXT NOT NULL,
+  retention_ms INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS records (
+  topic TEXT NOT NULL, partition INTEGER NOT NULL, offset INTEGER NOT NULL,
+  key BLOB, value BLOB, PRIMARY KEY (topic, partition, offset)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS offsets (
+  grp TEXT NOT NULL, topic TEXT NOT NULL, partition INTEGER NOT NULL,
+  offset INTEGER NOT NULL, PRIMARY KEY (grp, topic, partition));
+"""
+
+
+class UnknownTopicError(KeyError):
+    """Raised when a topic was never created."""
+
+
+class EmbeddedEventLog:
+    """An :class:`~provmem.core.ports.EventLog` on local disk."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._conn = connect(path)
+        self._conn.executescript(_SCHEMA)
+
+    async def ensure_topics(self, topics: Sequence[TopicConfig]) -> None:
+        for topic in topics:
+            self._conn.execute(
+                "INSERT OR IGNORE INTO topics VALUES (?, ?, ?, ?)",
+                (topic.name, topic.partitions, topic.cleanup.value, topic.retention_ms),
+            )
+
+    async def append(self, topic: str, records: Sequence[Append]) -> list[int]:
+        count = await self.partitions(topic)
+        offsets: list[int] = []
+        with self._conn:
+            self._conn.execute("BEGIN IMMEDIATE")
+            for record in records:
+                offsets.append(self._append_one(topic, count, record))
+        return offsets
+
+    def _append_one(self, topic: str, count: int, record: Append) -> int:
+        if not 0 <= record.partition < count:
+            raise ValueError(f"partition {record.partition} out of range for {topic} ({count})")
+        offset = self._end(topic, record.partition)
+        self._conn.execute(
+            "INSERT INTO records VALUES (?, ?, ?, ?, ?)",
+            (topic, record.partition, offset, record.key, record.value),
+        )
+        return offset
+
+    async def read(self, topic: str, partition: int, start: int, limit: int) -> list[LogRecord]:
+        rows = self._conn.execute(
+            "SELECT offset, key, value FROM records WHERE topic=? AND partition=? "
+            "AND offset>=? ORDER BY offset LIMIT ?",
+            (topic, partition, start, limit),
+        ).fetchall()
+        return [LogRecord(topic, partition, off, key, value) for off, key, value in rows]
+
+    async def end_offset(self, topic: str, partition: int) -> int:
+        return self._end(topic, partition)
+
+    def _end(self, topic: str, partition: int) -> int:
+        row = self._conn.execute(
+            "SELECT MAX(offset) FROM records WHERE topic=? AND partition=?", (topic, partition)
+        ).fetchone()
+        return 0 if row[0] is None else int(row[0]) + 1
+
+    async def partitions(self, topic: str) -> int:
+        row = self._conn.execute("SELECT partitions FROM topics WHERE name=?", (topic,)).fetchone()
+        if row is None:
+            raise UnknownTopicError(topic)
+        return int(row[0])
+
+    async def commit(self, group: str, topic: str, partition: int, offset: int) -> None:
+        self._conn.execute(
+            "INSERT OR REPLACE INTO offsets VALUES (?, ?, ?, ?)", (group, topic, partition, offset)
+        )
+
+    async def committed(self, group: str, topic: str, partition: int) -> int:
+        row = self._conn.execute(
+            "SELECT offset FROM offsets WHERE grp=? AND topic=? AND partition=?",
+            (group, topic, partition),
+        ).fetchone()
+        return 0 if row is None else int(row[0])
+
+    async def close(self) -> None:
+        self._conn.close()

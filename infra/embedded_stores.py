@@ -1,0 +1,155 @@
+"""Embedded stores on SQLite: evidence, fact views, processor state and data keys."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..core.events import Fact, FactChanged, FactOp, TurnRecorded
+from .sqlite_db import connect
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS evidence (
+  evidence_id TEXT PRIMARY KEY, scope_key TEXT NOT NULL, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS facts (
+  fact_id TEXT PRIMARY KEY, scope_key TEXT NOT NULL, version INTEGER NOT NULL,
+  status TEXT NOT NULL, body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS facts_by_scope ON facts (scope_key);
+CREATE TABLE IF NOT EXISTS fact_evidence (
+  evidence_id TEXT NOT NULL, fact_id TEXT NOT NULL, PRIMARY KEY (evidence_id, fact_id));
+CREATE TABLE IF NOT EXISTS fact_history (
+  fact_id TEXT NOT NULL, version INTEGER NOT NULL, body TEXT NOT NULL,
+  PRIMARY KEY (fact_id, version));
+CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS data_keys (key_id TEXT PRIMARY KEY, wrapped BLOB NOT NULL);
+"""
+
+
+class EmbeddedStores:
+    """One SQLite file holding every embedded view; each port is a thin facade on it."""
+
+    def __init__(self, path: Path) -> None:
+        self.conn = connect(path)
+        self.conn.executescript(_SCHEMA)
+
+    async def close(self) -> None:
+        self.conn.close()
+
+
+class EmbeddedEvidenceStore:
+    def __init__(self, stores: EmbeddedStores) -> None:
+        self._conn = stores.conn
+
+    async def put(self, turn: TurnRecorded) -> bool:
+        cursor = self._conn.execute(
+            "INSERT OR IGNORE INTO evidence VALUES (?, ?, ?)",
+            (turn.evidence_id, turn.scope.key, turn.model_dump_json()),
+        )
+        return cursor.rowcount == 1
+
+    async def get(self, evidence_id: str) -> TurnRecorded | None:
+        row = self._conn.execute(
+            "SELECT body FROM evidence WHERE evidence_id=?", (evidence_id,)
+        ).fetchone()
+        return None if row is None else TurnRecorded.model_validate_json(row[0])
+
+    async def close(self) -> None:
+        """The shared connection is closed by :class:`EmbeddedStores`."""
+
+
+class EmbeddedFactViews:
+    def __init__(self, stores: EmbeddedStores) -> None:
+        self._conn = stores.conn
+
+    async def apply(self, change: FactChanged) -> bool:
+        with self._conn:
+            self._conn.execute("BEGIN IMMEDIATE")
+            if change.op is FactOp.ERASE:
+                return self._erase(change.fact_id)
+            return self._upsert(change)
+
+    def _current_version(self, fact_id: str) -> int:
+        row = self._conn.execute("SELECT version FROM facts WHERE fact_id=?", (fact_id,)).fetchone()
+        return 0 if row is None else int(row[0])
+
+    def _upsert(self, change: FactChanged) -> bool:
+        fact = change.fact
+        if fact is None or self._current_version(change.fact_id) >= change.version:
+            return False
+        body = fact.model_dump_json()
+        self._conn.execute(
+            "INSERT OR REPLACE INTO facts VALUES (?, ?, ?, ?, ?)",
+            (fact.fact_id, fact.scope.key, fact.version, fact.status.value, body),
+        )
+        self._conn.executemany(
+            "INSERT OR IGNORE INTO fact_evidence VALUES (?, ?)",
+            [(ev, fact.fact_id) for ev in fact.evidence_ids],
+        )
+        self._conn.execute(
+            "INSERT OR REPLACE INTO fact_history VALUES (?, ?, ?)",
+            (fact.fact_id, fact.version, body),
+        )
+        return True
+
+    def _erase(self, fact_id: str) -> bool:
+        removed = self._conn.execute("DELETE FROM facts WHERE fact_id=?", (fact_id,)).rowcount
+        self._conn.execute("DELETE FROM fact_evidence WHERE fact_id=?", (fact_id,))
+        self._conn.execute("DELETE FROM fact_history WHERE fact_id=?", (fact_id,))
+        return removed > 0
+
+    async def get(self, fact_id: str) -> Fact | None:
+        row = self._conn.execute("SELECT body FROM facts WHERE fact_id=?", (fact_id,)).fetchone()
+        return None if row is None else Fact.model_validate_json(row[0])
+
+    async def facts_in_scope(self, scope_key: str) -> list[Fact]:
+        rows = self._conn.execute(
+            "SELECT body FROM facts WHERE scope_key=? ORDER BY fact_id", (scope_key,)
+        ).fetchall()
+        return [Fact.model_validate_json(body) for (body,) in rows]
+
+    async def facts_for_evidence(self, evidence_id: str) -> list[str]:
+        rows = self._conn.execute(
+            "SELECT fact_id FROM fact_evidence WHERE evidence_id=? ORDER BY fact_id",
+            (evidence_id,),
+        ).fetchall()
+        return [fact_id for (fact_id,) in rows]
+
+    async def history(self, fact_id: str) -> list[Fact]:
+        rows = self._conn.execute(
+            "SELECT body FROM fact_history WHERE fact_id=? ORDER BY version", (fact_id,)
+        ).fetchall()
+        return [Fact.model_validate_json(body) for (body,) in rows]
+
+    async def close(self) -> None:
+        """The shared connection is closed by :class:`EmbeddedStores`."""
+
+
+class EmbeddedStateStore:
+    def __init__(self, stores: EmbeddedStores) -> None:
+        self._conn = stores.conn
+
+    async def load(self, key: str) -> bytes | None:
+        row = self._conn.execute("SELECT value FROM state WHERE key=?", (key,)).fetchone()
+        return None if row is None else bytes(row[0])
+
+    async def save(self, key: str, value: bytes) -> None:
+        self._conn.execute("INSERT OR REPLACE INTO state VALUES (?, ?)", (key, value))
+
+
+class EmbeddedKeyStore:
+    def __init__(self, stores: EmbeddedStores) -> None:
+        self._conn = stores.conn
+
+    async def get(self, key_id: str) -> bytes | None:
+        row = self._conn.execute(
+            "SELECT wrapped FROM data_keys WHERE key_id=?", (key_id,)
+        ).fetchone()
+        return None if row is None else bytes(row[0])
+
+    async def put_if_absent(self, key_id: str, wrapped: bytes) -> bytes:
+        self._conn.execute("INSERT OR IGNORE INTO data_keys VALUES (?, ?)", (key_id, wrapped))
+        stored = await self.get(key_id)
+        assert stored is not None  # noqa: S101 - just inserted or already present
+        return stored
+
+    async def close(self) -> None:
+        """The shared connection is closed by :class:`EmbeddedStores`."""

@@ -1,0 +1,149 @@
+"""Redis adapters: evidence view, fact views and data keys, all under one key prefix.
+
+Keys (``P`` is the deployment's prefix):
+``P:evidence:{id}`` evidence JSON; ``P:fact:{id}`` hash {version, body};
+``P:scope:{scope}:facts`` set of fact ids; ``P:evfacts:{evidence}`` set of fact ids;
+``P:history:{fact}`` sorted set of bodies by version; ``P:key:{id}`` wrapped data key.
+"""
+
+from __future__ import annotations
+
+import json
+
+import redis.asyncio as aioredis
+
+from ..core.events import Fact, FactChanged, FactOp, TurnRecorded
+
+# Apply a fact version only when it is newer than the stored one (idempotent redelivery).
+_UPSERT = """
+local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+local version = tonumber(ARGV[1])
+if current >= version then return 0 end
+redis.call('HSET', KEYS[1], 'version', version, 'body', ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[3])
+redis.call('ZADD', KEYS[3], version, ARGV[2])
+local evidence = cjson.decode(ARGV[4])
+for _, ev in ipairs(evidence) do redis.call('SADD', ARGV[5] .. ev, ARGV[3]) end
+return 1
+"""
+
+
+class RedisKeys:
+    """Builds every Redis key from one prefix, so a deployment or a test owns its keys."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+
+    def evidence(self, evidence_id: str) -> str:
+        return f"{self.prefix}:evidence:{evidence_id}"
+
+    def fact(self, fact_id: str) -> str:
+        return f"{self.prefix}:fact:{fact_id}"
+
+    def scope_facts(self, scope_key: str) -> str:
+        return f"{self.prefix}:scope:{scope_key}:facts"
+
+    def evidence_facts_prefix(self) -> str:
+        return f"{self.prefix}:evfacts:"
+
+    def history(self, fact_id: str) -> str:
+        return f"{self.prefix}:history:{fact_id}"
+
+    def data_key(self, key_id: str) -> str:
+        return f"{self.prefix}:key:{key_id}"
+
+
+class RedisEvidenceStore:
+    def __init__(self, client: aioredis.Redis, keys: RedisKeys) -> None:
+        self._redis = client
+        self._keys = keys
+
+    async def put(self, turn: TurnRecorded) -> bool:
+        stored = await self._redis.set(
+            self._keys.evidence(turn.evidence_id), turn.model_dump_json(), nx=True
+        )
+        return bool(stored)
+
+    async def get(self, evidence_id: str) -> TurnRecorded | None:
+        raw = await self._redis.get(self._keys.evidence(evidence_id))
+        return None if raw is None else TurnRecorded.model_validate_json(raw)
+
+    async def close(self) -> None:
+        await self._redis.aclose()
+
+
+class RedisFactViews:
+    def __init__(self, client: aioredis.Redis, keys: RedisKeys) -> None:
+        self._redis = client
+        self._keys = keys
+        self._upsert = client.register_script(_UPSERT)
+
+    async def apply(self, change: FactChanged) -> bool:
+        if change.op is FactOp.ERASE:
+            return await self._erase(change)
+        fact = change.fact
+        if fact is None:
+            return False
+        keys = [
+            self._keys.fact(fact.fact_id),
+            self._keys.scope_facts(fact.scope.key),
+            self._keys.history(fact.fact_id),
+        ]
+        args = [
+            fact.version,
+            fact.model_dump_json(),
+            fact.fact_id,
+            json.dumps(list(fact.evidence_ids)),
+            self._keys.evidence_facts_prefix(),
+        ]
+        return bool(await self._upsert(keys=keys, args=args))
+
+    async def _erase(self, change: FactChanged) -> bool:
+        current = await self.get(change.fact_id)
+        pipe = self._redis.pipeline(transaction=True)
+        pipe.delete(self._keys.fact(change.fact_id), self._keys.history(change.fact_id))
+        pipe.srem(self._keys.scope_facts(change.scope.key), change.fact_id)
+        for evidence_id in current.evidence_ids if current else ():
+            pipe.srem(self._keys.evidence_facts_prefix() + evidence_id, change.fact_id)
+        results = await pipe.execute()
+        return bool(results[0])
+
+    async def get(self, fact_id: str) -> Fact | None:
+        raw = await self._redis.hget(self._keys.fact(fact_id), "body")
+        return None if raw is None else Fact.model_validate_json(raw)
+
+    async def facts_in_scope(self, scope_key: str) -> list[Fact]:
+        members = await self._redis.smembers(self._keys.scope_facts(scope_key))
+        ids = sorted(member.decode() for member in members)
+        facts = [await self.get(fact_id) for fact_id in ids]
+        return [fact for fact in facts if fact is not None]
+
+    async def facts_for_evidence(self, evidence_id: str) -> list[str]:
+        members = await self._redis.smembers(self._keys.evidence_facts_prefix() + evidence_id)
+        return sorted(m.decode() for m in members)
+
+    async def history(self, fact_id: str) -> list[Fact]:
+        bodies = await self._redis.zrange(self._keys.history(fact_id), 0, -1)
+        return [Fact.model_validate_json(body) for body in bodies]
+
+    async def close(self) -> None:
+        await self._redis.aclose()
+
+
+class RedisKeyStore:
+    def __init__(self, client: aioredis.Redis, keys: RedisKeys) -> None:
+        self._redis = client
+        self._keys = keys
+
+    async def get(self, key_id: str) -> bytes | None:
+        raw = await self._redis.get(self._keys.data_key(key_id))
+        return None if raw is None else bytes(raw)
+
+    async def put_if_absent(self, key_id: str, wrapped: bytes) -> bytes:
+        await self._redis.set(self._keys.data_key(key_id), wrapped, nx=True)
+        stored = await self.get(key_id)
+        assert stored is not None  # noqa: S101 - just set or already present
+        return stored
+
+    async def close(self) -> None:
+        await self._redis.aclose()

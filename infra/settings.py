@@ -1,0 +1,45 @@
+"""One frozen settings object, built at start-up and passed down.
+
+Every field can be set by an environment variable ``PROVMEM_<FIELD>`` (e.g.
+``PROVMEM_RUNTIME=kafka``) or a ``.env`` file. Nothing reads the environment
+anywhere else.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="PROVMEM_", env_file=".env", frozen=True, extra="ignore"
+    )
+
+    runtime: Literal["embedded", "kafka"] = Field(
+        "embedded", description="embedded: local log and stores; kafka: broker, Redis, Qdrant"
+    )
+    data_dir: Path = Field(Path(".provmem"), description="Where embedded data and keys live")
+    broker_url: str = Field("127.0.0.1:9092", description="Kafka bootstrap servers")
+    topic_prefix: str = Field("provmem", pattern=r"^[A-Za-z0-9._-]+$")
+    partitions: int = Field(8, ge=1, le=1024, description="Partitions of the scoped topics")
+    consumer_group: str = "provmem"
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    redis_prefix: str = Field("provmem", pattern=r"^[A-Za-z0-9._:-]+$")
+    qdrant_url: str | None = Field(None, description="Qdrant server; unset: local index")
+    master_key: SecretStr | None = Field(
+        None, description="Base64 256-bit master key; unset: generated in data_dir"
+    )
+    max_text_bytes: int = Field(64 * 1024, ge=1)
+    max_future_skew_s: int = Field(300, ge=0)
+    embedding_threads: int | None = None
+    worker_web_port: int = 6066
+    producer_max_batch_size: int | None = Field(
+        None, description="1 in tests against Tansu (see docs/ARCHITECTURE.md)"
+    )
+    broker_session_timeout_s: float = 30.0
+    broker_heartbeat_interval_s: float = 3.0
+    log_level: str = "WARNING"

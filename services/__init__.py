@@ -1,0 +1,1 @@
+"""Entry points and the service layer: settings, bootstrap, memory service, CLI."""

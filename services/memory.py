@@ -1,0 +1,120 @@
+"""The memory service: publish turns, bring views up to date, query with provenance."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..core.capture import TurnInput, TurnRejectedError, check_limits, record_turn, turn_evidence_id
+from ..core.events import Fact, FactStatus, TurnRecorded
+from ..core.ports import Append
+from ..core.scope import Scope, partition_for
+from ..streams.pipeline import describe
+from ..streams.runner import Progress
+from ..streams.topics import TURNS
+from .bootstrap import Components
+from .results import EvidenceQuote, FactHit, PublishResult, QueryResult
+
+MAX_BATCH = 1000
+
+
+class Memory:
+    """What users do with provmem, on whichever runtime the components belong to."""
+
+    def __init__(self, components: Components) -> None:
+        self._c = components
+
+    async def publish(self, turns: Sequence[TurnInput | Mapping[str, Any]]) -> list[PublishResult]:
+        """Validate, seal and append turns. Bad turns are reported; good ones still go."""
+        if len(turns) > MAX_BATCH:
+            raise ValueError(f"turns: at most {MAX_BATCH} per call, got {len(turns)}")
+        results: list[PublishResult] = []
+        accepted: list[TurnRecorded] = []
+        seen: set[str] = set()
+        for index, raw in enumerate(turns):
+            result, turn = await self._admit(index, raw, seen)
+            results.append(result)
+            if turn is not None:
+                accepted.append(turn)
+        await self._append(accepted)
+        return results
+
+    async def _admit(self, index: int, raw: TurnInput | Mapping[str, Any],
+                     seen: set[str]) -> tuple[PublishResult, TurnRecorded | None]:
+        try:
+            turn = raw if isinstance(raw, TurnInput) else TurnInput.model_validate(raw)
+            settings = self._c.settings
+            check_limits(turn, datetime.now(UTC), settings.max_text_bytes,
+                         settings.max_future_skew_s)
+        except (ValidationError, TurnRejectedError) as error:
+            return PublishResult(index=index, status="rejected", error=describe(error)), None
+        evidence_id = turn_evidence_id(turn)
+        if evidence_id in seen or await self._c.evidence.get(evidence_id) is not None:
+            return PublishResult(index=index, evidence_id=evidence_id, status="duplicate"), None
+        seen.add(evidence_id)
+        sealed, content_hash = await self._c.sealer.seal(turn.resolved_scope().key, turn.text)
+        recorded = record_turn(turn, sealed, content_hash)
+        return PublishResult(index=index, evidence_id=evidence_id, status="accepted"), recorded
+
+    async def _append(self, turns: Sequence[TurnRecorded]) -> None:
+        if not turns:
+            return
+        partitions = self._c.settings.partitions
+        records = [
+            Append(partition_for(t.scope.key, partitions), t.evidence_id.encode(), TURNS.encode(t))
+            for t in turns
+        ]
+        await self._c.log.append(self._c.names.turns, records)
+
+    async def sync(self, progress: Progress | None = None) -> dict[str, int]:
+        """Run this process's stages until they have handled everything on the log."""
+        return await self._c.runner.run_until_idle(progress)
+
+    async def facts(self, scope: str) -> list[Fact]:
+        return await self._c.views.facts_in_scope(Scope.parse(scope).key)
+
+    async def query(self, scope: str, text: str, limit: int = 5) -> QueryResult:
+        """The active facts of ``scope`` nearest to ``text``, each with its evidence."""
+        scope_key = Scope.parse(scope).key
+        if not text.strip():
+            raise ValueError("query: must not be empty")
+        vector = self._c.embedder.embed([text])[0]
+        hits = await self._c.vectors.search(scope_key, vector, limit * 2)
+        found: list[FactHit] = []
+        for hit in hits:
+            fact = await self._c.views.get(hit.fact_id)
+            if fact is None or fact.status is not FactStatus.ACTIVE or fact.scope.key != scope_key:
+                continue
+            found.append(FactHit(fact=fact, score=hit.score, evidence=await self._quotes(fact)))
+        return QueryResult(scope=scope_key, query=text, hits=tuple(found[:limit]))
+
+    async def _quotes(self, fact: Fact) -> tuple[EvidenceQuote, ...]:
+        quotes = []
+        for evidence_id in fact.evidence_ids:
+            quote = await self.evidence(evidence_id, fact.scope.key, fact)
+            if quote is not None:
+                quotes.append(quote)
+        return tuple(quotes)
+
+    async def evidence(self, evidence_id: str, scope_key: str | None = None,
+                       fact: Fact | None = None) -> EvidenceQuote | None:
+        """Decrypted evidence; with ``fact``, only the spans that support it."""
+        turn = await self._c.evidence.get(evidence_id)
+        if turn is None or (scope_key is not None and turn.scope.key != scope_key):
+            return None
+        text = await self._c.sealer.open(turn.text)
+        return EvidenceQuote(
+            evidence_id=turn.evidence_id, source_uri=turn.source_uri,
+            source_turn_id=turn.turn_id, speaker=turn.speaker, captured_at=turn.captured_at,
+            quote=_supporting_text(text, evidence_id, fact),
+        )
+
+
+def _supporting_text(text: str, evidence_id: str, fact: Fact | None) -> str:
+    if fact is None:
+        return text
+    spans = [s for s in fact.support if s.evidence_id == evidence_id]
+    return " … ".join(text[s.start:s.end] for s in spans) if spans else text

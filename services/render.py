@@ -1,0 +1,52 @@
+"""Readable terminal output for results (rich)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.table import Table
+
+from ..core.events import Fact
+from .results import PublishResult, QueryResult
+
+
+def render_query(console: Console, result: QueryResult) -> None:
+    console.print(f"[bold]{result.query}[/bold]  [dim]({result.scope})[/dim]")
+    if not result.hits:
+        console.print("  [yellow]no facts found: insufficient evidence[/yellow]\n")
+        return
+    for hit in result.hits:
+        fact = hit.fact
+        console.print(f"  [green]●[/green] {fact.statement}  [dim]{fact.fact_id} "
+                      f"score={hit.score:.3f} v{fact.version}[/dim]")
+        for quote in hit.evidence:
+            when = f"{quote.captured_at:%Y-%m-%d %H:%M}"
+            console.print(f"      [cyan]↳ {quote.speaker}[/cyan] @ {when}"
+                          f"  [dim]{quote.evidence_id} turn={quote.source_turn_id}[/dim]")
+            console.print(f"        “{quote.quote}”")
+    console.print()
+
+
+def render_facts(console: Console, scope: str, facts: Sequence[Fact]) -> None:
+    table = Table(title=f"facts of {scope}")
+    for column in ("fact id", "statement", "status", "v", "evidence"):
+        table.add_column(column)
+    for fact in facts:
+        table.add_row(fact.fact_id, fact.statement, fact.status.value, str(fact.version),
+                      ", ".join(fact.evidence_ids))
+    console.print(table)
+
+
+def render_publish(console: Console, results: Sequence[PublishResult], json_out: bool,
+                   summary_only: bool = False) -> None:
+    if json_out:
+        print(json.dumps([r.model_dump(mode="json") for r in results], indent=2))
+        return
+    counts = {s: sum(r.status == s for r in results) for s in ("accepted", "duplicate", "rejected")}
+    for result in results:
+        if result.status == "rejected" or not summary_only:
+            detail = result.error or result.evidence_id
+            console.print(f"turn {result.index}: {result.status} {detail}")
+    console.print(", ".join(f"{n} {s}" for s, n in counts.items()))

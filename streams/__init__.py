@@ -1,0 +1,1 @@
+"""Stream wiring: the topic registry, the pipeline handlers and the two runtimes."""

@@ -1,0 +1,150 @@
+"""The distributed runtime: a faust-streaming app whose agents are thin wrappers.
+
+Each agent decodes nothing and decides nothing: it hands the record to the same
+pipeline handler the embedded runner uses, sends what the handler returns, waits
+for the broker to acknowledge it, and only then saves state (a faust table whose
+changelog is a compacted Kafka topic). Offsets are committed after that, so a
+crash replays the record and the idempotent handlers make the replay harmless.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import faust
+import redis.asyncio as aioredis
+
+from ..core.ports import LogRecord
+from ..infra.crypto import EvidenceSealer, master_key
+from ..infra.embedding import DIM as EMBEDDING_DIM
+from ..infra.embedding import MiniLMEmbedder
+from ..infra.redis_stores import RedisEvidenceStore, RedisFactViews, RedisKeys, RedisKeyStore
+from ..infra.settings import Settings
+from .pipeline import Deriver, Materializer, Outcome
+from .topics import TopicNames
+
+
+class TableStateStore:
+    """The gate's per-scope state in a faust table (a changelogged, partitioned dict)."""
+
+    def __init__(self, table: Any) -> None:
+        self._table = table
+
+    async def load(self, key: str) -> bytes | None:
+        value = self._table.get(key.encode())
+        return None if value is None else bytes(value)
+
+    async def save(self, key: str, value: bytes) -> None:
+        self._table[key.encode()] = value
+
+
+@dataclass
+class Worker:
+    """The faust app and the handlers its agents call."""
+
+    app: faust.App
+    deriver: Deriver
+    materializer: Materializer
+
+
+def create_app(settings: Settings) -> Worker:
+    """Build the faust app for ``settings``; connects to nothing until it starts."""
+    app = faust.App(settings.consumer_group, **_faust_config(settings))
+    names = TopicNames(settings.topic_prefix)
+    turns = _raw_topic(app, names.turns, settings.partitions)
+    fact_changes = _raw_topic(app, names.fact_changes, settings.partitions)
+    table = app.Table("gate-state", default=None, partitions=settings.partitions,
+                      key_serializer="raw", value_serializer="raw")
+    deriver, materializer = _handlers(settings, names, TableStateStore(table))
+    outgoing = {name: _raw_topic(app, name, None) for name in _outputs(names)}
+
+    async def send(outcome: Outcome) -> None:
+        for item in outcome.outgoing:
+            topic = outgoing[item.topic]
+            record = item.record
+            delivered = await topic.send(key=record.key, value=record.value,
+                                         partition=record.partition)
+            await delivered
+
+    @app.agent(turns, name="derive")
+    async def derive(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
+        async for event in stream.events():
+            outcome = await deriver.handle(event.key, event.value, _origin(event), {})
+            await send(outcome)
+            for key, value in outcome.state.items():
+                await TableStateStore(table).save(key, value)
+            yield None
+
+    @app.agent(fact_changes, name="materialize")
+    async def materialize(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
+        async for event in stream.events():
+            await send(await materializer.handle_batch([_record(event)]))
+            yield None
+
+    return Worker(app, deriver, materializer)
+
+
+def _faust_config(settings: Settings) -> dict[str, Any]:
+    config: dict[str, Any] = {
+        "broker": f"kafka://{settings.broker_url}",
+        "store": "memory://",
+        "key_serializer": "raw",
+        "value_serializer": "raw",
+        "topic_partitions": settings.partitions,
+        "topic_replication_factor": 1,
+        "web_enabled": False,
+        "web_port": settings.worker_web_port,
+        "broker_session_timeout": settings.broker_session_timeout_s,
+        "broker_heartbeat_interval": settings.broker_heartbeat_interval_s,
+        "datadir": str(settings.data_dir / "faust"),
+    }
+    if settings.producer_max_batch_size is not None:
+        config["producer_max_batch_size"] = settings.producer_max_batch_size
+    return config
+
+
+def _raw_topic(app: faust.App, name: str, partitions: int | None) -> faust.TopicT:
+    return app.topic(name, key_type=bytes, value_type=bytes, partitions=partitions,
+                     key_serializer="raw", value_serializer="raw")
+
+
+def _outputs(names: TopicNames) -> tuple[str, ...]:
+    return (names.fact_changes, names.dead_letters)
+
+
+def _handlers(settings: Settings, names: TopicNames,
+              state: TableStateStore) -> tuple[Deriver, Materializer]:
+    client = aioredis.Redis.from_url(settings.redis_url)
+    keys = RedisKeys(settings.redis_prefix)
+    sealer = EvidenceSealer(master_key(settings), RedisKeyStore(client, keys))
+    evidence = RedisEvidenceStore(client, keys)
+    deriver = Deriver(names, settings.partitions, evidence, state, sealer)
+    vectors, embedder = None, None
+    if settings.qdrant_url is not None:
+        from ..infra.vectors import QdrantVectorIndex
+
+        vectors = QdrantVectorIndex(url=settings.qdrant_url,
+                                    collection=f"{settings.topic_prefix}-facts", dim=EMBEDDING_DIM)
+        embedder = MiniLMEmbedder(threads=settings.embedding_threads)
+    materializer = Materializer(names, RedisFactViews(client, keys), vectors, embedder)
+    return deriver, materializer
+
+
+def _origin(event: Any) -> tuple[str, int, int]:
+    message = event.message
+    return (message.topic, message.partition, message.offset)
+
+
+def _record(event: Any) -> LogRecord:
+    topic, partition, offset = _origin(event)
+    return LogRecord(topic, partition, offset, event.key, event.value)
+
+
+def run_worker(settings: Settings, loglevel: str = "warning") -> None:
+    """Start one faust worker in the foreground (blocks until stopped)."""
+    from faust.worker import Worker as FaustWorker
+
+    worker = create_app(settings)
+    FaustWorker(worker.app, loglevel=loglevel, quiet=True).execute_from_commandline()

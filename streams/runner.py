@@ -1,0 +1,85 @@
+"""The in-process runner: drives pipeline stages over any EventLog until caught up.
+
+Used by the embedded runtime for everything, and by a reading process of the
+distributed runtime to keep its own local vector index current.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..core.ports import Append, EventLog, LogRecord, StateStore
+from .pipeline import Outcome, Outgoing
+
+BATCH = 256
+
+
+class Stage(Protocol):
+    async def handle_batch(self, records: Sequence[LogRecord]) -> Outcome: ...
+
+
+@dataclass(frozen=True)
+class StageBinding:
+    """A stage consuming one topic as one consumer group."""
+
+    name: str
+    topic: str
+    group: str
+    stage: Stage
+
+
+Progress = Callable[[str, int], None]
+
+
+class Runner:
+    """Runs stages in order, each partition from its committed offset to the end."""
+
+    def __init__(self, log: EventLog, state: StateStore | None,
+                 bindings: Sequence[StageBinding]) -> None:
+        self._log = log
+        self._state = state
+        self._bindings = bindings
+
+    async def run_until_idle(self, progress: Progress | None = None) -> dict[str, int]:
+        """Process everything already on the log; return records handled per stage."""
+        handled: dict[str, int] = {}
+        for binding in self._bindings:
+            handled[binding.name] = await self._drain(binding, progress)
+        return handled
+
+    async def _drain(self, binding: StageBinding, progress: Progress | None) -> int:
+        total = 0
+        for partition in range(await self._log.partitions(binding.topic)):
+            total += await self._drain_partition(binding, partition, progress)
+        return total
+
+    async def _drain_partition(self, binding: StageBinding, partition: int,
+                               progress: Progress | None) -> int:
+        total = 0
+        offset = await self._log.committed(binding.group, binding.topic, partition)
+        while batch := await self._log.read(binding.topic, partition, offset, BATCH):
+            await self._apply(await binding.stage.handle_batch(batch))
+            offset = batch[-1].offset + 1
+            await self._log.commit(binding.group, binding.topic, partition, offset)
+            total += len(batch)
+            if progress is not None:
+                progress(binding.name, len(batch))
+        return total
+
+    async def _apply(self, outcome: Outcome) -> None:
+        await send_all(self._log, outcome.outgoing)
+        if self._state is not None:
+            for key, value in outcome.state.items():
+                await self._state.save(key, value)
+
+
+async def send_all(log: EventLog, outgoing: Sequence[Outgoing]) -> None:
+    """Append outgoing records, one append call per topic, keeping their order."""
+    by_topic: dict[str, list[Append]] = defaultdict(list)
+    for item in outgoing:
+        by_topic[item.topic].append(item.record)
+    for topic, records in by_topic.items():
+        await log.append(topic, records)

@@ -1,0 +1,95 @@
+"""The topic registry: every topic provmem reads or writes is declared here, once.
+
+>>> TopicNames("demo").turns
+'demo.turns'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel
+
+from ..core.events import ErasureCompleted, ErasureRequested, FactChanged, TurnRecorded
+from ..core.ports import Cleanup, TopicConfig
+
+_LONG_RETENTION_MS = 10 * 365 * 24 * 3600 * 1000
+_DEAD_LETTER_RETENTION_MS = 30 * 24 * 3600 * 1000
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A topic's contract: its name, key, value model and schema version, partitions, cleanup."""
+
+    suffix: str
+    key: str
+    value: type[BaseModel] | None
+    schema_version: int
+    partitions: int
+    cleanup: Cleanup
+    retention_ms: int = -1
+
+    def name(self, prefix: str) -> str:
+        return f"{prefix}.{self.suffix}"
+
+    def config(self, prefix: str, partitions: int | None = None) -> TopicConfig:
+        count = partitions if partitions is not None else self.partitions
+        return TopicConfig(self.name(prefix), count, self.cleanup, self.retention_ms)
+
+    def encode(self, event: BaseModel) -> bytes:
+        if self.value is None or not isinstance(event, self.value):
+            raise TypeError(f"{self.suffix} carries {self.value}, not {type(event).__name__}")
+        return event.model_dump_json().encode("utf-8")
+
+    def decode(self, raw: bytes) -> BaseModel:
+        if self.value is None:
+            raise TypeError(f"{self.suffix} has no value model")
+        return self.value.model_validate_json(raw)
+
+
+TURNS = Topic("turns", "evidence id", TurnRecorded, 1, 8, Cleanup.COMPACT)
+FACT_CHANGES = Topic("fact-changes", "fact id", FactChanged, 1, 8, Cleanup.COMPACT)
+ERASURE_REQUESTS = Topic(
+    "erasure-requests", "request id", ErasureRequested, 1, 1, Cleanup.DELETE, _LONG_RETENTION_MS
+)
+ERASURE_RECEIPTS = Topic(
+    "erasure-receipts", "request id", ErasureCompleted, 1, 1, Cleanup.DELETE, _LONG_RETENTION_MS
+)
+DEAD_LETTERS = Topic(
+    "dead-letters", "original key", None, 1, 1, Cleanup.DELETE, _DEAD_LETTER_RETENTION_MS
+)
+
+ALL_TOPICS: tuple[Topic, ...] = (
+    TURNS,
+    FACT_CHANGES,
+    ERASURE_REQUESTS,
+    ERASURE_RECEIPTS,
+    DEAD_LETTERS,
+)
+
+
+@dataclass(frozen=True)
+class TopicNames:
+    """The concrete topic names of one deployment (prefix)."""
+
+    prefix: str
+
+    @property
+    def turns(self) -> str:
+        return TURNS.name(self.prefix)
+
+    @property
+    def fact_changes(self) -> str:
+        return FACT_CHANGES.name(self.prefix)
+
+    @property
+    def dead_letters(self) -> str:
+        return DEAD_LETTERS.name(self.prefix)
+
+    def configs(self, partitions: int | None = None) -> list[TopicConfig]:
+        """Every topic's config; ``partitions`` overrides the count of the scoped topics."""
+        return [topic.config(self.prefix, _count(topic, partitions)) for topic in ALL_TOPICS]
+
+
+def _count(topic: Topic, partitions: int | None) -> int | None:
+    return partitions if topic.partitions > 1 else None
