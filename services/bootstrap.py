@@ -68,13 +68,18 @@ async def _build_embedded(settings: Settings) -> Components:
     deriver = Deriver(names, settings.partitions, evidence, state, sealer)
     materializer = Materializer(names, views, vectors, embedder)
     group = settings.consumer_group
-    runner = Runner(log, state, [
-        StageBinding("derive", names.turns, group, deriver),
-        StageBinding("materialize", names.fact_changes, group, materializer),
-    ])
+    runner = Runner(
+        log,
+        state,
+        [
+            StageBinding("derive", names.turns, group, deriver),
+            StageBinding("materialize", names.fact_changes, group, materializer),
+        ],
+    )
     closers = [log.close, vectors.close, stores.close]
-    return Components(settings, names, log, evidence, views, keys, sealer, vectors, embedder,
-                      runner, closers)
+    return Components(
+        settings, names, log, evidence, views, keys, sealer, vectors, embedder, runner, closers
+    )
 
 
 async def _build_kafka(settings: Settings) -> Components:
@@ -93,13 +98,24 @@ async def _build_kafka(settings: Settings) -> Components:
     sealer = EvidenceSealer(master_key(settings), keys)
     embedder = MiniLMEmbedder(threads=settings.embedding_threads)
     vectors = _reader_vectors(settings)
-    runner = Runner(log, None, [StageBinding(
-        "index", names.fact_changes, _local_index_group(settings),
-        Materializer(names, None, vectors, embedder),
-    )] if settings.qdrant_url is None else [])
+    runner = Runner(
+        log,
+        None,
+        [
+            StageBinding(
+                "index",
+                names.fact_changes,
+                _local_index_group(settings),
+                Materializer(names, None, vectors, embedder),
+            )
+        ]
+        if settings.qdrant_url is None
+        else [],
+    )
     closers = [log.close, vectors.close, client.aclose]
-    return Components(settings, names, log, evidence, views, keys, sealer, vectors, embedder,
-                      runner, closers)
+    return Components(
+        settings, names, log, evidence, views, keys, sealer, vectors, embedder, runner, closers
+    )
 
 
 def _reader_vectors(settings: Settings) -> VectorIndex:
@@ -107,8 +123,7 @@ def _reader_vectors(settings: Settings) -> VectorIndex:
 
     if settings.qdrant_url is not None:
         collection = f"{settings.topic_prefix}-facts"
-        return QdrantVectorIndex(url=settings.qdrant_url, collection=collection,
-                                 dim=EMBEDDING_DIM)
+        return QdrantVectorIndex(url=settings.qdrant_url, collection=collection, dim=EMBEDDING_DIM)
     return EdgeVectorIndex(settings.data_dir / "vectors-local", EMBEDDING_DIM)
 
 

@@ -110,12 +110,20 @@ def publish(
     turn_id: Annotated[str | None, typer.Option(help="The turn's id in its source")] = None,
     session: Annotated[str | None, typer.Option(help="Session id")] = None,
     at: Annotated[str | None, typer.Option(help="ISO-8601 time with zone (default: now)")] = None,
-    runtime: RuntimeOpt = None, data_dir: DataDirOpt = None, broker: BrokerOpt = None,
+    runtime: RuntimeOpt = None,
+    data_dir: DataDirOpt = None,
+    broker: BrokerOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Publish one conversation turn as evidence."""
-    turn = {"scope": scope, "text": text, "speaker": speaker, "turn_id": turn_id,
-            "session": session, "captured_at": at or datetime.now(UTC).isoformat()}
+    turn = {
+        "scope": scope,
+        "text": text,
+        "speaker": speaker,
+        "turn_id": turn_id,
+        "session": session,
+        "captured_at": at or datetime.now(UTC).isoformat(),
+    }
     settings = _settings(runtime, data_dir, broker)
     results = _run(settings, lambda m: _publish_and_sync(m, [turn], None))
     render_publish(console, results, json_out)
@@ -123,8 +131,9 @@ def publish(
         raise typer.Exit(1)
 
 
-async def _publish_and_sync(memory: Memory, turns: list[dict[str, Any]],
-                            progress: Callable[[int], None] | None) -> list[Any]:
+async def _publish_and_sync(
+    memory: Memory, turns: list[dict[str, Any]], progress: Callable[[int], None] | None
+) -> list[Any]:
     results = []
     for chunk in _chunks(turns, MAX_BATCH):
         results.extend(await memory.publish(chunk))
@@ -136,15 +145,21 @@ async def _publish_and_sync(memory: Memory, turns: list[dict[str, Any]],
 
 def _chunks(items: list[T], size: int) -> Iterator[list[T]]:
     for start in range(0, len(items), size):
-        yield items[start:start + size]
+        yield items[start : start + size]
 
 
 @app.command()
 def ingest(
-    file: Annotated[Path, typer.Argument(help="JSONL turns or a LoCoMo JSON file", exists=True,
-                                         dir_okay=False, readable=True)],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="JSONL turns or a LoCoMo JSON file", exists=True, dir_okay=False, readable=True
+        ),
+    ],
     fmt: Annotated[str, typer.Option("--format", help="auto, jsonl or locomo")] = "auto",
-    runtime: RuntimeOpt = None, data_dir: DataDirOpt = None, broker: BrokerOpt = None,
+    runtime: RuntimeOpt = None,
+    data_dir: DataDirOpt = None,
+    broker: BrokerOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Publish every turn of a file, then bring the views up to date."""
@@ -155,8 +170,9 @@ def ingest(
     settings = _settings(runtime, data_dir, broker)
     with Progress(console=console, transient=True, disable=json_out) as bar:
         task = bar.add_task("publishing", total=len(turns))
-        results = _run(settings, lambda m: _publish_and_sync(
-            m, turns, lambda n: bar.advance(task, n)))
+        results = _run(
+            settings, lambda m: _publish_and_sync(m, turns, lambda n: bar.advance(task, n))
+        )
     for error in unreadable:
         console.print(f"[red]rejected[/red] {error}")
     render_publish(console, results, json_out, summary_only=len(results) > 20)
@@ -182,7 +198,9 @@ def query(
     scope: Annotated[str, typer.Argument(help="org/project/user")],
     text: Annotated[str, typer.Argument(help="What to recall")],
     limit: Annotated[int, typer.Option(min=1, max=100, help="Facts to return")] = 5,
-    runtime: RuntimeOpt = None, data_dir: DataDirOpt = None, broker: BrokerOpt = None,
+    runtime: RuntimeOpt = None,
+    data_dir: DataDirOpt = None,
+    broker: BrokerOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Recall facts of a scope, each with the evidence that supports it."""
@@ -202,7 +220,9 @@ def query(
 @app.command()
 def facts(
     scope: Annotated[str, typer.Argument(help="org/project/user")],
-    runtime: RuntimeOpt = None, data_dir: DataDirOpt = None, broker: BrokerOpt = None,
+    runtime: RuntimeOpt = None,
+    data_dir: DataDirOpt = None,
+    broker: BrokerOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """List the facts of a scope."""
@@ -222,7 +242,9 @@ def facts(
 @app.command()
 def evidence(
     evidence_id: Annotated[str, typer.Argument(help="An evidence id (ev_...)")],
-    runtime: RuntimeOpt = None, data_dir: DataDirOpt = None, broker: BrokerOpt = None,
+    runtime: RuntimeOpt = None,
+    data_dir: DataDirOpt = None,
+    broker: BrokerOpt = None,
 ) -> None:
     """Show one piece of evidence, decrypted, with its source."""
     settings = _settings(runtime, data_dir, broker)
@@ -261,3 +283,7 @@ def worker(
 
 def main() -> None:
     app()
+
+
+if __name__ == "__main__":
+    main()

@@ -68,8 +68,9 @@ def _session_numbers(conversation: dict[str, Any]) -> list[int]:
     return sorted(numbers)
 
 
-def _locomo_turn(scope: str, sample_id: str, number: int, when: datetime,
-                 turn: dict[str, Any]) -> dict[str, Any]:
+def _locomo_turn(
+    scope: str, sample_id: str, number: int, when: datetime, turn: dict[str, Any]
+) -> dict[str, Any]:
     text = turn["text"]
     if turn.get("blip_caption"):
         text = f"{text} [shares an image: {turn['blip_caption']}]"

@@ -42,13 +42,15 @@ class Memory:
         await self._append(accepted)
         return results
 
-    async def _admit(self, index: int, raw: TurnInput | Mapping[str, Any],
-                     seen: set[str]) -> tuple[PublishResult, TurnRecorded | None]:
+    async def _admit(
+        self, index: int, raw: TurnInput | Mapping[str, Any], seen: set[str]
+    ) -> tuple[PublishResult, TurnRecorded | None]:
         try:
             turn = raw if isinstance(raw, TurnInput) else TurnInput.model_validate(raw)
             settings = self._c.settings
-            check_limits(turn, datetime.now(UTC), settings.max_text_bytes,
-                         settings.max_future_skew_s)
+            check_limits(
+                turn, datetime.now(UTC), settings.max_text_bytes, settings.max_future_skew_s
+            )
         except (ValidationError, TurnRejectedError) as error:
             return PublishResult(index=index, status="rejected", error=describe(error)), None
         evidence_id = turn_evidence_id(turn)
@@ -99,16 +101,20 @@ class Memory:
                 quotes.append(quote)
         return tuple(quotes)
 
-    async def evidence(self, evidence_id: str, scope_key: str | None = None,
-                       fact: Fact | None = None) -> EvidenceQuote | None:
+    async def evidence(
+        self, evidence_id: str, scope_key: str | None = None, fact: Fact | None = None
+    ) -> EvidenceQuote | None:
         """Decrypted evidence; with ``fact``, only the spans that support it."""
         turn = await self._c.evidence.get(evidence_id)
         if turn is None or (scope_key is not None and turn.scope.key != scope_key):
             return None
         text = await self._c.sealer.open(turn.text)
         return EvidenceQuote(
-            evidence_id=turn.evidence_id, source_uri=turn.source_uri,
-            source_turn_id=turn.turn_id, speaker=turn.speaker, captured_at=turn.captured_at,
+            evidence_id=turn.evidence_id,
+            source_uri=turn.source_uri,
+            source_turn_id=turn.turn_id,
+            speaker=turn.speaker,
+            captured_at=turn.captured_at,
             quote=_supporting_text(text, evidence_id, fact),
         )
 
@@ -117,4 +123,4 @@ def _supporting_text(text: str, evidence_id: str, fact: Fact | None) -> str:
     if fact is None:
         return text
     spans = [s for s in fact.support if s.evidence_id == evidence_id]
-    return " … ".join(text[s.start:s.end] for s in spans) if spans else text
+    return " … ".join(text[s.start : s.end] for s in spans) if spans else text

@@ -19,12 +19,16 @@ def render_query(console: Console, result: QueryResult) -> None:
         return
     for hit in result.hits:
         fact = hit.fact
-        console.print(f"  [green]●[/green] {fact.statement}  [dim]{fact.fact_id} "
-                      f"score={hit.score:.3f} v{fact.version}[/dim]")
+        console.print(
+            f"  [green]●[/green] {fact.statement}  [dim]{fact.fact_id} "
+            f"score={hit.score:.3f} v{fact.version}[/dim]"
+        )
         for quote in hit.evidence:
             when = f"{quote.captured_at:%Y-%m-%d %H:%M}"
-            console.print(f"      [cyan]↳ {quote.speaker}[/cyan] @ {when}"
-                          f"  [dim]{quote.evidence_id} turn={quote.source_turn_id}[/dim]")
+            console.print(
+                f"      [cyan]↳ {quote.speaker}[/cyan] @ {when}"
+                f"  [dim]{quote.evidence_id} turn={quote.source_turn_id}[/dim]"
+            )
             console.print(f"        “{quote.quote}”")
     console.print()
 
@@ -34,13 +38,19 @@ def render_facts(console: Console, scope: str, facts: Sequence[Fact]) -> None:
     for column in ("fact id", "statement", "status", "v", "evidence"):
         table.add_column(column)
     for fact in facts:
-        table.add_row(fact.fact_id, fact.statement, fact.status.value, str(fact.version),
-                      ", ".join(fact.evidence_ids))
+        table.add_row(
+            fact.fact_id,
+            fact.statement,
+            fact.status.value,
+            str(fact.version),
+            ", ".join(fact.evidence_ids),
+        )
     console.print(table)
 
 
-def render_publish(console: Console, results: Sequence[PublishResult], json_out: bool,
-                   summary_only: bool = False) -> None:
+def render_publish(
+    console: Console, results: Sequence[PublishResult], json_out: bool, summary_only: bool = False
+) -> None:
     if json_out:
         print(json.dumps([r.model_dump(mode="json") for r in results], indent=2))
         return

@@ -55,8 +55,9 @@ def create_app(settings: Settings) -> Worker:
     names = TopicNames(settings.topic_prefix)
     turns = _raw_topic(app, names.turns, settings.partitions)
     fact_changes = _raw_topic(app, names.fact_changes, settings.partitions)
-    table = app.Table("gate-state", default=None, partitions=settings.partitions,
-                      key_serializer="raw", value_serializer="raw")
+    table = app.Table(
+        "gate-state", default=None, partitions=settings.partitions, key_type=bytes, value_type=bytes
+    )
     deriver, materializer = _handlers(settings, names, TableStateStore(table))
     outgoing = {name: _raw_topic(app, name, None) for name in _outputs(names)}
 
@@ -64,8 +65,9 @@ def create_app(settings: Settings) -> Worker:
         for item in outcome.outgoing:
             topic = outgoing[item.topic]
             record = item.record
-            delivered = await topic.send(key=record.key, value=record.value,
-                                         partition=record.partition)
+            delivered = await topic.send(
+                key=record.key, value=record.value, partition=record.partition
+            )
             await delivered
 
     @app.agent(turns, name="derive")
@@ -106,16 +108,23 @@ def _faust_config(settings: Settings) -> dict[str, Any]:
 
 
 def _raw_topic(app: faust.App, name: str, partitions: int | None) -> faust.TopicT:
-    return app.topic(name, key_type=bytes, value_type=bytes, partitions=partitions,
-                     key_serializer="raw", value_serializer="raw")
+    return app.topic(
+        name,
+        key_type=bytes,
+        value_type=bytes,
+        partitions=partitions,
+        key_serializer="raw",
+        value_serializer="raw",
+    )
 
 
 def _outputs(names: TopicNames) -> tuple[str, ...]:
     return (names.fact_changes, names.dead_letters)
 
 
-def _handlers(settings: Settings, names: TopicNames,
-              state: TableStateStore) -> tuple[Deriver, Materializer]:
+def _handlers(
+    settings: Settings, names: TopicNames, state: TableStateStore
+) -> tuple[Deriver, Materializer]:
     client = aioredis.Redis.from_url(settings.redis_url)
     keys = RedisKeys(settings.redis_prefix)
     sealer = EvidenceSealer(master_key(settings), RedisKeyStore(client, keys))
@@ -125,8 +134,9 @@ def _handlers(settings: Settings, names: TopicNames,
     if settings.qdrant_url is not None:
         from ..infra.vectors import QdrantVectorIndex
 
-        vectors = QdrantVectorIndex(url=settings.qdrant_url,
-                                    collection=f"{settings.topic_prefix}-facts", dim=EMBEDDING_DIM)
+        vectors = QdrantVectorIndex(
+            url=settings.qdrant_url, collection=f"{settings.topic_prefix}-facts", dim=EMBEDDING_DIM
+        )
         embedder = MiniLMEmbedder(threads=settings.embedding_threads)
     materializer = Materializer(names, RedisFactViews(client, keys), vectors, embedder)
     return deriver, materializer

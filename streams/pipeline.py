@@ -58,8 +58,14 @@ def _origin(record: LogRecord) -> tuple[str, int, int]:
     return (record.topic, record.partition, record.offset)
 
 
-def dead_letter(names: TopicNames, stage: str, key: bytes | None, raw: bytes | None,
-                error: str, origin: tuple[str, int, int]) -> Outgoing:
+def dead_letter(
+    names: TopicNames,
+    stage: str,
+    key: bytes | None,
+    raw: bytes | None,
+    error: str,
+    origin: tuple[str, int, int],
+) -> Outgoing:
     """The dead-letter record for a record that could not be processed, with its reason."""
     body = {
         "stage": stage,
@@ -82,8 +88,14 @@ def describe(error: Exception) -> str:
 class Deriver:
     """Turns -> evidence view + gate decisions (fact changes)."""
 
-    def __init__(self, names: TopicNames, partitions: int, evidence: EvidenceStore,
-                 state: StateStore, sealer: EvidenceSealer) -> None:
+    def __init__(
+        self,
+        names: TopicNames,
+        partitions: int,
+        evidence: EvidenceStore,
+        state: StateStore,
+        sealer: EvidenceSealer,
+    ) -> None:
         self._names = names
         self._partitions = partitions
         self._evidence = evidence
@@ -98,8 +110,13 @@ class Deriver:
             outcome.merge(handled)
         return outcome
 
-    async def handle(self, key: bytes | None, raw: bytes | None,
-                     origin: tuple[str, int, int], pending: dict[str, bytes]) -> Outcome:
+    async def handle(
+        self,
+        key: bytes | None,
+        raw: bytes | None,
+        origin: tuple[str, int, int],
+        pending: dict[str, bytes],
+    ) -> Outcome:
         if raw is None:
             return Outcome()  # a tombstone: erasure handles its effects
         try:
@@ -108,8 +125,14 @@ class Deriver:
             return await self._derive(turn, pending)
         except (ValidationError, ValueError, LookupError) as error:
             reason = describe(error)
-            log.warning("dead_letter", stage="derive", topic=origin[0], partition=origin[1],
-                        offset=origin[2], reason=reason)
+            log.warning(
+                "dead_letter",
+                stage="derive",
+                topic=origin[0],
+                partition=origin[1],
+                offset=origin[2],
+                reason=reason,
+            )
             return Outcome([dead_letter(self._names, "derive", key, raw, reason, origin)])
 
     async def _derive(self, turn: TurnRecorded, pending: dict[str, bytes]) -> Outcome:
@@ -133,8 +156,13 @@ class Deriver:
 class Materializer:
     """Fact changes -> fact views and/or vector index entries (either may be absent)."""
 
-    def __init__(self, names: TopicNames, views: FactViews | None,
-                 vectors: VectorIndex | None, embedder: Embedder | None) -> None:
+    def __init__(
+        self,
+        names: TopicNames,
+        views: FactViews | None,
+        vectors: VectorIndex | None,
+        embedder: Embedder | None,
+    ) -> None:
         self._names = names
         self._views = views
         self._vectors = vectors
@@ -149,8 +177,14 @@ class Materializer:
             try:
                 changes.append(_decode_change(record.value))
             except (ValidationError, ValueError) as error:
-                letter = dead_letter(self._names, "materialize", record.key, record.value,
-                                     describe(error), _origin(record))
+                letter = dead_letter(
+                    self._names,
+                    "materialize",
+                    record.key,
+                    record.value,
+                    describe(error),
+                    _origin(record),
+                )
                 outcome.outgoing.append(letter)
         await self.apply(changes)
         return outcome

@@ -37,8 +37,9 @@ Progress = Callable[[str, int], None]
 class Runner:
     """Runs stages in order, each partition from its committed offset to the end."""
 
-    def __init__(self, log: EventLog, state: StateStore | None,
-                 bindings: Sequence[StageBinding]) -> None:
+    def __init__(
+        self, log: EventLog, state: StateStore | None, bindings: Sequence[StageBinding]
+    ) -> None:
         self._log = log
         self._state = state
         self._bindings = bindings
@@ -56,8 +57,9 @@ class Runner:
             total += await self._drain_partition(binding, partition, progress)
         return total
 
-    async def _drain_partition(self, binding: StageBinding, partition: int,
-                               progress: Progress | None) -> int:
+    async def _drain_partition(
+        self, binding: StageBinding, partition: int, progress: Progress | None
+    ) -> int:
         total = 0
         offset = await self._log.committed(binding.group, binding.topic, partition)
         while batch := await self._log.read(binding.topic, partition, offset, BATCH):

@@ -1,0 +1,86 @@
+"""Drive either runtime the same way: publish, let it process, restart, query."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from provmem.infra.settings import Settings
+from provmem.services.bootstrap import Components, build
+from provmem.services.memory import Memory
+
+DEADLINE_S = 90.0
+
+
+def settings_env(settings: Settings) -> dict[str, str]:
+    """The environment that recreates ``settings`` in a child process."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PROVMEM_")}
+    for name, value in settings.model_dump().items():
+        if value is not None:
+            env[f"PROVMEM_{name.upper()}"] = str(value)
+    return env
+
+
+class Runtime:
+    """One runtime under test. ``settle`` waits until everything published is processed."""
+
+    def __init__(self, settings: Settings, log_dir: Path) -> None:
+        self.settings = settings
+        self._log_dir = log_dir
+        self._components: Components | None = None
+        self._worker: subprocess.Popen[bytes] | None = None
+        self.memory: Memory
+
+    async def start(self) -> Runtime:
+        self._components = await build(self.settings)
+        self.memory = Memory(self._components)
+        if self.settings.runtime == "kafka":
+            self._start_worker()
+        return self
+
+    def _start_worker(self) -> None:
+        log = (self._log_dir / f"worker-{time.monotonic_ns()}.log").open("wb")
+        self._worker = subprocess.Popen(
+            [sys.executable, "-m", "provmem.services.cli", "worker"],
+            env=settings_env(self.settings),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+
+    async def stop(self, kill: bool = False) -> None:
+        if self._worker is not None:
+            self._worker.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
+            await asyncio.to_thread(self._worker.wait, 30)
+            self._worker = None
+        if self._components is not None:
+            await self._components.close()
+            self._components = None
+
+    async def restart(self, kill: bool = False) -> None:
+        await self.stop(kill)
+        await self.start()
+
+    async def settle(self, ready: Callable[[], Awaitable[bool]]) -> None:
+        """Process (embedded) or wait for the workers (kafka) until ``ready()`` holds."""
+        deadline = time.monotonic() + DEADLINE_S
+        while True:
+            await self.memory.sync()
+            if await ready():
+                return
+            if self._worker is not None and self._worker.poll() is not None:
+                raise AssertionError(
+                    f"worker exited with {self._worker.returncode}: {self.worker_log()[-3000:]}"
+                )
+            if time.monotonic() > deadline:
+                raise AssertionError(f"not ready after {DEADLINE_S}s\n{self.worker_log()[-3000:]}")
+            await asyncio.sleep(0.2)
+
+    def worker_log(self) -> str:
+        logs = sorted(self._log_dir.glob("worker-*.log"))
+        return "\n".join(p.read_text(errors="replace") for p in logs)
