@@ -16,10 +16,10 @@ class TurnFileError(ValueError):
 
 
 def detect_format(path: Path) -> str:
-    """``locomo`` for a JSON list of LoCoMo samples, else ``jsonl``."""
+    """``locomo`` for a JSON list (of LoCoMo samples), else ``jsonl`` (one object a line)."""
     with path.open("rb") as handle:
         head = handle.read(4096).lstrip()
-    return "locomo" if head.startswith(b"[") and b'"conversation"' in head else "jsonl"
+    return "locomo" if head.startswith(b"[") else "jsonl"
 
 
 def read_jsonl(path: Path) -> Iterator[dict[str, Any] | TurnFileError]:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from provmem.infra.settings import Settings
 
 IN_CI = bool(os.environ.get("CI"))
@@ -29,6 +30,9 @@ def broker() -> Iterator[str]:
     """Bootstrap address of a Tansu broker started for this test session."""
     from provmem.infra.tansu import TansuBroker
 
+    if os.environ.get("PROVMEM_TEST_BROKER"):
+        yield os.environ["PROVMEM_TEST_BROKER"]
+        return
     try:
         tansu = TansuBroker().start()
     except RuntimeError as error:

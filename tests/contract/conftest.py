@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
+
 from provmem.core.ports import EventLog
 from provmem.infra.embedded_log import EmbeddedEventLog
 from provmem.infra.kafka_log import KafkaEventLog

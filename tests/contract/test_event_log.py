@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from provmem.core.ports import Append, Cleanup, EventLog, TopicConfig
-
 from tests.contract.conftest import OpenLog
 
 

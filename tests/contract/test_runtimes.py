@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from provmem.core.events import FactStatus
 from provmem.infra.settings import Settings
-
 from tests.harness import Runtime
 
 SCOPE = "acme/support/alice"

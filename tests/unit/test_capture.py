@@ -1,8 +1,9 @@
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from provmem.core.capture import TurnInput, TurnRejectedError, check_limits, turn_evidence_id
 from pydantic import ValidationError
+
+from provmem.core.capture import TurnInput, TurnRejectedError, check_limits, turn_evidence_id
 
 NOW = datetime(2026, 5, 8, 12, 0, tzinfo=UTC)
 

@@ -2,6 +2,7 @@
 
 import jsonschema
 import pytest
+
 from provmem.core.events import EVENT_MODELS
 from provmem.schemas import current_version, load, model_schema
 from provmem.streams.topics import ALL_TOPICS

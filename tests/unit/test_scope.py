@@ -1,6 +1,7 @@
 import pytest
-from provmem.core.scope import Scope, partition_for
 from pydantic import ValidationError
+
+from provmem.core.scope import Scope, partition_for
 
 
 def test_parse_gives_the_isolation_key() -> None:

@@ -1,7 +1,6 @@
 from provmem.core.events import FactOp, FactStatus
 from provmem.core.gate import GateState
 from provmem.core.stages import derive_fact_changes
-
 from tests.factories import turn
 
 

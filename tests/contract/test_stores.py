@@ -1,0 +1,118 @@
+"""Store contracts: fact views (embedded, Redis) and vector indexes (Qdrant edge, client)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from provmem.core.events import FactChanged, FactOp
+from provmem.core.gate import GateState
+from provmem.core.ports import FactViews, VectorIndex, VectorPoint
+from provmem.core.stages import derive_fact_changes
+from tests.conftest import REDIS_URL
+from tests.factories import turn
+
+
+@pytest.fixture(params=["embedded", "redis"])
+async def views(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[FactViews]:
+    if request.param == "embedded":
+        from provmem.infra.embedded_stores import EmbeddedFactViews, EmbeddedStores
+
+        stores = EmbeddedStores(tmp_path / "views.db")
+        yield EmbeddedFactViews(stores)
+        await stores.close()
+        return
+    import redis.asyncio as aioredis
+
+    from provmem.infra.redis_stores import RedisFactViews, RedisKeys
+
+    prefix = request.getfixturevalue("redis_prefix")
+    view = RedisFactViews(aioredis.Redis.from_url(REDIS_URL), RedisKeys(prefix))
+    yield view
+    await view.close()
+
+
+def _changes() -> list[FactChanged]:
+    state, first = derive_fact_changes(turn("t1"), "I moved to Lisbon.", GateState())
+    _, second = derive_fact_changes(turn("t2", minute=1), "I moved to Lisbon.", state)
+    return first + second
+
+
+async def test_every_change_applied_twice_gives_the_same_view(views: FactViews) -> None:
+    add, noop = _changes()
+    assert await views.apply(add) is True
+    assert await views.apply(add) is False
+    assert await views.apply(noop) is True
+    assert await views.apply(noop) is False
+    fact = await views.get(add.fact_id)
+    assert fact is not None and fact.version == 2
+    assert [f.fact_id for f in await views.facts_in_scope(add.scope.key)] == [add.fact_id]
+    assert await views.facts_for_evidence(noop.caused_by) == [add.fact_id]
+
+
+async def test_an_older_version_never_overwrites_a_newer(views: FactViews) -> None:
+    add, noop = _changes()
+    await views.apply(noop)
+    assert await views.apply(add) is False
+    fact = await views.get(add.fact_id)
+    assert fact is not None and fact.version == 2
+
+
+async def test_erase_removes_the_fact_and_its_indexes(views: FactViews) -> None:
+    add, _ = _changes()
+    await views.apply(add)
+    erase = FactChanged(
+        change_id="e",
+        op=FactOp.ERASE,
+        fact_id=add.fact_id,
+        scope=add.scope,
+        version=add.version + 1,
+        reason="erased",
+        caused_by="er_1",
+    )
+    assert await views.apply(erase) is True
+    assert await views.get(add.fact_id) is None
+    assert await views.facts_in_scope(add.scope.key) == []
+    assert await views.facts_for_evidence(add.caused_by) == []
+
+
+@pytest.fixture(params=["edge", "qdrant-local"])
+async def vectors(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[VectorIndex]:
+    from provmem.infra.vectors import EdgeVectorIndex, QdrantVectorIndex
+
+    index: VectorIndex
+    if request.param == "edge":
+        index = EdgeVectorIndex(tmp_path / "edge", 4)
+    else:
+        index = QdrantVectorIndex(path=tmp_path / "qdrant", collection="facts", dim=4)
+    yield index
+    await index.close()
+
+
+def _point(fact_id: str, scope: str, vector: list[float], status: str = "active") -> VectorPoint:
+    return VectorPoint(fact_id, vector, scope, status, f"statement {fact_id}")
+
+
+async def test_vector_search_is_scoped_and_skips_inactive(vectors: VectorIndex) -> None:
+    await vectors.upsert(
+        [
+            _point("a1", "o/p/a", [1, 0, 0, 0]),
+            _point("a2", "o/p/a", [0.9, 0.1, 0, 0]),
+            _point("a3", "o/p/a", [1, 0, 0, 0], status="superseded"),
+            _point("b1", "o/p/b", [1, 0, 0, 0]),
+        ]
+    )
+    hits = await vectors.search("o/p/a", [1, 0, 0, 0], 10)
+    assert [h.fact_id for h in hits] == ["a1", "a2"]
+    assert await vectors.count("o/p/b") == 1
+
+
+async def test_vector_upsert_is_idempotent_and_delete_removes(vectors: VectorIndex) -> None:
+    point = _point("a1", "o/p/a", [1, 0, 0, 0])
+    await vectors.upsert([point])
+    await vectors.upsert([point])
+    assert await vectors.count("o/p/a") == 1
+    await vectors.delete(["a1"])
+    assert await vectors.search("o/p/a", [1, 0, 0, 0], 10) == []

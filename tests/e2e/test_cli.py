@@ -1,0 +1,159 @@
+"""The CLI as a user drives it: demo, publish, ingest, query, facts, evidence, errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[3] / "shared"
+SHARED_LOCOMO = SHARED / "data" / "locomo" / "locomo-dev.json"
+
+
+def provmem(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "provmem.services.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+    )
+
+
+def test_demo_prints_facts_with_provenance(tmp_path: Path) -> None:
+    run = provmem("demo", "--data-dir", str(tmp_path / "d"), "--json")
+    assert run.returncode == 0, run.stderr
+    results = json.loads(run.stdout)
+    allergy = results[1]
+    assert allergy["query"] == "What is Alice allergic to?"
+    top = allergy["hits"][0]
+    assert "peanuts" in top["fact"]["statement"]
+    assert top["evidence"][0]["evidence_id"] in top["fact"]["evidence_ids"]
+    assert "peanuts" in top["evidence"][0]["quote"]
+
+
+def test_demo_readable_output_shows_evidence(tmp_path: Path) -> None:
+    run = provmem("demo", "--data-dir", str(tmp_path / "d"))
+    assert run.returncode == 0, run.stderr
+    assert "allergic to peanuts" in run.stdout
+    assert "ev_" in run.stdout and "turn=demo-3" in run.stdout
+
+
+def test_publish_query_and_evidence_round_trip(tmp_path: Path) -> None:
+    data = ["--data-dir", str(tmp_path / "d")]
+    run = provmem(
+        "publish",
+        "--scope",
+        "acme/app/u1",
+        "--speaker",
+        "Ann",
+        "--turn-id",
+        "t9",
+        "--text",
+        "I keep my bike in the red shed.",
+        "--json",
+        *data,
+    )
+    assert run.returncode == 0, run.stderr
+    evidence_id = json.loads(run.stdout)[0]["evidence_id"]
+    again = provmem(
+        "publish",
+        "--scope",
+        "acme/app/u1",
+        "--speaker",
+        "Ann",
+        "--turn-id",
+        "t9",
+        "--text",
+        "I keep my bike in the red shed.",
+        "--json",
+        *data,
+    )
+    assert json.loads(again.stdout)[0]["status"] == "duplicate"
+    asked = provmem("query", "acme/app/u1", "where is the bike", "--json", *data)
+    answer = json.loads(asked.stdout)
+    assert answer["hits"][0]["evidence"][0]["evidence_id"] == evidence_id
+    shown = json.loads(provmem("evidence", evidence_id, *data).stdout)
+    assert shown["quote"] == "I keep my bike in the red shed." and shown["speaker"] == "Ann"
+
+
+def test_ingest_jsonl_accepts_good_lines_and_names_bad_fields(tmp_path: Path) -> None:
+    lines = [
+        json.dumps(
+            {
+                "scope": "acme/app/u1",
+                "speaker": "Ann",
+                "turn_id": "1",
+                "captured_at": "2026-05-01T10:00:00+00:00",
+                "text": "I work at Globex.",
+            }
+        ),
+        json.dumps(
+            {
+                "scope": "acme/app/u1",
+                "speaker": "Ann",
+                "turn_id": "2",
+                "captured_at": "2026-05-01T10:00:00",
+                "text": "No timezone here.",
+            }
+        ),
+        json.dumps(
+            {
+                "scope": "acme",
+                "speaker": "Ann",
+                "turn_id": "3",
+                "captured_at": "2026-05-01T10:00:00+00:00",
+                "text": "Bad scope.",
+            }
+        ),
+    ]
+    path = tmp_path / "turns.jsonl"
+    path.write_bytes(("\n".join(lines) + "\n").encode() + b'{"text": "\xff\xfe"}\n')
+    run = provmem("ingest", str(path), "--data-dir", str(tmp_path / "d"))
+    assert run.returncode == 1
+    assert "1 accepted" in run.stdout
+    assert "captured_at" in run.stdout and "scope" in run.stdout
+    assert "invalid UTF-8" in run.stdout
+    facts = json.loads(
+        provmem("facts", "acme/app/u1", "--json", "--data-dir", str(tmp_path / "d")).stdout
+    )
+    assert [f["statement"] for f in facts] == ["I work at Globex."]
+
+
+def test_ingest_locomo_keeps_dia_ids_dates_and_speakers(tmp_path: Path) -> None:
+    if not SHARED_LOCOMO.exists():
+        pytest.skip(f"the LoCoMo dev split is not at {SHARED_LOCOMO}")
+    sample = json.loads(SHARED_LOCOMO.read_text())[0]
+    conversation = {
+        k: v
+        for k, v in sample["conversation"].items()
+        if k in ("speaker_a", "speaker_b", "session_1", "session_1_date_time")
+    }
+    small = tmp_path / "locomo-small.json"
+    small.write_text(json.dumps([{**sample, "conversation": conversation}]))
+    data = ["--data-dir", str(tmp_path / "d")]
+    assert provmem("ingest", str(small), *data).returncode == 0
+    scope = f"locomo/{sample['sample_id']}/dialogue"
+    first = max(sample["conversation"]["session_1"], key=lambda turn: len(turn["text"]))
+    answer = json.loads(provmem("query", scope, first["text"], "--json", *data).stdout)
+    quote = answer["hits"][0]["evidence"][0]
+    assert quote["source_turn_id"] == first["dia_id"]
+    assert quote["speaker"] == first["speaker"]
+    assert quote["captured_at"].startswith("2023-05-08")
+
+
+@pytest.mark.parametrize(
+    "command", ["demo", "publish", "ingest", "query", "facts", "worker", "evidence"]
+)
+def test_every_command_has_help(command: str) -> None:
+    run = provmem(command, "--help")
+    assert run.returncode == 0 and "Usage" in run.stdout
+
+
+def test_bad_scope_is_a_clear_error(tmp_path: Path) -> None:
+    run = provmem("query", "not-a-scope", "x", "--data-dir", str(tmp_path / "d"))
+    assert run.returncode == 2
+    assert "org/project/user" in run.stdout
