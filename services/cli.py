@@ -281,6 +281,23 @@ def worker(
     run_worker(settings, loglevel)
 
 
+@app.command()
+def api(
+    host: Annotated[str, typer.Option(help="Interface to bind")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on")] = 8080,
+    runtime: RuntimeOpt = None,
+    data_dir: DataDirOpt = None,
+    broker: BrokerOpt = None,
+) -> None:
+    """Serve the HTTP API (/v1, OpenAPI at /docs)."""
+    import uvicorn
+
+    from .api import create_api
+
+    settings = _settings(runtime, data_dir, broker)
+    uvicorn.run(create_api(settings), host=host, port=port, log_level="warning")
+
+
 def main() -> None:
     app()
 

@@ -1,0 +1,85 @@
+"""The HTTP API (versioned under /v1). Retrieval only: it never generates answers."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from pydantic import BaseModel, Field
+
+from ..core.events import Fact
+from ..infra.settings import Settings
+from .bootstrap import build
+from .memory import MAX_BATCH, Memory
+from .results import EvidenceQuote, PublishResult, QueryResult
+
+
+class QueryRequest(BaseModel):
+    scope: str = Field(description="org/project/user")
+    query: str = Field(min_length=1)
+    limit: int = Field(5, ge=1, le=100)
+
+
+class TurnBatch(BaseModel):
+    turns: list[dict[str, Any]] = Field(min_length=1, max_length=MAX_BATCH)
+
+
+def create_api(settings: Settings) -> FastAPI:
+    """The API app; components are built when it starts and closed when it stops."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        components = await build(settings)
+        app.state.memory = Memory(components)
+        yield
+        await components.close()
+
+    api = FastAPI(title="provmem", version="0.1.0", lifespan=lifespan)
+    _routes(api)
+    return api
+
+
+def _memory(request: Request) -> Memory:
+    memory: Memory = request.app.state.memory
+    return memory
+
+
+def _routes(api: FastAPI) -> None:
+    @api.get("/v1/health")
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @api.post("/v1/turns", response_model=list[PublishResult])
+    async def publish(request: Request, batch: TurnBatch) -> list[PublishResult]:
+        """Publish up to 1,000 turns; bad ones are reported, good ones still recorded."""
+        return await _memory(request).publish(batch.turns)
+
+    @api.post("/v1/query", response_model=QueryResult)
+    async def query(request: Request, body: QueryRequest) -> QueryResult:
+        memory = _memory(request)
+        await memory.sync()
+        try:
+            return await memory.query(body.scope, body.query, body.limit)
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from error
+
+    @api.get("/v1/facts", response_model=list[Fact])
+    async def facts(request: Request, scope: str) -> list[Fact]:
+        memory = _memory(request)
+        await memory.sync()
+        try:
+            return await memory.facts(scope)
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from error
+
+    @api.get("/v1/evidence/{evidence_id}", response_model=EvidenceQuote)
+    async def evidence(request: Request, evidence_id: str) -> EvidenceQuote:
+        quote = await _memory(request).evidence(evidence_id)
+        if quote is None:
+            raise HTTPException(404, f"evidence {evidence_id} not found")
+        return quote
+
+
+__all__ = ["create_api"]

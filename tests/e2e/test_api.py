@@ -1,0 +1,35 @@
+"""The HTTP API as a client drives it, on the embedded runtime."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from provmem.infra.settings import Settings
+from provmem.services.api import create_api
+
+TURN = {
+    "scope": "acme/app/u1",
+    "speaker": "Ann",
+    "turn_id": "t1",
+    "captured_at": "2026-05-01T10:00:00+00:00",
+    "text": "I work at Globex as a welder.",
+}
+
+
+def test_publish_query_and_evidence_over_http(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "d", partitions=2)
+    with TestClient(create_api(settings)) as client:
+        assert client.get("/v1/health").json() == {"status": "ok"}
+        published = client.post("/v1/turns", json={"turns": [TURN, {**TURN, "scope": "bad"}]})
+        first, second = published.json()
+        assert first["status"] == "accepted"
+        assert second["status"] == "rejected" and "scope" in second["error"]
+        answer = client.post("/v1/query", json={"scope": "acme/app/u1", "query": "job"}).json()
+        quote = answer["hits"][0]["evidence"][0]
+        assert quote["evidence_id"] == first["evidence_id"] and quote["source_turn_id"] == "t1"
+        shown = client.get(f"/v1/evidence/{first['evidence_id']}").json()
+        assert shown["quote"] == TURN["text"]
+        assert client.get("/v1/evidence/ev_missing").status_code == 404
+        assert client.get("/v1/facts", params={"scope": "nope"}).status_code == 422
