@@ -38,6 +38,10 @@ class TurnInput(BaseModel):
     def _text_not_blank(cls, value: str) -> str:
         if not value.strip():
             raise ValueError("must not be empty")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise ValueError(f"invalid UTF-8 ({error.reason})") from error
         return value
 
     def resolved_scope(self) -> Scope:

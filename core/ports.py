@@ -84,6 +84,14 @@ class EvidenceStore(Protocol):
 
     async def get(self, evidence_id: str) -> TurnRecorded | None: ...
 
+    async def reserve(self, evidence_id: str) -> bool:
+        """Atomically claim the publication of an evidence id; False if already claimed."""
+        ...
+
+    async def release(self, evidence_id: str) -> None:
+        """Undo a claim whose append failed, so the turn can be published again."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -159,6 +167,12 @@ class KeyStore(Protocol):
 
     async def put_if_absent(self, key_id: str, wrapped: bytes) -> bytes:
         """Store ``wrapped`` unless a key exists; return the stored one."""
+        ...
+
+    async def key_ids(self) -> list[str]: ...
+
+    async def replace(self, key_id: str, wrapped: bytes) -> None:
+        """Overwrite a wrapped key (master-key rotation re-wraps every key)."""
         ...
 
     async def close(self) -> None: ...

@@ -12,6 +12,7 @@ import base64
 import hashlib
 import hmac
 import os
+from pathlib import Path
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
@@ -35,13 +36,59 @@ def _b64(raw: bytes) -> str:
     return base64.b64encode(raw).decode("ascii")
 
 
+class WrongMasterKeyError(ValueError):
+    """A data key was wrapped by another master key than the one configured."""
+
+
+def master_fingerprint(master_key: bytes) -> bytes:
+    """8 bytes that tell which master key wrapped a data key (reveals nothing of it)."""
+    return hashlib.sha256(b"provmem-master\x1f" + master_key).digest()[:8]
+
+
+class KeyWrapper:
+    """Wraps data keys under one master key: fingerprint | nonce | AES-256-GCM(data key)."""
+
+    def __init__(self, master_key: bytes) -> None:
+        if len(master_key) != 32:
+            raise ValueError("master_key: must be 32 bytes (256 bits)")
+        self._aead = AESGCM(master_key)
+        self.fingerprint = master_fingerprint(master_key)
+
+    def wrap(self, key_id: str, data_key: bytes) -> bytes:
+        nonce = os.urandom(_NONCE)
+        return self.fingerprint + nonce + self._aead.encrypt(nonce, data_key, key_id.encode())
+
+    def unwrap(self, key_id: str, wrapped: bytes) -> bytes:
+        if not self.owns(wrapped):
+            raise WrongMasterKeyError(f"data key {key_id}: wrapped by another master key")
+        nonce, sealed = wrapped[8 : 8 + _NONCE], wrapped[8 + _NONCE :]
+        return self._aead.decrypt(nonce, sealed, key_id.encode())
+
+    def owns(self, wrapped: bytes) -> bool:
+        return wrapped[:8] == self.fingerprint
+
+
+async def rotate_master_key(keys: KeyStore, old: bytes, new: bytes) -> int:
+    """Re-wrap every data key from ``old`` to ``new``; resumable; returns keys re-wrapped.
+
+    The log is not touched: evidence stays sealed under the same data keys.
+    """
+    before, after = KeyWrapper(old), KeyWrapper(new)
+    rewrapped = 0
+    for key_id in await keys.key_ids():
+        wrapped = await keys.get(key_id)
+        if wrapped is None or after.owns(wrapped):
+            continue
+        await keys.replace(key_id, after.wrap(key_id, before.unwrap(key_id, wrapped)))
+        rewrapped += 1
+    return rewrapped
+
+
 class EvidenceSealer:
     """Seals and opens evidence text; the master key never leaves this object."""
 
     def __init__(self, master_key: bytes, keys: KeyStore) -> None:
-        if len(master_key) != 32:
-            raise ValueError("master_key: must be 32 bytes (256 bits)")
-        self._master = AESGCM(master_key)
+        self._wrapper = KeyWrapper(master_key)
         self._keys = keys
         self._cache: dict[str, bytes] = {}
 
@@ -76,31 +123,42 @@ class EvidenceSealer:
         return data_key
 
     def _wrap(self, key_id: str) -> bytes:
-        nonce = os.urandom(_NONCE)
-        return nonce + self._master.encrypt(nonce, AESGCM.generate_key(256), key_id.encode())
+        return self._wrapper.wrap(key_id, AESGCM.generate_key(256))
 
     def _unwrap(self, key_id: str, wrapped: bytes) -> bytes:
-        return self._master.decrypt(wrapped[:_NONCE], wrapped[_NONCE:], key_id.encode())
+        return self._wrapper.unwrap(key_id, wrapped)
 
 
 def _hash_key(data_key: bytes) -> bytes:
     return hmac.new(data_key, b"provmem-content-hash", "sha256").digest()
 
 
+def master_key_file(settings: Settings) -> Path:
+    return settings.data_dir / "master.key"
+
+
 def master_key(settings: Settings) -> bytes:
     """The master key from settings, else the one kept in ``data_dir`` (made on first use)."""
     if settings.master_key is not None:
-        return _decode_key(settings.master_key.get_secret_value())
-    path = settings.data_dir / "master.key"
+        return decode_key(settings.master_key.get_secret_value())
+    path = master_key_file(settings)
     if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(descriptor, "w") as handle:
-            handle.write(base64.b64encode(os.urandom(32)).decode())
-    return _decode_key(path.read_text().strip())
+        write_key_file(path, os.urandom(32), exclusive=True)
+    return decode_key(path.read_text().strip())
 
 
-def _decode_key(text: str) -> bytes:
+def write_key_file(path: Path, key: bytes, exclusive: bool = False) -> None:
+    """Write a key file readable by its owner only; replace atomically unless exclusive."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    target = path if exclusive else path.with_suffix(".new")
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if exclusive else os.O_TRUNC)
+    with os.fdopen(os.open(target, flags, 0o600), "w") as handle:
+        handle.write(base64.b64encode(key).decode())
+    if not exclusive:
+        os.replace(target, path)
+
+
+def decode_key(text: str) -> bytes:
     try:
         key = base64.b64decode(text, validate=True)
     except ValueError as error:

@@ -21,6 +21,7 @@ CREATE TABLE IF NOT EXISTS fact_history (
   PRIMARY KEY (fact_id, version));
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS data_keys (key_id TEXT PRIMARY KEY, wrapped BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS publications (evidence_id TEXT PRIMARY KEY);
 """
 
 
@@ -51,6 +52,13 @@ class EmbeddedEvidenceStore:
             "SELECT body FROM evidence WHERE evidence_id=?", (evidence_id,)
         ).fetchone()
         return None if row is None else TurnRecorded.model_validate_json(row[0])
+
+    async def reserve(self, evidence_id: str) -> bool:
+        cursor = self._conn.execute("INSERT OR IGNORE INTO publications VALUES (?)", (evidence_id,))
+        return cursor.rowcount == 1
+
+    async def release(self, evidence_id: str) -> None:
+        self._conn.execute("DELETE FROM publications WHERE evidence_id=?", (evidence_id,))
 
     async def close(self) -> None:
         """The shared connection is closed by :class:`EmbeddedStores`."""
@@ -150,6 +158,13 @@ class EmbeddedKeyStore:
         stored = await self.get(key_id)
         assert stored is not None  # noqa: S101 - just inserted or already present
         return stored
+
+    async def key_ids(self) -> list[str]:
+        rows = self._conn.execute("SELECT key_id FROM data_keys ORDER BY key_id").fetchall()
+        return [key_id for (key_id,) in rows]
+
+    async def replace(self, key_id: str, wrapped: bytes) -> None:
+        self._conn.execute("UPDATE data_keys SET wrapped=? WHERE key_id=?", (wrapped, key_id))
 
     async def close(self) -> None:
         """The shared connection is closed by :class:`EmbeddedStores`."""

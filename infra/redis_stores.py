@@ -52,6 +52,12 @@ class RedisKeys:
     def data_key(self, key_id: str) -> str:
         return f"{self.prefix}:key:{key_id}"
 
+    def data_key_pattern(self) -> str:
+        return f"{self.prefix}:key:*"
+
+    def publication(self, evidence_id: str) -> str:
+        return f"{self.prefix}:published:{evidence_id}"
+
 
 class RedisEvidenceStore:
     def __init__(self, client: aioredis.Redis, keys: RedisKeys) -> None:
@@ -67,6 +73,12 @@ class RedisEvidenceStore:
     async def get(self, evidence_id: str) -> TurnRecorded | None:
         raw = await self._redis.get(self._keys.evidence(evidence_id))
         return None if raw is None else TurnRecorded.model_validate_json(raw)
+
+    async def reserve(self, evidence_id: str) -> bool:
+        return bool(await self._redis.set(self._keys.publication(evidence_id), 1, nx=True))
+
+    async def release(self, evidence_id: str) -> None:
+        await self._redis.delete(self._keys.publication(evidence_id))
 
     async def close(self) -> None:
         await self._redis.aclose()
@@ -144,6 +156,14 @@ class RedisKeyStore:
         stored = await self.get(key_id)
         assert stored is not None  # noqa: S101 - just set or already present
         return stored
+
+    async def key_ids(self) -> list[str]:
+        start = len(self._keys.data_key(""))
+        found = self._redis.scan_iter(match=self._keys.data_key_pattern(), count=500)
+        return sorted([key.decode()[start:] async for key in found])
+
+    async def replace(self, key_id: str, wrapped: bytes) -> None:
+        await self._redis.set(self._keys.data_key(key_id), wrapped, xx=True)
 
     async def close(self) -> None:
         await self._redis.aclose()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import tempfile
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager
@@ -279,6 +280,51 @@ def worker(
     except Exception as error:  # noqa: BLE001 - any broker failure is reported the same way
         _fail(f"broker {settings.broker_url}: {error}")
     run_worker(settings, loglevel)
+
+
+keys_app = typer.Typer(help="Manage the master key and the per-subject data keys.")
+app.add_typer(keys_app, name="keys")
+
+
+@keys_app.command("rotate")
+def keys_rotate(
+    new_key: Annotated[
+        str | None,
+        typer.Option(
+            "--new-key",
+            envvar="PROVMEM_NEW_MASTER_KEY",
+            help="Base64 256-bit key; omit to generate one into the data folder's key file",
+        ),
+    ] = None,
+    runtime: RuntimeOpt = None,
+    data_dir: DataDirOpt = None,
+    broker: BrokerOpt = None,
+) -> None:
+    """Re-wrap every data key under a new master key. The log is not touched."""
+    from ..infra.crypto import (
+        decode_key,
+        master_key,
+        master_key_file,
+        rotate_master_key,
+        write_key_file,
+    )
+
+    settings = _settings(runtime, data_dir, broker)
+    if new_key is None and settings.master_key is not None:
+        _fail("--new-key: required when the master key comes from PROVMEM_MASTER_KEY")
+    try:
+        new = decode_key(new_key) if new_key is not None else os.urandom(32)
+    except ValueError as error:
+        _fail(f"--new-key: {error}")
+    old = master_key(settings)
+    count = _run(settings, lambda m: rotate_master_key(m.components.keys, old, new))
+    if settings.master_key is None:
+        write_key_file(master_key_file(settings), new)
+        console.print(
+            f"re-wrapped {count} data keys; new master key in {master_key_file(settings)}"
+        )
+    else:
+        console.print(f"re-wrapped {count} data keys; now set PROVMEM_MASTER_KEY to the new key")
 
 
 @app.command()

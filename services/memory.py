@@ -27,6 +27,10 @@ class Memory:
     def __init__(self, components: Components) -> None:
         self._c = components
 
+    @property
+    def components(self) -> Components:
+        return self._c
+
     async def publish(self, turns: Sequence[TurnInput | Mapping[str, Any]]) -> list[PublishResult]:
         """Validate, seal and append turns. Bad turns are reported; good ones still go."""
         if len(turns) > MAX_BATCH:
@@ -54,7 +58,7 @@ class Memory:
         except (ValidationError, TurnRejectedError) as error:
             return PublishResult(index=index, status="rejected", error=describe(error)), None
         evidence_id = turn_evidence_id(turn)
-        if evidence_id in seen or await self._c.evidence.get(evidence_id) is not None:
+        if evidence_id in seen or not await self._c.evidence.reserve(evidence_id):
             return PublishResult(index=index, evidence_id=evidence_id, status="duplicate"), None
         seen.add(evidence_id)
         sealed, content_hash = await self._c.sealer.seal(turn.resolved_scope().key, turn.text)
@@ -69,7 +73,12 @@ class Memory:
             Append(partition_for(t.scope.key, partitions), t.evidence_id.encode(), TURNS.encode(t))
             for t in turns
         ]
-        await self._c.log.append(self._c.names.turns, records)
+        try:
+            await self._c.log.append(self._c.names.turns, records)
+        except BaseException:
+            for turn in turns:
+                await self._c.evidence.release(turn.evidence_id)
+            raise
 
     async def sync(self, progress: Progress | None = None) -> dict[str, int]:
         """Run this process's stages until they have handled everything on the log."""

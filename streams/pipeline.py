@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import structlog
 from pydantic import ValidationError
 
+from ..core.capture import TurnRejectedError
 from ..core.events import FactChanged, FactOp, TurnRecorded
 from ..core.gate import GateState
 from ..core.ports import (
@@ -82,6 +83,8 @@ def describe(error: Exception) -> str:
     """A one-line reason that names the failing fields."""
     if isinstance(error, ValidationError):
         return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors())
+    if isinstance(error, TurnRejectedError):
+        return str(error)
     return f"{type(error).__name__}: {error}"
 
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from provmem.infra.settings import Settings
+from tests.harness import Runtime
 
 IN_CI = bool(os.environ.get("CI"))
 REDIS_URL = os.environ.get("PROVMEM_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -84,3 +85,12 @@ def kafka_settings(tmp_path: Path, broker: str, redis_prefix: str) -> Settings:
         broker_session_timeout_s=10,
         broker_heartbeat_interval_s=1,
     )
+
+
+@pytest.fixture(params=["embedded", "kafka"])
+async def runtime(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Runtime]:
+    """Each runtime in turn: the embedded default, then Kafka with a faust worker."""
+    settings: Settings = request.getfixturevalue(f"{request.param}_settings")
+    started = await Runtime(settings, tmp_path).start()
+    yield started
+    await started.stop()

@@ -9,13 +9,29 @@ import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from provmem.infra.settings import Settings
 from provmem.services.bootstrap import Components, build
 from provmem.services.memory import Memory
 
 DEADLINE_S = 90.0
+SCOPE = "acme/support/alice"
+T0 = datetime(2026, 5, 8, 13, 0, tzinfo=UTC)
+
+
+def said(turn_id: str, text: str, minute: int = 0, scope: str = SCOPE) -> dict[str, Any]:
+    """A publishable turn of Alice's."""
+    return {
+        "scope": scope,
+        "speaker": "Alice",
+        "text": text,
+        "turn_id": turn_id,
+        "session": "s1",
+        "captured_at": (T0 + timedelta(minutes=minute)).isoformat(),
+    }
 
 
 def settings_env(settings: Settings) -> dict[str, str]:

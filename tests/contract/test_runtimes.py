@@ -2,38 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
-from pathlib import Path
-from typing import Any
-
-import pytest
-
 from provmem.core.events import FactStatus
-from provmem.infra.settings import Settings
-from tests.harness import Runtime
-
-SCOPE = "acme/support/alice"
-T0 = datetime(2026, 5, 8, 13, 0, tzinfo=UTC)
-
-
-def said(turn_id: str, text: str, minute: int = 0, scope: str = SCOPE) -> dict[str, Any]:
-    return {
-        "scope": scope,
-        "speaker": "Alice",
-        "text": text,
-        "turn_id": turn_id,
-        "session": "s1",
-        "captured_at": (T0 + timedelta(minutes=minute)).isoformat(),
-    }
-
-
-@pytest.fixture(params=["embedded", "kafka"])
-async def runtime(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Runtime]:
-    settings: Settings = request.getfixturevalue(f"{request.param}_settings")
-    started = await Runtime(settings, tmp_path).start()
-    yield started
-    await started.stop()
+from tests.harness import SCOPE, Runtime, said
 
 
 async def _facts_count(runtime: Runtime, count: int, scope: str = SCOPE) -> bool:

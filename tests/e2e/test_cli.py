@@ -157,3 +157,18 @@ def test_bad_scope_is_a_clear_error(tmp_path: Path) -> None:
     run = provmem("query", "not-a-scope", "x", "--data-dir", str(tmp_path / "d"))
     assert run.returncode == 2
     assert "org/project/user" in run.stdout
+
+
+def test_key_rotation_keeps_evidence_readable(tmp_path: Path) -> None:
+    data = ["--data-dir", str(tmp_path / "d")]
+    run = provmem(
+        "publish", "--scope", "acme/app/u1", "--text", "I paint on Sundays.", "--json", *data
+    )
+    evidence_id = json.loads(run.stdout)[0]["evidence_id"]
+    old_key = (tmp_path / "d" / "master.key").read_text()
+    rotated = provmem("keys", "rotate", *data)
+    assert rotated.returncode == 0 and "re-wrapped 1 data keys" in rotated.stdout
+    assert (tmp_path / "d" / "master.key").read_text() != old_key
+    assert old_key not in rotated.stdout + rotated.stderr
+    shown = json.loads(provmem("evidence", evidence_id, *data).stdout)
+    assert shown["quote"] == "I paint on Sundays."
