@@ -108,6 +108,10 @@ class FactViews(Protocol):
 
     async def facts_for_evidence(self, evidence_id: str) -> list[str]: ...
 
+    async def history(self, fact_id: str) -> list[Fact]:
+        """Every version of a fact, oldest first."""
+        ...
+
     async def close(self) -> None: ...
 
 

@@ -23,7 +23,7 @@ from .demo import DEMO_QUESTIONS, DEMO_SCOPE, demo_turns
 from .loaders import TurnFileError, detect_format, read_jsonl, read_locomo
 from .logs import configure_logging
 from .memory import MAX_BATCH, Memory
-from .render import render_facts, render_publish, render_query
+from .render import render_fact, render_facts, render_publish, render_query
 
 app = typer.Typer(
     help="provmem: provenance-grounded long-term memory for AI agents.",
@@ -220,14 +220,20 @@ def query(
 
 @app.command()
 def facts(
-    scope: Annotated[str, typer.Argument(help="org/project/user")],
+    scope: Annotated[str, typer.Argument(help="org/project/user, or a fact id (fact_...)")],
+    history: Annotated[
+        bool, typer.Option("--history", help="With a fact id: all versions")
+    ] = False,
     runtime: RuntimeOpt = None,
     data_dir: DataDirOpt = None,
     broker: BrokerOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """List the facts of a scope."""
+    """List the facts of a scope, or show one fact with its evidence (and --history)."""
     settings = _settings(runtime, data_dir, broker)
+    if scope.startswith("fact_"):
+        _show_fact(settings, scope, history, json_out)
+        return
 
     async def work(memory: Memory) -> Any:
         await memory.sync()
@@ -238,6 +244,20 @@ def facts(
         print(json.dumps([f.model_dump(mode="json") for f in found], indent=2))
     else:
         render_facts(console, scope, found)
+
+
+def _show_fact(settings: Settings, fact_id: str, history: bool, json_out: bool) -> None:
+    async def work(memory: Memory) -> Any:
+        await memory.sync()
+        return await memory.fact(fact_id)
+
+    detail = _run(settings, work)
+    if detail is None:
+        _fail(f"fact {fact_id}: not found", code=1)
+    if json_out:
+        print(detail.model_dump_json(indent=2))
+    else:
+        render_fact(console, detail, history)
 
 
 @app.command()

@@ -16,7 +16,7 @@ from ..streams.pipeline import describe
 from ..streams.runner import Progress
 from ..streams.topics import TURNS
 from .bootstrap import Components
-from .results import EvidenceQuote, FactHit, PublishResult, QueryResult
+from .results import EvidenceQuote, FactDetail, FactHit, PublishResult, QueryResult
 
 MAX_BATCH = 1000
 
@@ -86,6 +86,14 @@ class Memory:
 
     async def facts(self, scope: str) -> list[Fact]:
         return await self._c.views.facts_in_scope(Scope.parse(scope).key)
+
+    async def fact(self, fact_id: str) -> FactDetail | None:
+        """One fact with the evidence that supports it and its earlier versions."""
+        fact = await self._c.views.get(fact_id)
+        if fact is None:
+            return None
+        history = tuple(await self._c.views.history(fact_id))
+        return FactDetail(fact=fact, evidence=await self._quotes(fact), history=history)
 
     async def query(self, scope: str, text: str, limit: int = 5) -> QueryResult:
         """The active facts of ``scope`` nearest to ``text``, each with its evidence."""

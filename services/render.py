@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..core.events import Fact
-from .results import PublishResult, QueryResult
+from .results import EvidenceQuote, FactDetail, PublishResult, QueryResult
 
 
 def render_query(console: Console, result: QueryResult) -> None:
@@ -23,14 +23,34 @@ def render_query(console: Console, result: QueryResult) -> None:
             f"  [green]●[/green] {fact.statement}  [dim]{fact.fact_id} "
             f"score={hit.score:.3f} v{fact.version}[/dim]"
         )
-        for quote in hit.evidence:
-            when = f"{quote.captured_at:%Y-%m-%d %H:%M}"
-            console.print(
-                f"      [cyan]↳ {quote.speaker}[/cyan] @ {when}"
-                f"  [dim]{quote.evidence_id} turn={quote.source_turn_id}[/dim]"
-            )
-            console.print(f"        “{quote.quote}”")
+        render_quotes(console, hit.evidence)
     console.print()
+
+
+def render_quotes(console: Console, quotes: Sequence[EvidenceQuote]) -> None:
+    for quote in quotes:
+        when = f"{quote.captured_at:%Y-%m-%d %H:%M}"
+        console.print(
+            f"      [cyan]↳ {quote.speaker}[/cyan] @ {when}"
+            f"  [dim]{quote.evidence_id} turn={quote.source_turn_id}[/dim]"
+        )
+        console.print(f"        “{quote.quote}”")
+
+
+def render_fact(console: Console, detail: FactDetail, history: bool) -> None:
+    fact = detail.fact
+    console.print(
+        f"[bold]{fact.statement}[/bold]  [dim]{fact.fact_id} v{fact.version} "
+        f"{fact.status.value}[/dim]"
+    )
+    render_quotes(console, detail.evidence)
+    if history:
+        console.print("[bold]history[/bold]")
+        for version in detail.history:
+            console.print(
+                f"  v{version.version} {version.status.value}: {version.statement}"
+                f"  [dim]evidence {', '.join(version.evidence_ids)}[/dim]"
+            )
 
 
 def render_facts(console: Console, scope: str, facts: Sequence[Fact]) -> None:

@@ -49,3 +49,13 @@ class PublishResult(BaseModel):
     evidence_id: str | None = None
     status: str  # "accepted" | "duplicate" | "rejected"
     error: str | None = None
+
+
+class FactDetail(BaseModel):
+    """A fact with its provenance chain and its version history."""
+
+    model_config = _FROZEN
+
+    fact: Fact
+    evidence: tuple[EvidenceQuote, ...]
+    history: tuple[Fact, ...]

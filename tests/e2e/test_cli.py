@@ -172,3 +172,24 @@ def test_key_rotation_keeps_evidence_readable(tmp_path: Path) -> None:
     assert old_key not in rotated.stdout + rotated.stderr
     shown = json.loads(provmem("evidence", evidence_id, *data).stdout)
     assert shown["quote"] == "I paint on Sundays."
+
+
+def test_fact_shows_its_evidence_chain_and_history(tmp_path: Path) -> None:
+    data = ["--data-dir", str(tmp_path / "d")]
+    for turn_id in ("a", "b"):
+        provmem(
+            "publish",
+            "--scope",
+            "acme/app/u1",
+            "--text",
+            "I paint on Sundays.",
+            "--turn-id",
+            turn_id,
+            *data,
+        )
+    (fact,) = json.loads(provmem("facts", "acme/app/u1", "--json", *data).stdout)
+    detail = json.loads(provmem("facts", fact["fact_id"], "--history", "--json", *data).stdout)
+    assert [q["source_turn_id"] for q in detail["evidence"]] == ["a", "b"]
+    assert [v["version"] for v in detail["history"]] == [1, 2]
+    shown = provmem("facts", fact["fact_id"], "--history", *data)
+    assert "v1 active" in shown.stdout and "I paint on Sundays." in shown.stdout
