@@ -86,6 +86,8 @@ class Fact(BaseModel):
     support: tuple[SupportSpan, ...] = ()
     entities: tuple[str, ...] = ()
     slot: str | None = Field(default=None, description="subject|attribute key, if any")
+    slot_value: str | None = Field(default=None, description="The slot's normalized value")
+    negated: bool = Field(default=False, description="The statement says something is not so")
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     signals: tuple[str, ...] = ()
@@ -93,6 +95,7 @@ class Fact(BaseModel):
     confidence: float = Field(default=0.5, ge=0.0, le=1.0)
     supersedes: str | None = None
     superseded_by: str | None = None
+    review_reason: str | None = Field(default=None, description="Why it needs review")
     extraction_version: str
     last_verified_at: AwareDatetime
     version: int = Field(ge=1)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
 
 from .events import Fact, FactChanged, TurnRecorded
+from .extraction import Claim
 
 
 class Cleanup(StrEnum):
@@ -112,6 +114,10 @@ class FactViews(Protocol):
         """Every version of a fact, oldest first."""
         ...
 
+    async def facts_for_entity(self, scope_key: str, entity: str) -> list[str]: ...
+
+    async def facts_for_slot(self, scope_key: str, slot: str) -> list[str]: ...
+
     async def close(self) -> None: ...
 
 
@@ -180,3 +186,12 @@ class KeyStore(Protocol):
         ...
 
     async def close(self) -> None: ...
+
+
+class Extractor(Protocol):
+    """Turns evidence text into candidate claims (rules by default, an LLM optionally)."""
+
+    @property
+    def version(self) -> str: ...
+
+    def extract(self, text: str, *, speaker: str, captured_at: datetime) -> list[Claim]: ...

@@ -1,84 +1,166 @@
 """Pure processing stages: ``(event, state) -> (new state, events out)``.
 
-Runtimes (the embedded runner and the faust workers) decode records, load
-state, call these functions, write the state and send the events out.
+Runtimes decode records, extract and embed candidate claims (adapters), call
+:func:`derive_fact_changes`, then send the changes and save the new state.
 """
 
 from __future__ import annotations
 
-from .claims import EXTRACTION_VERSION, Claim, normalize, sentence_claims
-from .events import Fact, FactChanged, FactOp, SupportSpan, TurnRecorded
-from .gate import GateState, decide
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .events import Fact, FactChanged, FactOp, FactStatus, SupportSpan, TurnRecorded
+from .extraction import Claim
+from .gate import Decision, GateConfig, MergeAdvisor, Verdict, decide
 from .ids import fact_id
+from .memory_state import ScopeMemory, Vector
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A claim extracted from the turn, with its unit-length embedding."""
+
+    claim: Claim
+    vector: Vector
+
+
+@dataclass(frozen=True)
+class GateResult:
+    memory: ScopeMemory
+    changes: list[FactChanged] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
 
 
 def derive_fact_changes(
-    turn: TurnRecorded, text: str, state: GateState
-) -> tuple[GateState, list[FactChanged]]:
-    """Extract claims from one turn and pass each through the write gate.
-
-    A turn the gate has already seen yields nothing, so redelivery changes nothing.
-    """
-    if turn.evidence_id in state.seen_evidence:
-        return state, []
-    changes: list[FactChanged] = []
-    for index, claim in enumerate(sentence_claims(text)):
-        state, change = _gate_claim(state, turn, index, claim)
-        changes.append(change)
-    seen = state.seen_evidence | {turn.evidence_id}
-    return state.model_copy(update={"seen_evidence": seen}), changes
-
-
-def _gate_claim(
-    state: GateState, turn: TurnRecorded, index: int, claim: Claim
-) -> tuple[GateState, FactChanged]:
-    decision = decide(state, claim.statement)
-    if decision.existing is None:
-        fact = _new_fact(turn, index, claim)
-    else:
-        fact = _corroborate(decision.existing, turn, claim)
-    return _remember(state, fact), _change(decision.op, fact, decision.reason, turn)
+    turn: TurnRecorded,
+    candidates: Sequence[Candidate],
+    memory: ScopeMemory,
+    config: GateConfig,
+    extraction_version: str,
+    advisor: MergeAdvisor | None = None,
+) -> GateResult:
+    """Pass each candidate of one turn through the gate; later ones see earlier decisions."""
+    result = GateResult(memory)
+    for index, candidate in enumerate(candidates):
+        decision = decide(result.memory, candidate.claim, candidate.vector, config, advisor)
+        step = _apply(decision, _Context(turn, index, candidate, extraction_version), result.memory)
+        result = GateResult(
+            step.memory, [*result.changes, *step.changes], [*result.decisions, decision]
+        )
+    return result
 
 
-def _new_fact(turn: TurnRecorded, index: int, claim: Claim) -> Fact:
+@dataclass(frozen=True)
+class _Context:
+    turn: TurnRecorded
+    index: int
+    candidate: Candidate
+    extraction_version: str
+
+
+def _apply(decision: Decision, ctx: _Context, memory: ScopeMemory) -> GateResult:
+    target, verdict = decision.target, decision.verdict
+    if verdict in (Verdict.NOOP, Verdict.MERGE) and target is not None:
+        return _corroborate(decision, ctx, memory, target)
+    if verdict is Verdict.UPDATE and target is not None:
+        return _supersede(decision, ctx, memory, target)
+    fact = new_fact(ctx.turn, ctx.index, ctx.candidate.claim, ctx.extraction_version)
+    return _emit(memory, [(fact, ctx.candidate.vector, FactOp.ADD)], decision.reason, ctx)
+
+
+def _corroborate(
+    decision: Decision, ctx: _Context, memory: ScopeMemory, target: Fact
+) -> GateResult:
+    claim = ctx.candidate.claim
+    merged = decision.verdict is Verdict.MERGE and len(claim.statement) > len(target.statement)
+    fact = with_support(target, ctx.turn, claim, statement=claim.statement if merged else None)
+    vector = ctx.candidate.vector if merged else memory.vectors[target.fact_id]
+    op = FactOp.UPDATE if decision.verdict is Verdict.MERGE else FactOp.NOOP
+    return _emit(memory, [(fact, vector, op)], decision.reason, ctx)
+
+
+def _supersede(decision: Decision, ctx: _Context, memory: ScopeMemory, target: Fact) -> GateResult:
+    fresh = new_fact(ctx.turn, ctx.index, ctx.candidate.claim, ctx.extraction_version)
+    fresh = fresh.model_copy(update={"supersedes": target.fact_id})
+    old = target.model_copy(
+        update={
+            "status": FactStatus.SUPERSEDED,
+            "superseded_by": fresh.fact_id,
+            "version": target.version + 1,
+        }
+    )
+    old_vector = memory.vectors[target.fact_id]
+    entries = [(old, old_vector, FactOp.UPDATE), (fresh, ctx.candidate.vector, FactOp.UPDATE)]
+    return _emit(memory, entries, decision.reason, ctx)
+
+
+def _emit(
+    memory: ScopeMemory, entries: list[tuple[Fact, Vector, FactOp]], reason: str, ctx: _Context
+) -> GateResult:
+    changes = []
+    for fact, vector, op in entries:
+        memory = memory.put(fact, vector)
+        changes.append(fact_changed(op, fact, reason, ctx.turn.evidence_id))
+    return GateResult(memory, changes)
+
+
+def new_fact(turn: TurnRecorded, index: int, claim: Claim, extraction_version: str) -> Fact:
+    """A fact first stated by ``turn``; needs-review when its claim failed validation."""
+    status = FactStatus.NEEDS_REVIEW if claim.review_reason else FactStatus.ACTIVE
     return Fact(
         fact_id=fact_id(turn.scope.key, turn.evidence_id, index),
         scope=turn.scope,
         statement=claim.statement,
         evidence_ids=(turn.evidence_id,),
-        support=(_span(turn, claim),),
-        entities=(turn.speaker,),
-        extraction_version=EXTRACTION_VERSION,
+        support=_spans(turn, claim),
+        entities=claim.entities,
+        slot=claim.slot.key if claim.slot else None,
+        slot_value=claim.slot.value if claim.slot else None,
+        negated=claim.negated,
+        valid_from=claim.valid_from,
+        valid_to=claim.valid_to,
+        signals=tuple(sorted({s.kind.value for s in claim.signals})),
+        status=status,
+        confidence=confidence(1),
+        review_reason=claim.review_reason,
+        extraction_version=extraction_version,
         last_verified_at=turn.captured_at,
         version=1,
     )
 
 
-def _corroborate(fact: Fact, turn: TurnRecorded, claim: Claim) -> Fact:
+def with_support(
+    fact: Fact, turn: TurnRecorded, claim: Claim, statement: str | None = None
+) -> Fact:
+    """The fact corroborated by ``turn``: its evidence and spans joined, version + 1."""
     evidence = fact.evidence_ids
     if turn.evidence_id not in evidence:
         evidence = (*evidence, turn.evidence_id)
     return fact.model_copy(
         update={
+            "statement": statement or fact.statement,
             "evidence_ids": evidence,
-            "support": (*fact.support, _span(turn, claim)),
-            "last_verified_at": turn.captured_at,
+            "support": (*fact.support, *_spans(turn, claim)),
+            "confidence": confidence(len(evidence)),
+            "last_verified_at": max(fact.last_verified_at, turn.captured_at),
             "version": fact.version + 1,
         }
     )
 
 
-def _span(turn: TurnRecorded, claim: Claim) -> SupportSpan:
-    return SupportSpan(evidence_id=turn.evidence_id, start=claim.start, end=claim.end)
+def confidence(supporting_evidence: int) -> float:
+    """Support, not truth: each independent piece of evidence halves the doubt."""
+    return round(1.0 - 0.5 ** max(1, supporting_evidence), 4)
 
 
-def _remember(state: GateState, fact: Fact) -> GateState:
-    facts = {**state.facts, fact.fact_id: fact}
-    by_statement = {**state.by_statement, normalize(fact.statement): fact.fact_id}
-    return state.model_copy(update={"facts": facts, "by_statement": by_statement})
+def _spans(turn: TurnRecorded, claim: Claim) -> tuple[SupportSpan, ...]:
+    return tuple(
+        SupportSpan(evidence_id=turn.evidence_id, start=start, end=end)
+        for start, end in claim.spans
+    )
 
 
-def _change(op: FactOp, fact: Fact, reason: str, turn: TurnRecorded) -> FactChanged:
+def fact_changed(op: FactOp, fact: Fact, reason: str, caused_by: str) -> FactChanged:
     return FactChanged(
         change_id=f"{fact.fact_id}@{fact.version}",
         op=op,
@@ -87,5 +169,5 @@ def _change(op: FactOp, fact: Fact, reason: str, turn: TurnRecorded) -> FactChan
         version=fact.version,
         fact=fact,
         reason=reason,
-        caused_by=turn.evidence_id,
+        caused_by=caused_by,
     )

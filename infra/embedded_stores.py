@@ -19,6 +19,12 @@ CREATE TABLE IF NOT EXISTS fact_evidence (
 CREATE TABLE IF NOT EXISTS fact_history (
   fact_id TEXT NOT NULL, version INTEGER NOT NULL, body TEXT NOT NULL,
   PRIMARY KEY (fact_id, version));
+CREATE TABLE IF NOT EXISTS fact_entities (
+  scope_key TEXT NOT NULL, entity TEXT NOT NULL, fact_id TEXT NOT NULL,
+  PRIMARY KEY (scope_key, entity, fact_id));
+CREATE TABLE IF NOT EXISTS fact_slots (
+  scope_key TEXT NOT NULL, slot TEXT NOT NULL, fact_id TEXT NOT NULL,
+  PRIMARY KEY (scope_key, slot, fact_id));
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS data_keys (key_id TEXT PRIMARY KEY, wrapped BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS publications (evidence_id TEXT PRIMARY KEY);
@@ -96,12 +102,27 @@ class EmbeddedFactViews:
             "INSERT OR REPLACE INTO fact_history VALUES (?, ?, ?)",
             (fact.fact_id, fact.version, body),
         )
+        self._index(fact)
         return True
+
+    def _index(self, fact: Fact) -> None:
+        scope = fact.scope.key
+        self._conn.executemany(
+            "INSERT OR IGNORE INTO fact_entities VALUES (?, ?, ?)",
+            [(scope, entity.lower(), fact.fact_id) for entity in fact.entities],
+        )
+        if fact.slot:
+            self._conn.execute(
+                "INSERT OR IGNORE INTO fact_slots VALUES (?, ?, ?)",
+                (scope, fact.slot, fact.fact_id),
+            )
 
     def _erase(self, fact_id: str) -> bool:
         removed = self._conn.execute("DELETE FROM facts WHERE fact_id=?", (fact_id,)).rowcount
         self._conn.execute("DELETE FROM fact_evidence WHERE fact_id=?", (fact_id,))
         self._conn.execute("DELETE FROM fact_history WHERE fact_id=?", (fact_id,))
+        self._conn.execute("DELETE FROM fact_entities WHERE fact_id=?", (fact_id,))
+        self._conn.execute("DELETE FROM fact_slots WHERE fact_id=?", (fact_id,))
         return removed > 0
 
     async def get(self, fact_id: str) -> Fact | None:
@@ -118,6 +139,20 @@ class EmbeddedFactViews:
         rows = self._conn.execute(
             "SELECT fact_id FROM fact_evidence WHERE evidence_id=? ORDER BY fact_id",
             (evidence_id,),
+        ).fetchall()
+        return [fact_id for (fact_id,) in rows]
+
+    async def facts_for_entity(self, scope_key: str, entity: str) -> list[str]:
+        rows = self._conn.execute(
+            "SELECT fact_id FROM fact_entities WHERE scope_key=? AND entity=? ORDER BY fact_id",
+            (scope_key, entity.lower()),
+        ).fetchall()
+        return [fact_id for (fact_id,) in rows]
+
+    async def facts_for_slot(self, scope_key: str, slot: str) -> list[str]:
+        rows = self._conn.execute(
+            "SELECT fact_id FROM fact_slots WHERE scope_key=? AND slot=? ORDER BY fact_id",
+            (scope_key, slot),
         ).fetchall()
         return [fact_id for (fact_id,) in rows]
 

@@ -24,6 +24,8 @@ redis.call('SADD', KEYS[2], ARGV[3])
 redis.call('ZADD', KEYS[3], version, ARGV[2])
 local evidence = cjson.decode(ARGV[4])
 for _, ev in ipairs(evidence) do redis.call('SADD', ARGV[5] .. ev, ARGV[3]) end
+local indexes = cjson.decode(ARGV[6])
+for _, key in ipairs(indexes) do redis.call('SADD', key, ARGV[3]) end
 return 1
 """
 
@@ -45,6 +47,18 @@ class RedisKeys:
 
     def evidence_facts_prefix(self) -> str:
         return f"{self.prefix}:evfacts:"
+
+    def entity(self, scope_key: str, entity: str) -> str:
+        return f"{self.prefix}:entity:{scope_key}:{entity.lower()}"
+
+    def slot(self, scope_key: str, slot: str) -> str:
+        return f"{self.prefix}:slot:{scope_key}:{slot}"
+
+    def indexes(self, fact: Fact) -> list[str]:
+        """The entity and slot index keys a fact belongs to."""
+        scope = fact.scope.key
+        keys = [self.entity(scope, entity) for entity in fact.entities]
+        return keys + ([self.slot(scope, fact.slot)] if fact.slot else [])
 
     def history(self, fact_id: str) -> str:
         return f"{self.prefix}:history:{fact_id}"
@@ -107,6 +121,7 @@ class RedisFactViews:
             fact.fact_id,
             json.dumps(list(fact.evidence_ids)),
             self._keys.evidence_facts_prefix(),
+            json.dumps(self._keys.indexes(fact)),
         ]
         return bool(await self._upsert(keys=keys, args=args))
 
@@ -117,6 +132,8 @@ class RedisFactViews:
         pipe.srem(self._keys.scope_facts(change.scope.key), change.fact_id)
         for evidence_id in current.evidence_ids if current else ():
             pipe.srem(self._keys.evidence_facts_prefix() + evidence_id, change.fact_id)
+        for index in self._keys.indexes(current) if current else ():
+            pipe.srem(index, change.fact_id)
         results = await pipe.execute()
         return bool(results[0])
 
@@ -133,6 +150,14 @@ class RedisFactViews:
     async def facts_for_evidence(self, evidence_id: str) -> list[str]:
         members = await self._redis.smembers(self._keys.evidence_facts_prefix() + evidence_id)
         return sorted(m.decode() for m in members)
+
+    async def facts_for_entity(self, scope_key: str, entity: str) -> list[str]:
+        members = await self._redis.smembers(self._keys.entity(scope_key, entity))
+        return sorted(member.decode() for member in members)
+
+    async def facts_for_slot(self, scope_key: str, slot: str) -> list[str]:
+        members = await self._redis.smembers(self._keys.slot(scope_key, slot))
+        return sorted(member.decode() for member in members)
 
     async def history(self, fact_id: str) -> list[Fact]:
         bodies = await self._redis.zrange(self._keys.history(fact_id), 0, -1)

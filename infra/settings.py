@@ -13,6 +13,8 @@ from typing import Literal
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from ..core.gate import GateConfig
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
@@ -43,3 +45,18 @@ class Settings(BaseSettings):
     broker_session_timeout_s: float = 30.0
     broker_heartbeat_interval_s: float = 3.0
     log_level: str = "WARNING"
+    gate_kappa: float = Field(20.0, gt=0, description="vMF concentration of the novelty density")
+    gate_threshold: float = Field(0.12, ge=0, le=2, description="Novelty below it: NOOP")
+    gate_margin: float = Field(0.13, ge=0, le=2, description="Novelty above threshold+margin: ADD")
+    gate_density_factor: float = Field(0.6, gt=0, description="Threshold cap vs typical NN gap")
+    llm_base_url: str | None = Field(None, description="OpenAI-compatible endpoint (off if unset)")
+    llm_model: str = "gpt-4o-mini"
+    llm_api_key: SecretStr | None = None
+
+    def gate_config(self) -> GateConfig:
+        return GateConfig(
+            kappa=self.gate_kappa,
+            threshold=self.gate_threshold,
+            margin=self.gate_margin,
+            density_factor=self.gate_density_factor,
+        )

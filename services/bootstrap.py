@@ -7,7 +7,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.ports import EventLog, EvidenceStore, FactViews, KeyStore, VectorIndex
+from ..core.ports import (
+    EventLog,
+    EvidenceStore,
+    FactViews,
+    KeyStore,
+    VectorIndex,
+)
 from ..infra.crypto import EvidenceSealer, master_key
 from ..infra.embedding import DIM as EMBEDDING_DIM
 from ..infra.embedding import MiniLMEmbedder
@@ -15,6 +21,7 @@ from ..infra.settings import Settings
 from ..streams.pipeline import Deriver, Materializer
 from ..streams.runner import Runner, StageBinding
 from ..streams.topics import TopicNames
+from ..streams.wiring import derive_deps
 
 
 @dataclass
@@ -65,7 +72,9 @@ async def _build_embedded(settings: Settings) -> Components:
     sealer = EvidenceSealer(master_key(settings), keys)
     embedder = MiniLMEmbedder(threads=settings.embedding_threads)
     vectors = EdgeVectorIndex(settings.data_dir / "vectors", EMBEDDING_DIM)
-    deriver = Deriver(names, settings.partitions, evidence, state, sealer)
+    deriver = Deriver(
+        names, settings.partitions, derive_deps(settings, evidence, state, sealer, embedder)
+    )
     materializer = Materializer(names, views, vectors, embedder)
     group = settings.consumer_group
     runner = Runner(

@@ -302,6 +302,42 @@ def worker(
     run_worker(settings, loglevel)
 
 
+@app.command()
+def calibrate(
+    split: Annotated[
+        Path,
+        typer.Argument(
+            help="Labelled JSONL: store, candidate, duplicate", exists=True, dir_okay=False
+        ),
+    ],
+    env_file: Annotated[Path, typer.Option("--env-file", help="Settings file to write")] = Path(
+        ".env"
+    ),
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Report without writing")] = False,
+) -> None:
+    """Fit the gate's κ, threshold and margin on a labelled deployment split.
+
+    Never calibrate on an evaluation split: the numbers it reports would flatter you.
+    """
+    from ..infra.embedding import MiniLMEmbedder
+    from .calibrate import calibrate as fit_gate
+    from .calibrate import write_settings
+
+    try:
+        result = fit_gate(split, MiniLMEmbedder())
+    except (ValueError, KeyError) as error:
+        _fail(f"{split}: {error}")
+    config = result.config
+    console.print(
+        f"κ={config.kappa} threshold={config.threshold} margin={config.margin} "
+        f"balanced accuracy={result.balanced_accuracy:.3f} "
+        f"uncertain band={result.uncertain_share:.1%} ({result.items} items)"
+    )
+    if not dry_run:
+        write_settings(result, env_file)
+        console.print(f"wrote {env_file}")
+
+
 keys_app = typer.Typer(help="Manage the master key and the per-subject data keys.")
 app.add_typer(keys_app, name="keys")
 

@@ -24,6 +24,7 @@ from ..infra.redis_stores import RedisEvidenceStore, RedisFactViews, RedisKeys, 
 from ..infra.settings import Settings
 from .pipeline import Deriver, Materializer, Outcome
 from .topics import TopicNames
+from .wiring import derive_deps
 
 
 class TableStateStore:
@@ -129,16 +130,20 @@ def _handlers(
     keys = RedisKeys(settings.redis_prefix)
     sealer = EvidenceSealer(master_key(settings), RedisKeyStore(client, keys))
     evidence = RedisEvidenceStore(client, keys)
-    deriver = Deriver(names, settings.partitions, evidence, state, sealer)
-    vectors, embedder = None, None
+    embedder = MiniLMEmbedder(threads=settings.embedding_threads)
+    deriver = Deriver(
+        names, settings.partitions, derive_deps(settings, evidence, state, sealer, embedder)
+    )
+    vectors = None
     if settings.qdrant_url is not None:
         from ..infra.vectors import QdrantVectorIndex
 
         vectors = QdrantVectorIndex(
             url=settings.qdrant_url, collection=f"{settings.topic_prefix}-facts", dim=EMBEDDING_DIM
         )
-        embedder = MiniLMEmbedder(threads=settings.embedding_threads)
-    materializer = Materializer(names, RedisFactViews(client, keys), vectors, embedder)
+    materializer = Materializer(
+        names, RedisFactViews(client, keys), vectors, embedder if vectors is not None else None
+    )
     return deriver, materializer
 
 

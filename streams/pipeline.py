@@ -18,20 +18,22 @@ from pydantic import ValidationError
 
 from ..core.capture import TurnRejectedError
 from ..core.events import FactChanged, FactOp, TurnRecorded
-from ..core.gate import GateState
+from ..core.gate import Decision, GateConfig, MergeAdvisor
+from ..core.memory_state import as_unit
 from ..core.ports import (
     Append,
     Embedder,
     EvidenceStore,
+    Extractor,
     FactViews,
     LogRecord,
-    StateStore,
     VectorIndex,
     VectorPoint,
 )
 from ..core.scope import partition_for
-from ..core.stages import derive_fact_changes
+from ..core.stages import Candidate, derive_fact_changes
 from ..infra.crypto import EvidenceSealer
+from .gate_store import GateStore
 from .topics import FACT_CHANGES, TURNS, TopicNames
 
 log = structlog.get_logger(__name__)
@@ -49,10 +51,12 @@ class Outcome:
 
     outgoing: list[Outgoing] = field(default_factory=list)
     state: dict[str, bytes] = field(default_factory=dict)
+    decisions: list[Decision] = field(default_factory=list)
 
     def merge(self, other: Outcome) -> None:
         self.outgoing.extend(other.outgoing)
         self.state.update(other.state)
+        self.decisions.extend(other.decisions)
 
 
 def _origin(record: LogRecord) -> tuple[str, int, int]:
@@ -88,22 +92,26 @@ def describe(error: Exception) -> str:
     return f"{type(error).__name__}: {error}"
 
 
+@dataclass(frozen=True)
+class DeriveDeps:
+    """What the derive stage needs besides the record: stores, crypto, models, gate config."""
+
+    evidence: EvidenceStore
+    gate: GateStore
+    sealer: EvidenceSealer
+    extractor: Extractor
+    embedder: Embedder
+    config: GateConfig
+    advisor: MergeAdvisor | None = None
+
+
 class Deriver:
     """Turns -> evidence view + gate decisions (fact changes)."""
 
-    def __init__(
-        self,
-        names: TopicNames,
-        partitions: int,
-        evidence: EvidenceStore,
-        state: StateStore,
-        sealer: EvidenceSealer,
-    ) -> None:
+    def __init__(self, names: TopicNames, partitions: int, deps: DeriveDeps) -> None:
         self._names = names
         self._partitions = partitions
-        self._evidence = evidence
-        self._state = state
-        self._sealer = sealer
+        self._deps = deps
 
     async def handle_batch(self, records: Sequence[LogRecord]) -> Outcome:
         """Handle records in order; later turns of a scope see the earlier ones' state."""
@@ -139,17 +147,27 @@ class Deriver:
             return Outcome([dead_letter(self._names, "derive", key, raw, reason, origin)])
 
     async def _derive(self, turn: TurnRecorded, pending: dict[str, bytes]) -> Outcome:
-        await self._evidence.put(turn)
-        text = await self._sealer.open(turn.text)
-        scope_key = turn.scope.key
-        saved = pending.get(scope_key) or await self._state.load(scope_key)
-        state = GateState.from_bytes(saved)
-        new_state, changes = derive_fact_changes(turn, text, state)
-        if new_state is state:
+        deps, scope_key = self._deps, turn.scope.key
+        await deps.evidence.put(turn)
+        if await deps.gate.seen(scope_key, turn.evidence_id, pending):
             return Outcome()
+        candidates = await self._candidates(turn)
+        revision, memory = await deps.gate.load(scope_key, pending)
+        result = derive_fact_changes(
+            turn, candidates, memory, deps.config, deps.extractor.version, deps.advisor
+        )
+        state = deps.gate.dump(scope_key, revision, memory, result.memory, turn.evidence_id)
         partition = partition_for(scope_key, self._partitions)
-        outgoing = [self._out(change, partition) for change in changes]
-        return Outcome(outgoing, {scope_key: new_state.to_bytes()})
+        outgoing = [self._out(change, partition) for change in result.changes]
+        return Outcome(outgoing, state, list(result.decisions))
+
+    async def _candidates(self, turn: TurnRecorded) -> list[Candidate]:
+        text = await self._deps.sealer.open(turn.text)
+        claims = self._deps.extractor.extract(
+            text, speaker=turn.speaker, captured_at=turn.captured_at
+        )
+        vectors = self._deps.embedder.embed([c.statement for c in claims]) if claims else []
+        return [Candidate(c, as_unit(v)) for c, v in zip(claims, vectors, strict=True)]
 
     def _out(self, change: FactChanged, partition: int) -> Outgoing:
         record = Append(partition, change.fact_id.encode(), FACT_CHANGES.encode(change))

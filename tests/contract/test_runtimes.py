@@ -61,7 +61,7 @@ async def test_state_survives_a_restart(runtime: Runtime) -> None:
 
     async def gate_remembered() -> bool:
         facts = {f.statement: f for f in await runtime.memory.facts(SCOPE)}
-        lisbon = facts.get("I moved to Lisbon.")
+        lisbon = facts.get("Alice moved to Lisbon.")
         return len(facts) == 2 and lisbon is not None and len(lisbon.evidence_ids) == 2
 
     await runtime.settle(gate_remembered)
@@ -77,4 +77,4 @@ async def test_scopes_are_isolated(runtime: Runtime) -> None:
     await runtime.settle(lambda: _facts_count(runtime, 1, other))
     await runtime.settle(lambda: _facts_count(runtime, 1))
     answer = await runtime.memory.query(other, "Where does the user live?", limit=5)
-    assert [h.fact.statement for h in answer.hits] == ["I live in Oslo now."]
+    assert [h.fact.statement for h in answer.hits] == ["Alice lives in Oslo now."]

@@ -8,11 +8,10 @@ from pathlib import Path
 import pytest
 
 from provmem.core.events import FactChanged, FactOp
-from provmem.core.gate import GateState
 from provmem.core.ports import FactViews, VectorIndex, VectorPoint
-from provmem.core.stages import derive_fact_changes
 from tests.conftest import REDIS_URL
 from tests.factories import turn
+from tests.unit.test_gate import CONFIG, claim, vec
 
 
 @pytest.fixture(params=["embedded", "redis"])
@@ -35,9 +34,13 @@ async def views(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
 
 
 def _changes() -> list[FactChanged]:
-    state, first = derive_fact_changes(turn("t1"), "I moved to Lisbon.", GateState())
-    _, second = derive_fact_changes(turn("t2", minute=1), "I moved to Lisbon.", state)
-    return first + second
+    from provmem.core.memory_state import ScopeMemory
+    from provmem.core.stages import Candidate, derive_fact_changes
+
+    same = Candidate(claim("Alice moved to Lisbon."), vec(1))
+    first = derive_fact_changes(turn("t1"), [same], ScopeMemory(), CONFIG, "test/1")
+    second = derive_fact_changes(turn("t2", minute=1), [same], first.memory, CONFIG, "test/1")
+    return first.changes + second.changes
 
 
 async def test_every_change_applied_twice_gives_the_same_view(views: FactViews) -> None:
@@ -50,6 +53,28 @@ async def test_every_change_applied_twice_gives_the_same_view(views: FactViews) 
     assert fact is not None and fact.version == 2
     assert [f.fact_id for f in await views.facts_in_scope(add.scope.key)] == [add.fact_id]
     assert await views.facts_for_evidence(noop.caused_by) == [add.fact_id]
+
+
+async def test_entity_and_slot_indexes_follow_the_fact(views: FactViews) -> None:
+    add, _ = _changes()
+    assert add.fact is not None
+    fact = add.fact.model_copy(update={"entities": ("Alice", "Lisbon"), "slot": "alice|lives_in"})
+    await views.apply(add.model_copy(update={"fact": fact}))
+    scope = add.scope.key
+    assert await views.facts_for_entity(scope, "lisbon") == [add.fact_id]
+    assert await views.facts_for_slot(scope, "alice|lives_in") == [add.fact_id]
+    erase = FactChanged(
+        change_id="e",
+        op=FactOp.ERASE,
+        fact_id=add.fact_id,
+        scope=add.scope,
+        version=2,
+        reason="erased",
+        caused_by="er_1",
+    )
+    await views.apply(erase)
+    assert await views.facts_for_entity(scope, "lisbon") == []
+    assert await views.facts_for_slot(scope, "alice|lives_in") == []
 
 
 async def test_an_older_version_never_overwrites_a_newer(views: FactViews) -> None:

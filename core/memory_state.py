@@ -1,0 +1,127 @@
+"""What the write gate remembers about one scope: its facts and their vectors.
+
+Immutable: every change returns a new :class:`ScopeMemory`. The adapter that
+persists it stores one record per fact (see ``streams/gate_store.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import numpy.typing as npt
+
+from .events import Fact, FactStatus
+from .lexicon import SINGLE_VALUED_ATTRIBUTES
+
+Vector = npt.NDArray[np.float32]
+
+# Attributes a subject has one value of at a time; a new value supersedes the old.
+SINGLE_VALUED = SINGLE_VALUED_ATTRIBUTES
+
+
+def slot_index_key(fact: Fact) -> str | None:
+    """Where a fact sits in the slot index: per attribute if single-valued, else per value."""
+    if fact.slot is None:
+        return None
+    attribute = fact.slot.split("|", 1)[-1]
+    if attribute in SINGLE_VALUED:
+        return fact.slot
+    return f"{fact.slot}={fact.slot_value or ''}"
+
+
+def as_unit(values: Iterable[float]) -> Vector:
+    vector = np.asarray(list(values), dtype=np.float32)
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm > 0 else vector
+
+
+@dataclass(frozen=True)
+class ScopeMemory:
+    """Active facts in row order of ``matrix`` plus every fact ever known, by id."""
+
+    facts: Mapping[str, Fact] = field(default_factory=dict)
+    vectors: Mapping[str, Vector] = field(default_factory=dict)
+    active: tuple[str, ...] = ()
+    matrix: Vector = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    slots: Mapping[str, str] = field(default_factory=dict)
+    nearest_distance: Mapping[str, float] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.active)
+
+    def fact_in_slot(self, key: str | None) -> Fact | None:
+        fact_id = self.slots.get(key) if key else None
+        return self.facts[fact_id] if fact_id else None
+
+    def put(self, fact: Fact, vector: Vector) -> ScopeMemory:
+        """Record a fact's new state; it joins or leaves the active set by its status."""
+        facts = {**self.facts, fact.fact_id: fact}
+        vectors = {**self.vectors, fact.fact_id: vector}
+        active = tuple(i for i in self.active if i != fact.fact_id)
+        if fact.status is FactStatus.ACTIVE:
+            active = (*active, fact.fact_id)
+        matrix = _stack([vectors[i] for i in active], vector.shape[0])
+        slots = _slots(facts, active)
+        distances = self._distances_with(fact.fact_id, vector, active)
+        return replace(
+            self,
+            facts=facts,
+            vectors=vectors,
+            active=active,
+            matrix=matrix,
+            slots=slots,
+            nearest_distance=distances,
+        )
+
+    def _distances_with(
+        self, fact_id: str, vector: Vector, active: tuple[str, ...]
+    ) -> dict[str, float]:
+        """Each active fact's distance to its nearest other active fact (kept incrementally;
+        a fact that leaves does not raise its neighbours' distances: slightly stricter)."""
+        kept = set(active)
+        distances = {i: d for i, d in self.nearest_distance.items() if i in kept}
+        if fact_id not in kept or fact_id in self.facts or not self.active:
+            return distances
+        gaps = 1.0 - (self.matrix @ vector)
+        distances[fact_id] = float(np.min(gaps))
+        for other, gap in zip(self.active, gaps, strict=True):
+            distances[other] = min(distances.get(other, 2.0), float(gap))
+        return distances
+
+    @classmethod
+    def restore(
+        cls,
+        entries: Sequence[tuple[Fact, Vector]],
+        active: Iterable[str],
+        distances: Mapping[str, float],
+    ) -> ScopeMemory:
+        """Rebuild exactly the memory that was saved (row order and distances included)."""
+        facts = {fact.fact_id: fact for fact, _ in entries}
+        vectors = {fact.fact_id: vector for fact, vector in entries}
+        order = tuple(active)
+        dim = next(iter(vectors.values())).shape[0] if vectors else 0
+        return cls(
+            facts=facts,
+            vectors=vectors,
+            active=order,
+            matrix=_stack([vectors[i] for i in order], dim),
+            slots=_slots(facts, order),
+            nearest_distance=dict(distances),
+        )
+
+
+def _stack(rows: list[Vector], dim: int) -> Vector:
+    if not rows:
+        return np.zeros((0, dim), dtype=np.float32)
+    return np.vstack(rows).astype(np.float32)
+
+
+def _slots(facts: Mapping[str, Fact], active: tuple[str, ...]) -> dict[str, str]:
+    slots: dict[str, str] = {}
+    for fact_id in active:
+        key = slot_index_key(facts[fact_id])
+        if key is not None:
+            slots[key] = fact_id
+    return slots

@@ -1,0 +1,256 @@
+"""Rewriting a clause so that it stands alone: speaker, named person and absolute dates.
+
+Only words from a closed template set (``lexicon.TEMPLATE_WORDS``), the speaker's name,
+names already in the text and rendered dates are introduced, so every rewrite stays
+traceable by :mod:`provmem.core.validation`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .extraction import Signal, SignalKind
+from .lexicon import ADVERBS_BEFORE_VERB, FUNCTION_WORDS, MODALS_AND_PAST
+from .temporal import render
+
+Replacement = tuple[int, int, str]
+
+_Q = "['’]"
+_OWN_PREPOSITIONS = {"on", "in", "at", "during"}
+_OUTER_PREPOSITION = re.compile(r"\b(?:since|until|till|from|before|after|by|of)\s+$", re.I)
+_SPAN_PREPOSITION = re.compile(r"^(?P<prep>on|in|during|at|by|from|until|till)\s+", re.I)
+_FIRST_PERSON = re.compile(
+    rf"\b(?:(?P<i>[Ii])(?P<tail>{_Q}m|{_Q}ve|{_Q}ll|{_Q}d| am| haven{_Q}t| have not| have"
+    rf"| do not| don{_Q}t| do\b)?"
+    rf"|(?P<we>[Ww]e)(?P<wetail>{_Q}re|{_Q}ve|{_Q}ll|{_Q}d)?"
+    r"|(?P<other>[Mm]yself|[Mm]ine|[Mm]y|[Mm]e|[Oo]urselves|[Oo]urs|[Oo]ur|[Uu]s))\b"
+)
+_SECOND_PERSON = re.compile(
+    r"\b(?P<word>[Yy]ourself|[Yy]ours|[Yy]our|[Yy]ou)"
+    rf"(?P<tail>{_Q}re|{_Q}ve|{_Q}ll|{_Q}d| are| have| were)?\b"
+)
+_YOU_TAILS = {
+    "'re": "is",
+    " are": "is",
+    "'ve": "has",
+    " have": "has",
+    "'ll": "will",
+    "'d": "would",
+    " were": "was",
+}
+_SUBJECT_POSITION = re.compile(
+    r"(?:^|[,.;:!?–—-]|\b(?:that|because|and|but|if|when|whenever|since|so|as|while|once|unless|until"
+    r"|though|although|sure|think|bet|hope|how|what))"
+    r"\s*$",
+    re.I,
+)
+_NEXT_WORDS = re.compile(r"\s+((?:[a-z]+\s+){0,3})")
+_THIRD_PERSON = re.compile(r"\b(?:[Hh]e|[Ss]he|[Hh]im|[Hh]is|[Hh]er|[Hh]ers)\b")
+_VOCATIVE_AFTER = re.compile(r"^\s*[!?]|^\s*,\s*(?:[a-z]+\s+){0,2}[!?]")
+_VOCATIVE_BEFORE = re.compile(
+    r"\b(?:hey|hi|hello|thanks|thank you|wow|yes|yeah|yep|yup|ok|okay|oh|sure|well|bye|congrats"
+    r"|dear|agree)[,!]?\s+$",
+    re.I,
+)
+
+
+def rewrite_clause(
+    text: str, start: int, end: int, signals: list[Signal], speaker: str, listener: str | None
+) -> str:
+    """The clause ``text[start:end]`` rewritten as a self-contained statement.
+
+    ``listener`` is the addressee named in the turn ("Thanks, Mel!"), if any: "you" becomes
+    that name.
+    """
+    edits = [
+        *_date_edits(text, start, end, signals),
+        *_first_person_edits(text, start, end, speaker),
+        *_third_person_edits(text, start, end, signals),
+    ]
+    if listener is not None:
+        edits += _second_person_edits(text, start, end, listener)
+    clause = text[start:end]
+    for edit_start, edit_end, replacement in sorted(edits, reverse=True):
+        clause = clause[: edit_start - start] + replacement + clause[edit_end - start :]
+    return _finish(clause)
+
+
+def _finish(clause: str) -> str:
+    clause = " ".join(clause.split()).rstrip(" ,;:-–—")
+    clause = re.sub(r"[.!…]+$", "", clause).rstrip()
+    return clause[:1].upper() + clause[1:] + "."
+
+
+def _date_edits(text: str, start: int, end: int, signals: list[Signal]) -> list[Replacement]:
+    edits = []
+    for signal in signals:
+        inside = start <= signal.start and signal.end <= end
+        if inside and signal.kind is SignalKind.DATE and signal.value:
+            if not re.search(r"\b\d{4}\b", signal.text):
+                phrase = _date_phrase(text[: signal.start], signal.text, signal.value)
+                edits.append((signal.start, signal.end, phrase))
+    return edits
+
+
+def _date_phrase(before: str, span_text: str, value: str) -> str:
+    phrase = render(value)
+    bare = re.sub(r"^(?:on|in) ", "", phrase)
+    own = _SPAN_PREPOSITION.match(span_text)
+    if own and own.group("prep").lower() not in _OWN_PREPOSITIONS:
+        return f"{own.group('prep')} {bare}"
+    if _OUTER_PREPOSITION.search(before):
+        return bare
+    return phrase
+
+
+def _first_person_edits(text: str, start: int, end: int, speaker: str) -> list[Replacement]:
+    edits = []
+    for match in _FIRST_PERSON.finditer(text, start, end):
+        if match.group("i"):
+            edits.append(_i_edit(text, match, end, speaker))
+        elif match.group("we"):
+            edits.append((match.start(), match.end(), _we_phrase(match, speaker)))
+        else:
+            edits.append((match.start(), match.end(), _object_phrase(match.group(0), speaker)))
+    return edits
+
+
+_I_TAILS = {
+    "'m": "is",
+    "'ve": "has",
+    "'ll": "will",
+    " am": "is",
+    " have": "has",
+    " haven't": "has not",
+    " have not": "has not",
+    " do not": "does not",
+    " don't": "does not",
+    " do": "does",
+}
+
+
+def _i_edit(text: str, match: re.Match[str], end: int, speaker: str) -> Replacement:
+    tail = (match.group("tail") or "").replace("’", "'")
+    if tail == "'d":
+        following = text[match.end() : match.end() + 6].lstrip().lower()
+        return (
+            match.start(),
+            match.end(),
+            f"{speaker} {'had' if following.startswith('been') else 'would'}",
+        )
+    if tail:
+        return match.start(), match.end(), f"{speaker} {_I_TAILS[tail]}"
+    return _agreeing_verb(text, match, end, speaker)
+
+
+def _second_person_edits(text: str, start: int, end: int, listener: str) -> list[Replacement]:
+    edits = []
+    for match in _SECOND_PERSON.finditer(text, start, end):
+        word, tail = match.group("word").lower(), (match.group("tail") or "").replace("’", "'")
+        if word.startswith("your"):
+            edits.append(
+                (match.start(), match.end(), f"{listener}'s" if word != "yourself" else listener)
+            )
+        elif tail:
+            edits.append((match.start(), match.end(), f"{listener} {_YOU_TAILS[tail]}"))
+        elif _SUBJECT_POSITION.search(text, 0, match.start()):
+            edits.append(_agreeing_verb(text, match, end, listener))
+        else:
+            edits.append((match.start(), match.end(), listener))
+    return edits
+
+
+def addressee(text: str, signals: list[Signal]) -> str | None:
+    """The one person the turn addresses by name ("Wow, Mel!"), or None."""
+    names = {
+        s.text
+        for s in signals
+        if s.kind is SignalKind.ENTITY and s.value == "person" and _vocative(text, s)
+    }
+    return names.pop() if len(names) == 1 else None
+
+
+def _agreeing_verb(text: str, match: re.Match[str], end: int, speaker: str) -> Replacement:
+    """``I (adverbs) verb`` -> ``Speaker (adverbs) verbs`` for a present-tense verb."""
+    following = _NEXT_WORDS.match(text, match.end(), end)
+    words = following.group(1).split() if following else []
+    adverbs = []
+    for word in words:
+        if word not in ADVERBS_BEFORE_VERB:
+            break
+        adverbs.append(word)
+    if len(adverbs) == len(words) or not _present_verb(words[len(adverbs)]):
+        return match.start(), match.end(), speaker
+    verb = words[len(adverbs)]
+    stop = text.index(verb, match.end()) + len(verb)
+    return match.start(), stop, " ".join([speaker, *adverbs, _third_person(verb)])
+
+
+def _present_verb(word: str) -> bool:
+    if word in MODALS_AND_PAST or word.endswith(("ed", "ing")) or not word.isalpha():
+        return False
+    return word not in FUNCTION_WORDS - {"have", "do", "go"} and len(word) > 1
+
+
+def _third_person(verb: str) -> str:
+    irregular = {"have": "has", "do": "does", "go": "goes", "be": "is"}
+    if verb in irregular:
+        return irregular[verb]
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _we_phrase(match: re.Match[str], speaker: str) -> str:
+    tails = {"'re": " are", "'ve": " have", "'ll": " will", "'d": " would"}
+    tail = (match.group("wetail") or "").replace("’", "'")
+    return f"{speaker} and others{tails.get(tail, '')}"
+
+
+def _object_phrase(word: str, speaker: str) -> str:
+    forms: dict[str, Callable[[str], str]] = {
+        "myself": lambda s: s,
+        "me": lambda s: s,
+        "us": lambda s: f"{s} and others",
+        "ourselves": lambda s: "themselves",
+    }
+    form = forms.get(word.lower())
+    return form(speaker) if form else f"{speaker}'s"
+
+
+def _third_person_edits(
+    text: str, start: int, end: int, signals: list[Signal]
+) -> list[Replacement]:
+    people = [s for s in signals if s.kind is SignalKind.ENTITY and s.value == "person"]
+    named = [s for s in people if not _vocative(text, s)]
+    if len({s.text for s in named}) != 1:
+        return []
+    person = named[0]
+    return [
+        (m.start(), m.end(), _person_form(text, m, person.text))
+        for m in _THIRD_PERSON.finditer(text, start, end)
+        if m.start() > person.end
+    ]
+
+
+def _person_form(text: str, match: re.Match[str], name: str) -> str:
+    word = match.group(0).lower()
+    if word in {"his", "hers"}:
+        return f"{name}'s"
+    if word == "her":
+        following = re.match(r"\s+([a-z]+)", text[match.end() :])
+        possessive = following is not None and following.group(1) not in FUNCTION_WORDS
+        return f"{name}'s" if possessive else name
+    return name
+
+
+def _vocative(text: str, entity: Signal) -> bool:
+    after = text[entity.end : entity.end + 20]
+    before = text[max(0, entity.start - 40) : entity.start]
+    if _VOCATIVE_AFTER.match(after) or _VOCATIVE_BEFORE.search(before):
+        return True
+    comma_before = re.search(r",\s*$", before) is not None or not before.strip()
+    return comma_before and re.match(r"\s*[.!?,]", after) is not None

@@ -1,0 +1,203 @@
+"""Typed signals: cues in a turn's text, each with its character span.
+
+:func:`find_signals` is pure and deterministic: the same text, speaker and capture
+time always give the same signals, sorted by position.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import datetime
+
+from .extraction import Signal, SignalKind
+from .lexicon import (
+    CALENDAR_WORDS,
+    FIRST_PERSON,
+    NOT_NAMES,
+    ORGANISATION_SUFFIXES,
+    PLACE_PREPOSITIONS,
+)
+from .temporal import find_temporal
+
+_Q = "['’]"
+_SUBJECT = rf"\b(?:I|we|I{_Q}m|we{_Q}re)\b"
+_ADVERBS = r"(?:(?:really|absolutely|also|just|truly|totally|still|definitely|kinda|so) )*"
+_FIRST_PERSON = re.compile(
+    rf"\b(?:{'|'.join(sorted(FIRST_PERSON, key=len, reverse=True))})(?![\w'’])", re.I
+)
+_NAME_WORD = r"[A-Z][A-Za-z0-9&.'’-]*[A-Za-z0-9]|[A-Z]"
+_NAME = re.compile(
+    rf"\b(?:{_NAME_WORD})(?:(?: (?:of|de|da|van|von|del|la|the))? (?:{_NAME_WORD}))*"
+)
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;\n\"“(]\s*|\s-\s)$")
+_WORK_CONTEXT = re.compile(
+    r"\b(?:work|works|working|worked|job|joined|hired|intern\w*) (?:at|for|by)\s$"
+)
+_PRODUCT_CONTEXT = re.compile(
+    r"\b(?:bought|buy|got|using|use|used|play|played|playing|read|reading|watched|watching)"
+    r" (?:a |an |the |my |new )*$"
+)
+
+_CUE_RULES: tuple[tuple[SignalKind, str], ...] = (
+    (
+        SignalKind.DECISION,
+        rf"{_SUBJECT} (?:have |{_Q}ve )?(?:decided|chose|chosen|opted|resolved|made up my mind)\b"
+        rf"|\b(?:I|we){_Q}ll go with\b|\b(?:I|we) will go with\b"
+        rf"|\b(?:I{_Q}m|I am|we{_Q}re|we are) (?:going to|gonna|planning to|planning on)\b"
+        rf"|\b(?:I|we) (?:plan to|intend to)\b",
+    ),
+    (
+        SignalKind.CORRECTION,
+        r"\bactually\b|\bI meant\b|\bI mean\b|\bcorrection\b|\bscratch that\b"
+        r"|\bnot [\w'’ -]{1,30},? but\b|, not (?:in |at |to )?[\w'’-]+\b|\bno longer\b"
+        r"|\bany ?more\b|\brather than\b",
+    ),
+    (
+        SignalKind.PREFERENCE,
+        rf"{_SUBJECT} {_ADVERBS}(?:love|like|enjoy|adore|prefer)\b"
+        rf"|\b(?:my|our) (?:all[- ]time )?favou?rite\b"
+        rf"|\b(?:I{_Q}m|I am) (?:a )?(?:big |huge )?fan of\b|\b(?:I{_Q}m|I am) (?:really )?into\b",
+    ),
+    (
+        SignalKind.DISLIKE,
+        rf"{_SUBJECT} {_ADVERBS}(?:hate|dislike|detest|despise|can{_Q}t stand|cannot stand)\b"
+        rf"|\b(?:I|we) (?:do not|don{_Q}t) {_ADVERBS}(?:like|enjoy|love)\b"
+        rf"|\b(?:I{_Q}m|I am) not (?:a )?(?:big |huge )?fan of\b",
+    ),
+    (
+        SignalKind.CONSTRAINT,
+        rf"\ballergic to\b|\ballerg(?:y|ies)\b|\b(?:vegetarian|vegan|pescatarian|gluten[- ]free)\b"
+        rf"|\blactose[- ]intolerant\b|\b(?:can{_Q}t|cannot|don{_Q}t|do not|never) (?:eat|drink)\b"
+        rf"|\bintoleran(?:t|ce)\b",
+    ),
+    (
+        SignalKind.NEGATION,
+        rf"\b(?:not|never|no|nothing|nobody|none|neither|nor|cannot)\b|\b\w+n{_Q}t\b",
+    ),
+)
+_CUES = tuple((kind, re.compile(pattern, re.I)) for kind, pattern in _CUE_RULES)
+
+
+def _trim(url: str) -> str:
+    return url.rstrip(".,;:!?)]}'\"")
+
+
+_ANCHOR_RULES: tuple[tuple[str, str, Callable[[str], str]], ...] = (
+    ("url", r"\bhttps?://[^\s<>\"]+|\bwww\.[^\s<>\"]+", _trim),
+    ("email", r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b", str.lower),
+    ("path", r"(?<![\w/])(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)+/?|\b[A-Za-z]:\\[\w\\. -]+", _trim),
+    ("version", r"\bv\d+(?:\.\d+){1,3}(?:[-+][\w.]+)?\b|\b\d+\.\d+\.\d+(?:[-+][\w.]+)?\b", _trim),
+    (
+        "id",
+        r"\b[A-Z]{2,10}-\d+\b|#\d+\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
+        str.lower,
+    ),
+    (
+        "amount",
+        r"[$€£¥]\s?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?(?:k|K|m|M|bn)\b)?"
+        r"|\b\d[\d,]*(?:\.\d+)?\s?(?:dollars|bucks|euros|pounds sterling|usd|eur|gbp)\b",
+        lambda text: " ".join(text.split()),
+    ),
+    ("percent", r"\b\d+(?:\.\d+)?\s?(?:%|percent\b)", lambda text: " ".join(text.split())),
+    (
+        "quantity",
+        r"\b\d+(?:\.\d+)?\s?(?:km|kilometers|kilometres|mi|miles|kg|kilos|lbs?|pounds|cm|mm|m"
+        r"|meters|metres|feet|ft|hours?|hrs?|minutes?|mins?|seconds?|secs?|days|weeks|months"
+        r"|years old|years|gb|mb|tb|ml|l|liters|litres)\b",
+        lambda text: " ".join(text.split()),
+    ),
+)
+_ANCHORS = tuple((name, re.compile(pattern), form) for name, pattern, form in _ANCHOR_RULES)
+
+
+def find_signals(text: str, *, speaker: str, captured_at: datetime) -> list[Signal]:
+    """Every typed signal of ``text``, sorted by (start, end, kind)."""
+    fixed = [*find_temporal(text, captured_at), *anchor_signals(text)]
+    entities = [e for e in entity_signals(text, speaker) if not _overlaps(e, fixed)]
+    signals = [*speaker_signals(text, speaker), *entities, *fixed, *cue_signals(text)]
+    return sorted(signals, key=lambda s: (s.start, s.end, s.kind.value))
+
+
+def _overlaps(signal: Signal, others: list[Signal]) -> bool:
+    return any(signal.start < other.end and other.start < signal.end for other in others)
+
+
+def speaker_signals(text: str, speaker: str) -> list[Signal]:
+    """First-person words, each referring to the speaker (value = the speaker's name)."""
+    return [
+        Signal(SignalKind.SPEAKER, m.group(0), m.start(), m.end(), speaker)
+        for m in _FIRST_PERSON.finditer(text)
+        if m.group(0) == "I" or not m.group(0).isupper()
+    ]
+
+
+def cue_signals(text: str) -> list[Signal]:
+    """Decision, correction, preference, dislike, constraint and negation cues."""
+    found = []
+    for kind, pattern in _CUES:
+        found += [Signal(kind, m.group(0), m.start(), m.end()) for m in pattern.finditer(text)]
+    return found
+
+
+def anchor_signals(text: str) -> list[Signal]:
+    """Hard anchors (value ``type:normalized``); an earlier type wins an overlap."""
+    taken: list[Signal] = []
+    for name, pattern, form in _ANCHORS:
+        for match in pattern.finditer(text):
+            raw = form(match.group(0)) if name in {"url", "path"} else match.group(0)
+            signal = Signal(
+                SignalKind.ANCHOR,
+                raw,
+                match.start(),
+                match.start() + len(raw),
+                f"{name}:{form(raw)}",
+            )
+            if not _overlaps(signal, taken):
+                taken.append(signal)
+    return taken
+
+
+def entity_signals(text: str, speaker: str) -> list[Signal]:
+    """Capitalised names (value = person, place, organisation, product or other)."""
+    found = []
+    for match in _NAME.finditer(text):
+        name, start = _strip_initial_word(text, match)
+        if name and _is_name(text, name, start, speaker):
+            kind = SignalKind.ENTITY
+            found.append(
+                Signal(kind, name, start, start + len(name), _entity_type(text, name, start))
+            )
+    return found
+
+
+def _strip_initial_word(text: str, match: re.Match[str]) -> tuple[str, int]:
+    """Drop a sentence-initial capitalised word that is a common word, not a name."""
+    name, start = match.group(0).rstrip(".'’"), match.start()
+    first = name.split(" ")[0]
+    if first.lower().rstrip("'’s") in NOT_NAMES or first.lower() in NOT_NAMES:
+        rest = name[len(first) :].lstrip()
+        return rest, start + len(name) - len(rest)
+    return name, start
+
+
+def _is_name(text: str, name: str, start: int, speaker: str) -> bool:
+    if name.lower() in NOT_NAMES | CALENDAR_WORDS or name == speaker or not name[0].isupper():
+        return False
+    if not _SENTENCE_START.search(text[:start]) or " " in name:
+        return True
+    return re.search(rf"[^.!?\n]\s+{re.escape(name)}\b", text) is not None or name.isupper()
+
+
+def _entity_type(text: str, name: str, start: int) -> str:
+    before = text[max(0, start - 40) : start]
+    words = before.lower().split()
+    if name.split(" ")[-1].lower().rstrip(".") in ORGANISATION_SUFFIXES:
+        return "organisation"
+    if _WORK_CONTEXT.search(before.lower()) or (name.isupper() and len(name) > 1):
+        return "organisation"
+    if _PRODUCT_CONTEXT.search(before.lower()) or re.search(r"[a-z][A-Z]|\d", name):
+        return "product"
+    if words and words[-1] in PLACE_PREPOSITIONS | {"at"}:
+        return "place"
+    return "person"

@@ -1,0 +1,338 @@
+"""Dates and temporal qualifiers, resolved against the turn's capture time.
+
+A closed English grammar of date expressions ("yesterday", "last Friday", "two weeks
+ago", "next month", "in May", "on 8 May 2023"...) becomes DATE signals whose value is
+an ISO date (``2023-05-07``) or an inclusive range (``2023-05-01/2023-05-31``).
+Vaguer cues ("recently", "for two weeks", "anymore") become TEMPORAL signals. Bare
+month names and weekdays take the nearest past occurrence, or the nearest future one
+when the sentence speaks of the future (will, going to, plan...).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date, datetime, timedelta
+
+from .extraction import Signal, SignalKind
+from .lexicon import MONTH_ABBREVIATIONS, MONTHS, NUMBER_WORDS, SEASONS, WEEKDAYS
+
+Resolver = Callable[[re.Match[str], date, bool], str | None]
+
+_MONTH = r"(?:[Jj]an(?:uary)?|[Ff]eb(?:ruary)?|March|[Aa]pr(?:il)?|May|[Jj]une?|[Jj]uly?"
+_MONTH += r"|[Aa]ug(?:ust)?|[Ss]ep(?:t(?:ember)?)?|[Oo]ct(?:ober)?|[Nn]ov(?:ember)?"
+_MONTH += r"|[Dd]ec(?:ember)?)"
+_DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
+_WEEKDAY = r"(?:" + "|".join(w.capitalize() + "|" + w for w in WEEKDAYS) + r")"
+_COUNT = r"(?:a couple of|couple of|a couple|a few|few|several|an?|\d{1,2}|"
+_COUNT += "|".join(w for w in NUMBER_WORDS if " " not in w and len(w) > 2) + ")"
+_UNIT = r"(?:day|week|month|year)s?"
+_PREP = r"(?:(?i:on|in|during|at|by|from|until|till) )?"
+_FUTURE = re.compile(
+    r"\b(?:will|'ll|going to|gonna|(?:am|are|is|'m|'re) going|plan(?:ning|s)?|hope|hoping"
+    r"|want to|wanna|next|upcoming"
+    r"|tomorrow|can't wait|looking forward|about to|intend|schedul)",
+    re.I,
+)
+_SENTENCE_EDGE = re.compile(r"[.!?\n]")
+
+
+def find_temporal(text: str, captured_at: datetime) -> list[Signal]:
+    """DATE and TEMPORAL signals of ``text``, non-overlapping, in text order."""
+    today = captured_at.date()
+    taken: list[Signal] = []
+    for pattern, resolver in _DATE_RULES:
+        for match in pattern.finditer(text):
+            signal = _resolve(match, resolver, text, today)
+            if signal is not None and not _overlaps(signal, taken):
+                taken.append(signal)
+    for pattern, meaning in _QUALIFIERS:
+        for match in pattern.finditer(text):
+            signal = Signal(SignalKind.TEMPORAL, match.group(0), *match.span(), meaning)
+            if not _overlaps(signal, taken):
+                taken.append(signal)
+    return sorted(taken, key=lambda s: (s.start, s.end))
+
+
+def render(value: str) -> str:
+    """The English phrase for a resolved value: ``on 7 May 2023``, ``in May 2023``..."""
+    if "/" not in value:
+        return "on " + _long(date.fromisoformat(value))
+    first, last = (date.fromisoformat(part) for part in value.split("/"))
+    return _render_range(first, last)
+
+
+def _render_range(first: date, last: date) -> str:
+    if first == date(first.year, 1, 1) and last == date(first.year, 12, 31):
+        return f"in {first.year}"
+    if first.day == 1 and last == _month_end(first):
+        return f"in {MONTHS[first.month - 1].capitalize()} {first.year}"
+    if first.weekday() == 0 and last - first == timedelta(days=6):
+        return "in the week of " + _long(first)
+    if first.weekday() == 5 and last - first == timedelta(days=1):
+        return "on the weekend of " + _long(first)
+    return f"between {_long(first)} and {_long(last)}"
+
+
+def _long(day: date) -> str:
+    return f"{day.day} {MONTHS[day.month - 1].capitalize()} {day.year}"
+
+
+def _resolve(match: re.Match[str], resolver: Resolver, text: str, today: date) -> Signal | None:
+    value = resolver(match, today, _speaks_of_future(text, match.start()))
+    if value is None:
+        return None
+    return Signal(SignalKind.DATE, match.group(0), match.start(), match.end(), value)
+
+
+def _speaks_of_future(text: str, position: int) -> bool:
+    starts = [m.end() for m in _SENTENCE_EDGE.finditer(text, 0, position)]
+    start = starts[-1] if starts else 0
+    edge = _SENTENCE_EDGE.search(text, position)
+    return _FUTURE.search(text, start, edge.start() if edge else len(text)) is not None
+
+
+def _overlaps(signal: Signal, taken: list[Signal]) -> bool:
+    return any(signal.start < other.end and other.start < signal.end for other in taken)
+
+
+# -- calendar arithmetic -------------------------------------------------------------
+
+
+def _month_end(day: date) -> date:
+    following = _shift_months(day.replace(day=1), 1)
+    return following - timedelta(days=1)
+
+
+def _shift_months(day: date, months: int) -> date:
+    index = day.year * 12 + day.month - 1 + months
+    return date(index // 12, index % 12 + 1, 1)
+
+
+def _span(first: date, last: date) -> str:
+    return f"{first.isoformat()}/{last.isoformat()}"
+
+
+def _month_span(first: date) -> str:
+    return _span(first.replace(day=1), _month_end(first))
+
+
+def _year_span(year: int) -> str:
+    return _span(date(year, 1, 1), date(year, 12, 31))
+
+
+def _week_span(day: date) -> str:
+    monday = day - timedelta(days=day.weekday())
+    return _span(monday, monday + timedelta(days=6))
+
+
+def _month_number(name: str) -> int:
+    return MONTH_ABBREVIATIONS[name[:3].lower()]
+
+
+def _count(word: str) -> int | None:
+    word = word.lower()
+    if word.isdigit():
+        return int(word)
+    return NUMBER_WORDS.get(word)
+
+
+def _nearest_month(month: int, today: date, future: bool) -> date:
+    year = today.year
+    if future and month < today.month:
+        year += 1
+    elif not future and month > today.month:
+        year -= 1
+    return date(year, month, 1)
+
+
+# -- resolvers: (match, today, speaks of future) -> ISO value ---------------------------
+
+
+def _iso(match: re.Match[str], today: date, future: bool) -> str | None:
+    try:
+        return date.fromisoformat(match.group(0)).isoformat()
+    except ValueError:
+        return None
+
+
+def _day_month_year(match: re.Match[str], today: date, future: bool) -> str | None:
+    day = int(re.sub(r"\D", "", match.group("day")))
+    month = _month_number(match.group("month"))
+    year_text = match.group("year")
+    year = int(year_text) if year_text else _nearest_month(month, today, future).year
+    try:
+        return date(year, month, day).isoformat()
+    except ValueError:
+        return None
+
+
+def _month_phrase(match: re.Match[str], today: date, future: bool) -> str | None:
+    month = _month_number(match.group("month"))
+    if match.group("year"):
+        return _month_span(date(int(match.group("year")), month, 1))
+    which = (match.group("which") or "").lower()
+    first = _nearest_month(month, today, future or which == "next")
+    if which == "last" and first.year == today.year and month >= today.month:
+        first = first.replace(year=first.year - 1)
+    return _month_span(first)
+
+
+def _year(match: re.Match[str], today: date, future: bool) -> str | None:
+    year = int(match.group("year"))
+    return _year_span(year) if 1900 <= year <= 2100 else None
+
+
+def _named_day(match: re.Match[str], today: date, future: bool) -> str | None:
+    offsets = {"today": 0, "tonight": 0, "yesterday": -1, "last night": -1}
+    offsets |= {"this morning": 0, "this afternoon": 0, "this evening": 0}
+    offsets |= {"tomorrow": 1, "the day before yesterday": -2, "the day after tomorrow": 2}
+    word = " ".join(match.group("word").lower().split())
+    return (today + timedelta(days=offsets[word])).isoformat()
+
+
+def _relative_period(match: re.Match[str], today: date, future: bool) -> str | None:
+    step = {"last": -1, "past": -1, "previous": -1, "this": 0, "next": 1, "coming": 1}
+    offset = step[match.group("which").lower()]
+    unit = match.group("unit").lower()
+    if unit == "week":
+        return _week_span(today + timedelta(weeks=offset))
+    if unit == "weekend":
+        return _weekend(today, offset)
+    if unit == "month":
+        return _month_span(_shift_months(today, offset))
+    return _year_span(today.year + offset)
+
+
+def _weekend(today: date, offset: int) -> str:
+    saturday = today + timedelta(days=5 - today.weekday())
+    if today.weekday() == 6:
+        saturday -= timedelta(days=7)
+    saturday += timedelta(weeks=offset)
+    return _span(saturday, saturday + timedelta(days=1))
+
+
+def _weekday(match: re.Match[str], today: date, future: bool) -> str | None:
+    target = WEEKDAYS.index(match.group("weekday").lower())
+    which = (match.group("which") or "").lower()
+    if which in {"this", "next"}:
+        monday = today - timedelta(days=today.weekday())
+        weeks = 1 if which == "next" else 0
+        return (monday + timedelta(weeks=weeks, days=target)).isoformat()
+    delta = (today.weekday() - target) % 7 or 7
+    if future and which != "last":
+        return (today + timedelta(days=(target - today.weekday()) % 7 or 7)).isoformat()
+    return (today - timedelta(days=delta)).isoformat()
+
+
+def _ago(match: re.Match[str], today: date, future: bool) -> str | None:
+    sign = 1 if match.group("direction") is None else -1
+    if match.group("direction") is None and match.group("into") is None:
+        return None
+    unit = match.group("unit").lower().rstrip("s")
+    count = _count(match.group("count"))
+    if count is None:
+        return _vague_offset(unit, today, sign)
+    return _offset(unit, count * sign, today)
+
+
+def _offset(unit: str, count: int, today: date) -> str:
+    if unit == "day":
+        return (today + timedelta(days=count)).isoformat()
+    if unit == "week":
+        return _week_span(today + timedelta(weeks=count))
+    if unit == "month":
+        return _month_span(_shift_months(today, count))
+    return _year_span(today.year + count)
+
+
+def _vague_offset(unit: str, today: date, sign: int) -> str:
+    days = {"day": 1, "week": 7, "month": 30, "year": 365}[unit]
+    near, far = today + timedelta(days=2 * days * sign), today + timedelta(days=5 * days * sign)
+    return _span(min(near, far), max(near, far))
+
+
+def _season(match: re.Match[str], today: date, future: bool) -> str | None:
+    first_month, last_month = SEASONS[match.group("season").lower()]
+    which = match.group("which").lower()
+    year = today.year
+    in_season = first_month <= today.month <= last_month
+    if which == "last" and (in_season or today.month < first_month):
+        year -= 1
+    elif which == "next" and (in_season or today.month > last_month):
+        year += 1
+    elif which == "this" and not future and today.month < first_month:
+        year -= 1
+    first = date(year, first_month, 1)
+    return _span(first, _month_end(date(year, last_month, 1)))
+
+
+def _rule(pattern: str, resolver: Resolver, flags: int = re.I) -> tuple[re.Pattern[str], Resolver]:
+    return re.compile(pattern, flags), resolver
+
+
+_DATE_RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = (
+    _rule(r"\b\d{4}-\d{2}-\d{2}\b", _iso),
+    _rule(
+        rf"\b{_PREP}(?:the )?(?P<day>{_DAY}) (?:of )?(?P<month>{_MONTH})\b"
+        r"(?:,? (?P<year>\d{4}))?",
+        _day_month_year,
+        0,
+    ),
+    _rule(
+        rf"\b{_PREP}(?P<month>{_MONTH}) (?P<day>{_DAY})\b(?:,? (?P<year>\d{{4}}))?",
+        _day_month_year,
+        0,
+    ),
+    _rule(
+        r"\b(?:(?:on|in|during|at|by|from|until|till) )?(?P<which>last|this|past|previous"
+        r"|next|coming) (?P<unit>weekend|week|month|year)\b",
+        _relative_period,
+    ),
+    _rule(
+        rf"\b(?:(?P<into>in) )?(?P<count>{_COUNT}) (?P<unit>{_UNIT})(?: (?P<direction>ago))?\b",
+        _ago,
+    ),
+    _rule(
+        r"\b(?:(?:on|at) )?(?P<word>the day before yesterday|the day after tomorrow|yesterday"
+        r"|today|tonight|tomorrow|last night|this morning|this afternoon|this evening)\b",
+        _named_day,
+    ),
+    _rule(
+        r"\b(?:(?i:on|by|until) )?(?:(?P<which>(?i:last|this|next|on)) )?"
+        rf"(?P<weekday>{_WEEKDAY})\b",
+        _weekday,
+        0,
+    ),
+    _rule(
+        rf"\b(?:(?i:in|during) )?(?P<which>(?i:last|this|next)) (?P<month>{_MONTH})\b"
+        r"(?: (?P<year>\d{4}))?",
+        _month_phrase,
+        0,
+    ),
+    _rule(
+        r"\b(?i:in|during|since|until|by|from|of|early|late|mid) (?P<which>)"
+        rf"(?P<month>{_MONTH})\b(?: (?P<year>\d{{4}}))?",
+        _month_phrase,
+        0,
+    ),
+    _rule(rf"\b(?P<month>{_MONTH}) (?P<year>\d{{4}})\b(?P<which>)", _month_phrase, 0),
+    _rule(
+        r"\b(?:(?:in|during) )?(?P<which>last|this|next) (?P<season>spring|summer|autumn|fall)\b",
+        _season,
+    ),
+    _rule(r"\b(?:in|during|since|of|back in|until) (?P<year>(?:19|20)\d\d)\b(?!-)", _year),
+)
+
+_QUALIFIERS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.I), meaning)
+    for pattern, meaning in (
+        (r"\b(?:recently|lately|the other day|not long ago|just now)\b", "recent"),
+        (r"\b(?:soon|someday|one day|in the future|eventually|upcoming)\b", "future"),
+        (r"\b(?:currently|nowadays|these days|right now|at the moment|at present)\b", "ongoing"),
+        (r"\b(?:no longer|anymore|any more|used to|formerly)\b", "ended"),
+        (r"\b(?:always|every (?:day|week|month|year|morning|night)|daily|weekly)\b", "habitual"),
+        (rf"\bfor (?:the (?:past|last) )?{_COUNT} {_UNIT}\b", "duration"),
+        (r"\bsince\b", "since"),
+    )
+)
