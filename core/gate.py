@@ -23,7 +23,7 @@ import numpy as np
 
 from .events import Fact
 from .extraction import Claim
-from .memory_state import SINGLE_VALUED, ScopeMemory, Vector
+from .memory_state import ScopeMemory, Vector, slot_key
 
 
 @dataclass(frozen=True)
@@ -121,12 +121,11 @@ def _slot_conflict(memory: ScopeMemory, claim: Claim) -> Fact | None:
     slot = claim.slot
     if slot is None:
         return None
-    single = slot.attribute in SINGLE_VALUED
-    key = slot.key if single else f"{slot.key}={slot.value}"
+    key = slot_key(slot.subject, slot.attribute, slot.value)
     current = memory.fact_in_slot(key)
     if current is None:
         return None
-    if single and current.slot_value != slot.value and not claim.negated:
+    if "=" not in key and current.slot_value != slot.value and not claim.negated:
         return current
     return current if current.negated != claim.negated else None
 
@@ -155,4 +154,7 @@ def compatible(claim: Claim, fact: Fact) -> bool:
         return False
     if set(_NUMBER.findall(claim.statement)) != set(_NUMBER.findall(fact.statement)):
         return False
-    return not (claim.slot and fact.slot == claim.slot.key and fact.slot_value != claim.slot.value)
+    slot = claim.slot
+    if slot is None or fact.slot != slot.key or fact.slot_value == slot.value:
+        return True
+    return "=" in slot_key(slot.subject, slot.attribute, slot.value)  # many values may coexist

@@ -21,14 +21,25 @@ Vector = npt.NDArray[np.float32]
 SINGLE_VALUED = SINGLE_VALUED_ATTRIBUTES
 
 
+# Attributes that say the same thing about a subject share one slot ("moved to X" says
+# where the subject lives now).
+SAME_SLOT_AS = {"moved_to": "lives_in"}
+
+
+def slot_key(subject: str, attribute: str, value: str | None) -> str:
+    """Where a (subject, attribute, value) sits in the slot index: per attribute if the
+    attribute is single-valued (a new value supersedes), else per value."""
+    attribute = SAME_SLOT_AS.get(attribute, attribute)
+    if attribute in SINGLE_VALUED:
+        return f"{subject}|{attribute}"
+    return f"{subject}|{attribute}={value or ''}"
+
+
 def slot_index_key(fact: Fact) -> str | None:
-    """Where a fact sits in the slot index: per attribute if single-valued, else per value."""
     if fact.slot is None:
         return None
-    attribute = fact.slot.split("|", 1)[-1]
-    if attribute in SINGLE_VALUED:
-        return fact.slot
-    return f"{fact.slot}={fact.slot_value or ''}"
+    subject, _, attribute = fact.slot.partition("|")
+    return slot_key(subject, attribute, fact.slot_value)
 
 
 def as_unit(values: Iterable[float]) -> Vector:

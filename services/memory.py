@@ -107,8 +107,26 @@ class Memory:
             fact = await self._c.views.get(hit.fact_id)
             if fact is None or fact.status is not FactStatus.ACTIVE or fact.scope.key != scope_key:
                 continue
-            found.append(FactHit(fact=fact, score=hit.score, evidence=await self._quotes(fact)))
+            found.append(
+                FactHit(
+                    fact=fact,
+                    score=hit.score,
+                    evidence=await self._quotes(fact),
+                    history=await self._predecessors(fact),
+                )
+            )
         return QueryResult(scope=scope_key, query=text, hits=tuple(found[:limit]))
+
+    async def _predecessors(self, fact: Fact, depth: int = 10) -> tuple[Fact, ...]:
+        """The facts this one superseded, newest first (bounded)."""
+        chain: list[Fact] = []
+        while fact.supersedes and len(chain) < depth:
+            previous = await self._c.views.get(fact.supersedes)
+            if previous is None:
+                break
+            chain.append(previous)
+            fact = previous
+        return tuple(chain)
 
     async def _quotes(self, fact: Fact) -> tuple[EvidenceQuote, ...]:
         quotes = []

@@ -24,6 +24,11 @@ def render_query(console: Console, result: QueryResult) -> None:
             f"score={hit.score:.3f} v{fact.version}[/dim]"
         )
         render_quotes(console, hit.evidence)
+        for previous in hit.history:
+            console.print(
+                f"      [dim]was: {previous.statement} ({previous.fact_id}, "
+                f"{previous.status.value})[/dim]"
+            )
     console.print()
 
 

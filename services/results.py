@@ -32,6 +32,7 @@ class FactHit(BaseModel):
     fact: Fact
     score: float
     evidence: tuple[EvidenceQuote, ...]
+    history: tuple[Fact, ...] = ()
 
 
 class QueryResult(BaseModel):

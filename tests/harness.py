@@ -63,7 +63,7 @@ class Runtime:
     def _start_worker(self) -> None:
         log = (self._log_dir / f"worker-{time.monotonic_ns()}.log").open("wb")
         self._worker = subprocess.Popen(
-            [sys.executable, "-m", "provmem.services.cli", "worker"],
+            [sys.executable, "-m", "provmem.services.cli", "worker", "--loglevel", "info"],
             env=settings_env(self.settings),
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -94,8 +94,23 @@ class Runtime:
                     f"worker exited with {self._worker.returncode}: {self.worker_log()[-3000:]}"
                 )
             if time.monotonic() > deadline:
-                raise AssertionError(f"not ready after {DEADLINE_S}s\n{self.worker_log()[-3000:]}")
+                facts = [(f.statement, f.evidence_ids) for f in await self.memory.facts(SCOPE)]
+                raise AssertionError(
+                    f"not ready after {DEADLINE_S}s; facts of {SCOPE}: {facts}"
+                    f"\n{self.worker_log()[-6000:]}"
+                )
             await asyncio.sleep(0.2)
+
+    async def caught_up(self) -> bool:
+        """Every record on the turns and fact-changes topics has been handled."""
+        components = self.memory.components
+        log, group = components.log, self.settings.consumer_group
+        for topic in (components.names.turns, components.names.fact_changes):
+            for partition in range(await log.partitions(topic)):
+                end = await log.end_offset(topic, partition)
+                if await log.committed(group, topic, partition) < end:
+                    return False
+        return True
 
     def worker_log(self) -> str:
         logs = sorted(self._log_dir.glob("worker-*.log"))

@@ -188,3 +188,13 @@ def test_threshold_tightens_in_a_dense_store() -> None:
 def _fact(fact_id: str):  # type: ignore[no-untyped-def]
     result = run(ScopeMemory(), fact_id, Candidate(claim(f"Fact {fact_id} here."), vec(1)))
     return result.changes[0].fact.model_copy(update={"fact_id": fact_id})  # type: ignore[union-attr]
+
+
+def test_moving_somewhere_else_supersedes_where_one_lived() -> None:
+    paris = claim("Alice lives in Paris.", Slot("alice", "lives_in", "paris"))
+    berlin = claim("Alice moved to Berlin.", Slot("alice", "moved_to", "berlin"))
+    first = run(ScopeMemory(), "t1", Candidate(paris, vec(1)))
+    result = run(first.memory, "t2", Candidate(berlin, vec(0.6, 0.8)))
+    old, new = result.changes
+    assert old.fact is not None and old.fact.status is FactStatus.SUPERSEDED
+    assert new.fact is not None and new.fact.supersedes == old.fact_id
