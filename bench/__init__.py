@@ -1,0 +1,1 @@
+"""Benchmarks: each prints absolute figures and a ratio to a baseline measured in the same run."""
