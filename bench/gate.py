@@ -76,9 +76,16 @@ def scope_stream(rng: random.Random) -> list[Turn]:
 
 def as_published(scope: str, turns: list[Turn]) -> list[dict[str, str]]:
     start = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
-    return [{"scope": scope, "speaker": "Sam", "text": t.text, "turn_id": f"t{i}",
-             "captured_at": (start + timedelta(minutes=i)).isoformat()}
-            for i, t in enumerate(turns)]
+    return [
+        {
+            "scope": scope,
+            "speaker": "Sam",
+            "text": t.text,
+            "turn_id": f"t{i}",
+            "captured_at": (start + timedelta(minutes=i)).isoformat(),
+        }
+        for i, t in enumerate(turns)
+    ]
 
 
 @dataclass
@@ -91,8 +98,12 @@ class Tally:
     updates_right: int = 0
 
 
-def score_scope(facts: list[Fact], concept_of: dict[str, str],
-                expected_updates: list[tuple[str, str]], tally: Tally) -> None:
+def score_scope(
+    facts: list[Fact],
+    concept_of: dict[str, str],
+    expected_updates: list[tuple[str, str]],
+    tally: Tally,
+) -> None:
     """Compare the scope's final facts with what the stream should have produced."""
     active = [f for f in facts if f.status is FactStatus.ACTIVE]
     seen: defaultdict[str, int] = defaultdict(int)
@@ -109,9 +120,12 @@ def score_scope(facts: list[Fact], concept_of: dict[str, str],
     for new_concept, old_concept in expected_updates:
         tally.updates += 1
         tally.updates_right += any(
-            concept_of[f.evidence_ids[0]] == new_concept and f.supersedes
+            concept_of[f.evidence_ids[0]] == new_concept
+            and f.supersedes
             and concept_of[by_id[f.supersedes].evidence_ids[0]] == old_concept
-            for f in facts if f.supersedes in by_id)
+            for f in facts
+            if f.supersedes in by_id
+        )
 
 
 async def run(scopes: int, seed: int, folder: Path) -> dict[str, float]:
@@ -124,8 +138,9 @@ async def run(scopes: int, seed: int, folder: Path) -> dict[str, float]:
     started = time.perf_counter()
     for scope, turns in streams.items():
         results = await memory.publish(as_published(scope, turns))
-        concept_of.update({r.evidence_id or "": t.concept for r, t in zip(results, turns,
-                                                                            strict=True)})
+        concept_of.update(
+            {r.evidence_id or "": t.concept for r, t in zip(results, turns, strict=True)}
+        )
     handled = await memory.sync()
     elapsed = time.perf_counter() - started
     tally = Tally()
@@ -135,7 +150,9 @@ async def run(scopes: int, seed: int, folder: Path) -> dict[str, float]:
     await components.close()
     total_turns = sum(len(t) for t in streams.values())
     return {
-        "turns": total_turns, "seconds": elapsed, "handled": float(sum(handled.values())),
+        "turns": total_turns,
+        "seconds": elapsed,
+        "handled": float(sum(handled.values())),
         "tally": tally,  # type: ignore[dict-item]
         "embed_per_s": embed_baseline([t.text for ts in streams.values() for t in ts]),
     }
@@ -156,24 +173,27 @@ def report(result: dict[str, object]) -> str:
     per_turn_ms = 1000 * seconds / turns
     pipeline_rate = turns / seconds
     baseline = float(result["embed_per_s"])  # type: ignore[arg-type]
-    return "\n".join([
-        f"turns={int(turns)} active facts={tally.active}",
-        f"duplicate-memory rate: {tally.duplicates / max(1, tally.active):.2%}",
-        f"wrong-merge rate: {tally.wrong_merges / max(1, tally.merges):.2%} "
-        f"({tally.wrong_merges}/{tally.merges} merged facts)",
-        f"UPDATE accuracy: {tally.updates_right / max(1, tally.updates):.2%} "
-        f"({tally.updates_right}/{tally.updates})",
-        "merge-call rate: 0.00% (no merge advisor configured; LLM calls per turn = 0)",
-        f"write-side cost: {per_turn_ms:.1f} ms/turn end to end (publish, encrypt, log, "
-        f"extract, embed, gate, views, vectors) = {pipeline_rate:.0f} turns/s",
-        f"baseline: raw embedding {baseline:.0f} texts/s on the same texts; "
-        f"ratio pipeline/raw embedding = {pipeline_rate / baseline:.2f}",
-    ])
+    return "\n".join(
+        [
+            f"turns={int(turns)} active facts={tally.active}",
+            f"duplicate-memory rate: {tally.duplicates / max(1, tally.active):.2%}",
+            f"wrong-merge rate: {tally.wrong_merges / max(1, tally.merges):.2%} "
+            f"({tally.wrong_merges}/{tally.merges} merged facts)",
+            f"UPDATE accuracy: {tally.updates_right / max(1, tally.updates):.2%} "
+            f"({tally.updates_right}/{tally.updates})",
+            "merge-call rate: 0.00% (no merge advisor configured; LLM calls per turn = 0)",
+            f"write-side cost: {per_turn_ms:.1f} ms/turn end to end (publish, encrypt, log, "
+            f"extract, embed, gate, views, vectors) = {pipeline_rate:.0f} turns/s",
+            f"baseline: raw embedding {baseline:.0f} texts/s on the same texts; "
+            f"ratio pipeline/raw embedding = {pipeline_rate / baseline:.2f}",
+        ]
+    )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--scopes", type=int, default=40)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()

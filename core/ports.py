@@ -86,6 +86,10 @@ class EvidenceStore(Protocol):
 
     async def get(self, evidence_id: str) -> TurnRecorded | None: ...
 
+    async def neighbours(self, evidence_id: str, radius: int) -> list[TurnRecorded]:
+        """Turns of the same source recorded just before and after, in order (the turn too)."""
+        ...
+
     async def reserve(self, evidence_id: str) -> bool:
         """Atomically claim the publication of an evidence id; False if already claimed."""
         ...
@@ -130,12 +134,30 @@ class StateStore(Protocol):
 
 
 @dataclass(frozen=True)
+class SparseVector:
+    """Term ids and weights (BM25 term frequencies; the index applies IDF)."""
+
+    indices: tuple[int, ...]
+    values: tuple[float, ...]
+
+
+@dataclass(frozen=True)
 class VectorPoint:
+    """One indexed item: a fact (kind "fact") or a raw evidence turn (kind "evidence").
+
+    ``fact_id`` is the item's id (a fact id or an evidence id). Evidence points carry no
+    text in their payload: evidence is encrypted at rest.
+    """
+
     fact_id: str
     vector: Sequence[float]
     scope_key: str
     status: str
     statement: str
+    sparse: SparseVector | None = None
+    entities: tuple[str, ...] = ()
+    time: str | None = None
+    kind: str = "fact"
 
 
 @dataclass(frozen=True)
@@ -152,8 +174,16 @@ class VectorIndex(Protocol):
     async def delete(self, fact_ids: Sequence[str]) -> None: ...
 
     async def search(
-        self, scope_key: str, vector: Sequence[float], limit: int
-    ) -> list[VectorHit]: ...
+        self, scope_key: str, vector: Sequence[float], limit: int, kind: str = "fact"
+    ) -> list[VectorHit]:
+        """Dense search over active items of ``kind`` in the scope."""
+        ...
+
+    async def search_sparse(
+        self, scope_key: str, sparse: SparseVector, limit: int, kind: str = "fact"
+    ) -> list[VectorHit]:
+        """Keyword (BM25) search over active items of ``kind`` in the scope."""
+        ...
 
     async def count(self, scope_key: str) -> int: ...
 

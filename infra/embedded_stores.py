@@ -9,7 +9,9 @@ from .sqlite_db import connect
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS evidence (
-  evidence_id TEXT PRIMARY KEY, scope_key TEXT NOT NULL, body TEXT NOT NULL);
+  evidence_id TEXT PRIMARY KEY, scope_key TEXT NOT NULL, source_uri TEXT NOT NULL,
+  body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS evidence_by_source ON evidence (source_uri);
 CREATE TABLE IF NOT EXISTS facts (
   fact_id TEXT PRIMARY KEY, scope_key TEXT NOT NULL, version INTEGER NOT NULL,
   status TEXT NOT NULL, body TEXT NOT NULL);
@@ -48,8 +50,8 @@ class EmbeddedEvidenceStore:
 
     async def put(self, turn: TurnRecorded) -> bool:
         cursor = self._conn.execute(
-            "INSERT OR IGNORE INTO evidence VALUES (?, ?, ?)",
-            (turn.evidence_id, turn.scope.key, turn.model_dump_json()),
+            "INSERT OR IGNORE INTO evidence VALUES (?, ?, ?, ?)",
+            (turn.evidence_id, turn.scope.key, turn.source_uri, turn.model_dump_json()),
         )
         return cursor.rowcount == 1
 
@@ -58,6 +60,24 @@ class EmbeddedEvidenceStore:
             "SELECT body FROM evidence WHERE evidence_id=?", (evidence_id,)
         ).fetchone()
         return None if row is None else TurnRecorded.model_validate_json(row[0])
+
+    async def neighbours(self, evidence_id: str, radius: int) -> list[TurnRecorded]:
+        row = self._conn.execute(
+            "SELECT rowid, source_uri FROM evidence WHERE evidence_id=?", (evidence_id,)
+        ).fetchone()
+        if row is None:
+            return []
+        rowid, source = row
+        before = self._conn.execute(
+            "SELECT body FROM evidence WHERE source_uri=? AND rowid<? ORDER BY rowid DESC LIMIT ?",
+            (source, rowid, radius),
+        ).fetchall()
+        after = self._conn.execute(
+            "SELECT body FROM evidence WHERE source_uri=? AND rowid>=? ORDER BY rowid LIMIT ?",
+            (source, rowid, radius + 1),
+        ).fetchall()
+        bodies = [b for (b,) in reversed(before)] + [b for (b,) in after]
+        return [TurnRecorded.model_validate_json(body) for body in bodies]
 
     async def reserve(self, evidence_id: str) -> bool:
         cursor = self._conn.execute("INSERT OR IGNORE INTO publications VALUES (?)", (evidence_id,))

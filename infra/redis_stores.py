@@ -69,6 +69,12 @@ class RedisKeys:
     def data_key_pattern(self) -> str:
         return f"{self.prefix}:key:*"
 
+    def source(self, scope_key: str, source_uri: str) -> str:
+        return f"{self.prefix}:source:{scope_key}:{source_uri}"
+
+    def sequence(self) -> str:
+        return f"{self.prefix}:evidence-seq"
+
     def publication(self, evidence_id: str) -> str:
         return f"{self.prefix}:published:{evidence_id}"
 
@@ -82,7 +88,23 @@ class RedisEvidenceStore:
         stored = await self._redis.set(
             self._keys.evidence(turn.evidence_id), turn.model_dump_json(), nx=True
         )
+        source = self._keys.source(turn.scope.key, turn.source_uri)
+        if await self._redis.zscore(source, turn.evidence_id) is None:  # also after a crash
+            position = await self._redis.incr(self._keys.sequence())
+            await self._redis.zadd(source, {turn.evidence_id: position}, nx=True)
         return bool(stored)
+
+    async def neighbours(self, evidence_id: str, radius: int) -> list[TurnRecorded]:
+        turn = await self.get(evidence_id)
+        if turn is None:
+            return []
+        source = self._keys.source(turn.scope.key, turn.source_uri)
+        rank = await self._redis.zrank(source, evidence_id)
+        if rank is None:
+            return [turn]
+        ids = await self._redis.zrange(source, max(0, rank - radius), rank + radius)
+        turns = [await self.get(i.decode()) for i in ids]
+        return [t for t in turns if t is not None]
 
     async def get(self, evidence_id: str) -> TurnRecorded | None:
         raw = await self._redis.get(self._keys.evidence(evidence_id))

@@ -13,7 +13,7 @@ from ..core.events import Fact
 from ..infra.settings import Settings
 from .bootstrap import build
 from .memory import MAX_BATCH, Memory
-from .results import EvidenceQuote, PublishResult, QueryResult
+from .results import EvidenceQuote, PublishResult, Recollection
 
 
 class QueryRequest(BaseModel):
@@ -56,8 +56,8 @@ def _routes(api: FastAPI) -> None:
         """Publish up to 1,000 turns; bad ones are reported, good ones still recorded."""
         return await _memory(request).publish(batch.turns)
 
-    @api.post("/v1/query", response_model=QueryResult)
-    async def query(request: Request, body: QueryRequest) -> QueryResult:
+    @api.post("/v1/query", response_model=Recollection)
+    async def query(request: Request, body: QueryRequest) -> Recollection:
         memory = _memory(request)
         await memory.sync()
         try:

@@ -18,6 +18,8 @@ from ..infra.crypto import EvidenceSealer, master_key
 from ..infra.embedding import DIM as EMBEDDING_DIM
 from ..infra.embedding import MiniLMEmbedder
 from ..infra.settings import Settings
+from ..infra.sparse import BM25Encoder
+from ..streams.indexing import EvidenceIndexer, SearchIndex
 from ..streams.pipeline import Deriver, Materializer
 from ..streams.runner import Runner, StageBinding
 from ..streams.topics import TopicNames
@@ -37,6 +39,7 @@ class Components:
     sealer: EvidenceSealer
     vectors: VectorIndex
     embedder: MiniLMEmbedder
+    index: SearchIndex
     runner: Runner
     closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
@@ -75,19 +78,35 @@ async def _build_embedded(settings: Settings) -> Components:
     deriver = Deriver(
         names, settings.partitions, derive_deps(settings, evidence, state, sealer, embedder)
     )
-    materializer = Materializer(names, views, vectors, embedder)
+    index = SearchIndex(vectors, embedder, BM25Encoder())
     group = settings.consumer_group
     runner = Runner(
         log,
         state,
         [
             StageBinding("derive", names.turns, group, deriver),
-            StageBinding("materialize", names.fact_changes, group, materializer),
+            StageBinding(
+                "materialize", names.fact_changes, group, Materializer(names, views, index)
+            ),
+            StageBinding(
+                "index-evidence", names.turns, group + ".evidence", EvidenceIndexer(index, sealer)
+            ),
         ],
     )
     closers = [log.close, vectors.close, stores.close]
     return Components(
-        settings, names, log, evidence, views, keys, sealer, vectors, embedder, runner, closers
+        settings,
+        names,
+        log,
+        evidence,
+        views,
+        keys,
+        sealer,
+        vectors,
+        embedder,
+        index,
+        runner,
+        closers,
     )
 
 
@@ -107,24 +126,38 @@ async def _build_kafka(settings: Settings) -> Components:
     sealer = EvidenceSealer(master_key(settings), keys)
     embedder = MiniLMEmbedder(threads=settings.embedding_threads)
     vectors = _reader_vectors(settings)
-    runner = Runner(
-        log,
-        None,
-        [
-            StageBinding(
-                "index",
-                names.fact_changes,
-                _local_index_group(settings),
-                Materializer(names, None, vectors, embedder),
-            )
-        ]
-        if settings.qdrant_url is None
-        else [],
-    )
+    index = SearchIndex(vectors, embedder, BM25Encoder())
+    runner = Runner(log, None, _reader_stages(settings, names, index, sealer))
     closers = [log.close, vectors.close, client.aclose]
     return Components(
-        settings, names, log, evidence, views, keys, sealer, vectors, embedder, runner, closers
+        settings,
+        names,
+        log,
+        evidence,
+        views,
+        keys,
+        sealer,
+        vectors,
+        embedder,
+        index,
+        runner,
+        closers,
     )
+
+
+def _reader_stages(
+    settings: Settings, names: TopicNames, index: SearchIndex, sealer: EvidenceSealer
+) -> list[StageBinding]:
+    """Without a Qdrant server this process keeps its own local index current."""
+    if settings.qdrant_url is not None:
+        return []
+    group = _local_index_group(settings)
+    return [
+        StageBinding("index", names.fact_changes, group, Materializer(names, None, index)),
+        StageBinding(
+            "index-evidence", names.turns, group + ".evidence", EvidenceIndexer(index, sealer)
+        ),
+    ]
 
 
 def _reader_vectors(settings: Settings) -> VectorIndex:

@@ -9,14 +9,15 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..core.capture import TurnInput, TurnRejectedError, check_limits, record_turn, turn_evidence_id
-from ..core.events import Fact, FactStatus, TurnRecorded
+from ..core.events import Fact, TurnRecorded
 from ..core.ports import Append
 from ..core.scope import Scope, partition_for
 from ..streams.pipeline import describe
 from ..streams.runner import Progress
 from ..streams.topics import TURNS
 from .bootstrap import Components
-from .results import EvidenceQuote, FactDetail, FactHit, PublishResult, QueryResult
+from .recall import Recall, RecallDeps
+from .results import EvidenceQuote, FactDetail, PublishResult, Recollection
 
 MAX_BATCH = 1000
 
@@ -26,6 +27,16 @@ class Memory:
 
     def __init__(self, components: Components) -> None:
         self._c = components
+        self._recall = Recall(
+            RecallDeps(
+                views=components.views,
+                evidence=components.evidence,
+                vectors=components.vectors,
+                embedder=components.embedder,
+                keywords=components.index.keywords,
+                sealer=components.sealer,
+            )
+        )
 
     @property
     def components(self) -> Components:
@@ -95,27 +106,23 @@ class Memory:
         history = tuple(await self._c.views.history(fact_id))
         return FactDetail(fact=fact, evidence=await self._quotes(fact), history=history)
 
-    async def query(self, scope: str, text: str, limit: int = 5) -> QueryResult:
-        """The active facts of ``scope`` nearest to ``text``, each with its evidence."""
+    async def query(
+        self,
+        scope: str,
+        text: str,
+        limit: int = 5,
+        *,
+        budget: int | None = None,
+        now: datetime | None = None,
+        escalate: bool = True,
+    ) -> Recollection:
+        """Fact-centred bundles for ``text`` in ``scope``, each with its provenance."""
         scope_key = Scope.parse(scope).key
         if not text.strip():
             raise ValueError("query: must not be empty")
-        vector = self._c.embedder.embed([text])[0]
-        hits = await self._c.vectors.search(scope_key, vector, limit * 2)
-        found: list[FactHit] = []
-        for hit in hits:
-            fact = await self._c.views.get(hit.fact_id)
-            if fact is None or fact.status is not FactStatus.ACTIVE or fact.scope.key != scope_key:
-                continue
-            found.append(
-                FactHit(
-                    fact=fact,
-                    score=hit.score,
-                    evidence=await self._quotes(fact),
-                    history=await self._predecessors(fact),
-                )
-            )
-        return QueryResult(scope=scope_key, query=text, hits=tuple(found[:limit]))
+        return await self._recall.recall(
+            scope_key, text, limit=limit, budget=budget, now=now, escalate=escalate
+        )
 
     async def _predecessors(self, fact: Fact, depth: int = 10) -> tuple[Fact, ...]:
         """The facts this one superseded, newest first (bounded)."""

@@ -9,22 +9,26 @@ from rich.console import Console
 from rich.table import Table
 
 from ..core.events import Fact
-from .results import EvidenceQuote, FactDetail, PublishResult, QueryResult
+from .results import EvidenceItem, EvidenceQuote, FactDetail, PublishResult, Recollection
 
 
-def render_query(console: Console, result: QueryResult) -> None:
-    console.print(f"[bold]{result.query}[/bold]  [dim]({result.scope})[/dim]")
-    if not result.hits:
-        console.print("  [yellow]no facts found: insufficient evidence[/yellow]\n")
+def render_query(console: Console, result: Recollection) -> None:
+    console.print(
+        f"[bold]{result.query}[/bold]  [dim]({result.scope}) path={result.path}: "
+        f"{'; '.join(result.path_reasons)}[/dim]"
+    )
+    if not result.bundles:
+        console.print("  [yellow]nothing found: insufficient evidence[/yellow]\n")
         return
-    for hit in result.hits:
-        fact = hit.fact
+    for bundle in result.bundles:
+        head = bundle.fact.statement if bundle.fact else "[raw evidence]"
+        ident = bundle.fact.fact_id if bundle.fact else ""
         console.print(
-            f"  [green]●[/green] {fact.statement}  [dim]{fact.fact_id} "
-            f"score={hit.score:.3f} v{fact.version}[/dim]"
+            f"  [green]●[/green] {head}  [dim]{ident} score={bundle.score:.4f} "
+            f"via {','.join(bundle.routes)}[/dim]"
         )
-        render_quotes(console, hit.evidence)
-        for previous in hit.history:
+        render_quotes(console, bundle.evidence)
+        for previous in bundle.history:
             console.print(
                 f"      [dim]was: {previous.statement} ({previous.fact_id}, "
                 f"{previous.status.value})[/dim]"
@@ -32,12 +36,13 @@ def render_query(console: Console, result: QueryResult) -> None:
     console.print()
 
 
-def render_quotes(console: Console, quotes: Sequence[EvidenceQuote]) -> None:
+def render_quotes(console: Console, quotes: Sequence[EvidenceQuote | EvidenceItem]) -> None:
     for quote in quotes:
         when = f"{quote.captured_at:%Y-%m-%d %H:%M}"
+        role = f" {quote.role}" if isinstance(quote, EvidenceItem) else ""
         console.print(
             f"      [cyan]↳ {quote.speaker}[/cyan] @ {when}"
-            f"  [dim]{quote.evidence_id} turn={quote.source_turn_id}[/dim]"
+            f"  [dim]{quote.evidence_id} turn={quote.source_turn_id}{role}[/dim]"
         )
         console.print(f"        “{quote.quote}”")
 

@@ -24,25 +24,6 @@ class EvidenceQuote(BaseModel):
     quote: str
 
 
-class FactHit(BaseModel):
-    """A retrieved fact with its score and its provenance."""
-
-    model_config = _FROZEN
-
-    fact: Fact
-    score: float
-    evidence: tuple[EvidenceQuote, ...]
-    history: tuple[Fact, ...] = ()
-
-
-class QueryResult(BaseModel):
-    model_config = _FROZEN
-
-    scope: str
-    query: str
-    hits: tuple[FactHit, ...]
-
-
 class PublishResult(BaseModel):
     model_config = _FROZEN
 
@@ -60,3 +41,61 @@ class FactDetail(BaseModel):
     fact: Fact
     evidence: tuple[EvidenceQuote, ...]
     history: tuple[Fact, ...]
+
+
+class EvidenceItem(BaseModel):
+    """Evidence in a bundle: ``direct`` supports the fact, ``support`` is context read
+    while escalating (neighbouring turns)."""
+
+    model_config = _FROZEN
+
+    evidence_id: str
+    role: str
+    source_uri: str
+    source_turn_id: str
+    speaker: str
+    captured_at: datetime
+    quote: str
+
+
+class BundleView(BaseModel):
+    """A fact-centred bundle (or a raw evidence turn no fact covers) with provenance."""
+
+    model_config = _FROZEN
+
+    fact: Fact | None
+    score: float
+    routes: tuple[str, ...]
+    evidence: tuple[EvidenceItem, ...]
+    history: tuple[Fact, ...] = ()
+    tokens: int
+
+    @property
+    def evidence_ids(self) -> tuple[str, ...]:
+        """The bundle's provenance: the fact's evidence, or the raw turn itself."""
+        if self.fact is not None:
+            return self.fact.evidence_ids
+        return tuple(e.evidence_id for e in self.evidence if e.role == "direct")
+
+
+class RouteDiagnostic(BaseModel):
+    model_config = _FROZEN
+
+    route: str
+    hits: int
+    note: str = ""
+
+
+class Recollection(BaseModel):
+    """What memory returns for a query: bundles, the router's path and route diagnostics.
+    It holds retrieved memory only, never answer instructions."""
+
+    model_config = _FROZEN
+
+    scope: str
+    query: str
+    bundles: tuple[BundleView, ...]
+    path: str
+    path_reasons: tuple[str, ...]
+    routes: tuple[RouteDiagnostic, ...]
+    tokens: int

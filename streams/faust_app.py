@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import faust
+import structlog
 import redis.asyncio as aioredis
 
 from ..core.ports import LogRecord
@@ -22,9 +23,13 @@ from ..infra.embedding import DIM as EMBEDDING_DIM
 from ..infra.embedding import MiniLMEmbedder
 from ..infra.redis_stores import RedisEvidenceStore, RedisFactViews, RedisKeys, RedisKeyStore
 from ..infra.settings import Settings
+from .indexing import EvidenceIndexer, SearchIndex
 from .pipeline import Deriver, Materializer, Outcome
 from .topics import TopicNames
 from .wiring import derive_deps
+
+
+log = structlog.get_logger(__name__)
 
 
 class TableStateStore:
@@ -59,7 +64,7 @@ def create_app(settings: Settings) -> Worker:
     table = app.Table(
         "gate-state", default=None, partitions=settings.partitions, key_type=bytes, value_type=bytes
     )
-    deriver, materializer = _handlers(settings, names, TableStateStore(table))
+    deriver, materializer, indexer = _handlers(settings, names, TableStateStore(table))
     outgoing = {name: _raw_topic(app, name, None) for name in _outputs(names)}
 
     async def send(outcome: Outcome) -> None:
@@ -74,6 +79,7 @@ def create_app(settings: Settings) -> Worker:
     @app.agent(turns, name="derive")
     async def derive(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
         async for event in stream.events():
+            log.debug("derive.received", origin=_origin(event))
             outcome = await deriver.handle(event.key, event.value, _origin(event), {})
             await send(outcome)
             for key, value in outcome.state.items():
@@ -83,8 +89,17 @@ def create_app(settings: Settings) -> Worker:
     @app.agent(fact_changes, name="materialize")
     async def materialize(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
         async for event in stream.events():
+            log.debug("materialize.received", origin=_origin(event))
             await send(await materializer.handle_batch([_record(event)]))
             yield None
+
+    if indexer is not None:
+
+        @app.agent(turns, name="index-evidence")
+        async def index_evidence(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
+            async for event in stream.events():
+                await indexer.handle_batch([_record(event)])
+                yield None
 
     return Worker(app, deriver, materializer)
 
@@ -125,7 +140,7 @@ def _outputs(names: TopicNames) -> tuple[str, ...]:
 
 def _handlers(
     settings: Settings, names: TopicNames, state: TableStateStore
-) -> tuple[Deriver, Materializer]:
+) -> tuple[Deriver, Materializer, EvidenceIndexer | None]:
     client = aioredis.Redis.from_url(settings.redis_url)
     keys = RedisKeys(settings.redis_prefix)
     sealer = EvidenceSealer(master_key(settings), RedisKeyStore(client, keys))
@@ -134,17 +149,23 @@ def _handlers(
     deriver = Deriver(
         names, settings.partitions, derive_deps(settings, evidence, state, sealer, embedder)
     )
-    vectors = None
-    if settings.qdrant_url is not None:
-        from ..infra.vectors import QdrantVectorIndex
+    index = _server_index(settings, embedder)
+    materializer = Materializer(names, RedisFactViews(client, keys), index)
+    indexer = EvidenceIndexer(index, sealer) if index is not None else None
+    return deriver, materializer, indexer
 
-        vectors = QdrantVectorIndex(
-            url=settings.qdrant_url, collection=f"{settings.topic_prefix}-facts", dim=EMBEDDING_DIM
-        )
-    materializer = Materializer(
-        names, RedisFactViews(client, keys), vectors, embedder if vectors is not None else None
+
+def _server_index(settings: Settings, embedder: MiniLMEmbedder) -> SearchIndex | None:
+    """Workers write the search index only when it is a shared Qdrant server."""
+    if settings.qdrant_url is None:
+        return None
+    from ..infra.sparse import BM25Encoder
+    from ..infra.vectors import QdrantVectorIndex
+
+    vectors = QdrantVectorIndex(
+        url=settings.qdrant_url, collection=f"{settings.topic_prefix}-facts", dim=EMBEDDING_DIM
     )
-    return deriver, materializer
+    return SearchIndex(vectors, embedder, BM25Encoder())
 
 
 def _origin(event: Any) -> tuple[str, int, int]:

@@ -8,17 +8,14 @@ by id and version, so delivery is at-least-once with exactly-once effects.
 
 from __future__ import annotations
 
-import base64
-import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import structlog
 from pydantic import ValidationError
 
-from ..core.capture import TurnRejectedError
-from ..core.events import FactChanged, FactOp, TurnRecorded
-from ..core.gate import Decision, GateConfig, MergeAdvisor
+from ..core.events import FactChanged, TurnRecorded
+from ..core.gate import GateConfig, MergeAdvisor
 from ..core.memory_state import as_unit
 from ..core.ports import (
     Append,
@@ -27,69 +24,16 @@ from ..core.ports import (
     Extractor,
     FactViews,
     LogRecord,
-    VectorIndex,
-    VectorPoint,
 )
 from ..core.scope import partition_for
 from ..core.stages import Candidate, derive_fact_changes
 from ..infra.crypto import EvidenceSealer
 from .gate_store import GateStore
+from .indexing import SearchIndex
+from .outcome import Outcome, Outgoing, dead_letter, describe, origin_of
 from .topics import FACT_CHANGES, TURNS, TopicNames
 
 log = structlog.get_logger(__name__)
-
-
-@dataclass(frozen=True)
-class Outgoing:
-    topic: str
-    record: Append
-
-
-@dataclass
-class Outcome:
-    """What a handler wants written: records to send, then state to save."""
-
-    outgoing: list[Outgoing] = field(default_factory=list)
-    state: dict[str, bytes] = field(default_factory=dict)
-    decisions: list[Decision] = field(default_factory=list)
-
-    def merge(self, other: Outcome) -> None:
-        self.outgoing.extend(other.outgoing)
-        self.state.update(other.state)
-        self.decisions.extend(other.decisions)
-
-
-def _origin(record: LogRecord) -> tuple[str, int, int]:
-    return (record.topic, record.partition, record.offset)
-
-
-def dead_letter(
-    names: TopicNames,
-    stage: str,
-    key: bytes | None,
-    raw: bytes | None,
-    error: str,
-    origin: tuple[str, int, int],
-) -> Outgoing:
-    """The dead-letter record for a record that could not be processed, with its reason."""
-    body = {
-        "stage": stage,
-        "error": error,
-        "topic": origin[0],
-        "partition": origin[1],
-        "offset": origin[2],
-        "value_b64": None if raw is None else base64.b64encode(raw).decode("ascii"),
-    }
-    return Outgoing(names.dead_letters, Append(0, key, json.dumps(body).encode("utf-8")))
-
-
-def describe(error: Exception) -> str:
-    """A one-line reason that names the failing fields."""
-    if isinstance(error, ValidationError):
-        return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors())
-    if isinstance(error, TurnRejectedError):
-        return str(error)
-    return f"{type(error).__name__}: {error}"
 
 
 @dataclass(frozen=True)
@@ -117,7 +61,7 @@ class Deriver:
         """Handle records in order; later turns of a scope see the earlier ones' state."""
         outcome = Outcome()
         for record in records:
-            handled = await self.handle(record.key, record.value, _origin(record), outcome.state)
+            handled = await self.handle(record.key, record.value, origin_of(record), outcome.state)
             outcome.merge(handled)
         return outcome
 
@@ -175,19 +119,14 @@ class Deriver:
 
 
 class Materializer:
-    """Fact changes -> fact views and/or vector index entries (either may be absent)."""
+    """Fact changes -> fact views and/or the search index (either may be absent)."""
 
     def __init__(
-        self,
-        names: TopicNames,
-        views: FactViews | None,
-        vectors: VectorIndex | None,
-        embedder: Embedder | None,
+        self, names: TopicNames, views: FactViews | None, index: SearchIndex | None
     ) -> None:
         self._names = names
         self._views = views
-        self._vectors = vectors
-        self._embedder = embedder
+        self._index = index
 
     async def handle_batch(self, records: Sequence[LogRecord]) -> Outcome:
         """Decode a batch, dead-letter what does not decode, apply the rest together."""
@@ -204,7 +143,7 @@ class Materializer:
                     record.key,
                     record.value,
                     describe(error),
-                    _origin(record),
+                    origin_of(record),
                 )
                 outcome.outgoing.append(letter)
         await self.apply(changes)
@@ -214,27 +153,11 @@ class Materializer:
         if self._views is not None:
             for change in changes:
                 await self._views.apply(change)
-        if self._vectors is not None:
-            await self._index(changes)
-
-    async def _index(self, changes: Sequence[FactChanged]) -> None:
-        assert self._vectors is not None and self._embedder is not None  # noqa: S101
-        erased = [c.fact_id for c in changes if c.op is FactOp.ERASE]
-        fresh = [c for c in changes if c.op in (FactOp.ADD, FactOp.UPDATE) and c.fact]
-        if erased:
-            await self._vectors.delete(erased)
-        if fresh:
-            vectors = self._embedder.embed([c.fact.statement for c in fresh if c.fact])
-            await self._vectors.upsert([_point(c, v) for c, v in zip(fresh, vectors, strict=True)])
+        if self._index is not None:
+            await self._index.index_facts(changes)
 
 
 def _decode_change(raw: bytes) -> FactChanged:
     change = FACT_CHANGES.decode(raw)
     assert isinstance(change, FactChanged)  # noqa: S101 - FACT_CHANGES carries FactChanged
     return change
-
-
-def _point(change: FactChanged, vector: list[float]) -> VectorPoint:
-    fact = change.fact
-    assert fact is not None  # noqa: S101 - filtered above
-    return VectorPoint(fact.fact_id, vector, fact.scope.key, fact.status.value, fact.statement)

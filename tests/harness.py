@@ -64,7 +64,7 @@ class Runtime:
         log = (self._log_dir / f"worker-{time.monotonic_ns()}.log").open("wb")
         self._worker = subprocess.Popen(
             [sys.executable, "-m", "provmem.services.cli", "worker", "--loglevel", "info"],
-            env=settings_env(self.settings),
+            env={**settings_env(self.settings), "PROVMEM_LOG_LEVEL": "DEBUG"},
             stdout=log,
             stderr=subprocess.STDOUT,
         )

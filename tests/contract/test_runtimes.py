@@ -21,7 +21,7 @@ async def test_published_turns_become_queryable_facts_with_evidence(runtime: Run
     assert [r.status for r in results] == ["accepted"] * 3
     await runtime.settle(lambda: _facts_count(runtime, 3))
     answer = await runtime.memory.query(SCOPE, "What is Alice allergic to?", limit=1)
-    top = answer.hits[0]
+    top = answer.bundles[0]
     assert "peanuts" in top.fact.statement
     assert top.evidence[0].evidence_id == results[2].evidence_id
     assert top.evidence[0].source_turn_id == "t3"
@@ -66,7 +66,7 @@ async def test_state_survives_a_restart(runtime: Runtime) -> None:
 
     await runtime.settle(gate_remembered)
     answer = await runtime.memory.query(SCOPE, "Which instrument does she play?", limit=1)
-    assert "cello" in answer.hits[0].fact.statement
+    assert "cello" in answer.bundles[0].fact.statement
 
 
 async def test_scopes_are_isolated(runtime: Runtime) -> None:
@@ -77,4 +77,4 @@ async def test_scopes_are_isolated(runtime: Runtime) -> None:
     await runtime.settle(lambda: _facts_count(runtime, 1, other))
     await runtime.settle(lambda: _facts_count(runtime, 1))
     answer = await runtime.memory.query(other, "Where does the user live?", limit=5)
-    assert [h.fact.statement for h in answer.hits] == ["Alice lives in Oslo now."]
+    assert [h.fact.statement for h in answer.bundles if h.fact] == ["Alice lives in Oslo now."]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from provmem.core.events import FactChanged, FactOp
-from provmem.core.ports import FactViews, VectorIndex, VectorPoint
+from provmem.core.ports import FactViews
 from tests.conftest import REDIS_URL
 from tests.factories import turn
 from tests.unit.test_gate import CONFIG, claim, vec
@@ -101,43 +101,3 @@ async def test_erase_removes_the_fact_and_its_indexes(views: FactViews) -> None:
     assert await views.get(add.fact_id) is None
     assert await views.facts_in_scope(add.scope.key) == []
     assert await views.facts_for_evidence(add.caused_by) == []
-
-
-@pytest.fixture(params=["edge", "qdrant-local"])
-async def vectors(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[VectorIndex]:
-    from provmem.infra.vectors import EdgeVectorIndex, QdrantVectorIndex
-
-    index: VectorIndex
-    if request.param == "edge":
-        index = EdgeVectorIndex(tmp_path / "edge", 4)
-    else:
-        index = QdrantVectorIndex(path=tmp_path / "qdrant", collection="facts", dim=4)
-    yield index
-    await index.close()
-
-
-def _point(fact_id: str, scope: str, vector: list[float], status: str = "active") -> VectorPoint:
-    return VectorPoint(fact_id, vector, scope, status, f"statement {fact_id}")
-
-
-async def test_vector_search_is_scoped_and_skips_inactive(vectors: VectorIndex) -> None:
-    await vectors.upsert(
-        [
-            _point("a1", "o/p/a", [1, 0, 0, 0]),
-            _point("a2", "o/p/a", [0.9, 0.1, 0, 0]),
-            _point("a3", "o/p/a", [1, 0, 0, 0], status="superseded"),
-            _point("b1", "o/p/b", [1, 0, 0, 0]),
-        ]
-    )
-    hits = await vectors.search("o/p/a", [1, 0, 0, 0], 10)
-    assert [h.fact_id for h in hits] == ["a1", "a2"]
-    assert await vectors.count("o/p/b") == 1
-
-
-async def test_vector_upsert_is_idempotent_and_delete_removes(vectors: VectorIndex) -> None:
-    point = _point("a1", "o/p/a", [1, 0, 0, 0])
-    await vectors.upsert([point])
-    await vectors.upsert([point])
-    assert await vectors.count("o/p/a") == 1
-    await vectors.delete(["a1"])
-    assert await vectors.search("o/p/a", [1, 0, 0, 0], 10) == []

@@ -27,7 +27,7 @@ def test_publish_query_and_evidence_over_http(tmp_path: Path) -> None:
         assert first["status"] == "accepted"
         assert second["status"] == "rejected" and "scope" in second["error"]
         answer = client.post("/v1/query", json={"scope": "acme/app/u1", "query": "job"}).json()
-        quote = answer["hits"][0]["evidence"][0]
+        quote = answer["bundles"][0]["evidence"][0]
         assert quote["evidence_id"] == first["evidence_id"] and quote["source_turn_id"] == "t1"
         shown = client.get(f"/v1/evidence/{first['evidence_id']}").json()
         assert shown["quote"] == TURN["text"]

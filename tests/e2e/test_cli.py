@@ -33,7 +33,7 @@ def test_demo_prints_facts_with_provenance(tmp_path: Path) -> None:
     results = json.loads(run.stdout)
     allergy = results[1]
     assert allergy["query"] == "What is Alice allergic to?"
-    top = allergy["hits"][0]
+    top = allergy["bundles"][0]
     assert "peanuts" in top["fact"]["statement"]
     assert top["evidence"][0]["evidence_id"] in top["fact"]["evidence_ids"]
     assert "peanuts" in top["evidence"][0]["quote"]
@@ -79,7 +79,7 @@ def test_publish_query_and_evidence_round_trip(tmp_path: Path) -> None:
     assert json.loads(again.stdout)[0]["status"] == "duplicate"
     asked = provmem("query", "acme/app/u1", "where is the bike", "--json", *data)
     answer = json.loads(asked.stdout)
-    assert answer["hits"][0]["evidence"][0]["evidence_id"] == evidence_id
+    assert answer["bundles"][0]["evidence"][0]["evidence_id"] == evidence_id
     shown = json.loads(provmem("evidence", evidence_id, *data).stdout)
     assert shown["quote"] == "I keep my bike in the red shed." and shown["speaker"] == "Ann"
 
@@ -145,7 +145,7 @@ def test_ingest_locomo_keeps_dia_ids_dates_and_speakers(tmp_path: Path) -> None:
     first = max(sample["conversation"]["session_1"], key=lambda turn: _claim_count(turn))
     turns = {t["dia_id"]: t for t in sample["conversation"]["session_1"]}
     asked = provmem("query", scope, first["text"], "--limit", "5", "--json", *data)
-    quotes = [q for hit in json.loads(asked.stdout)["hits"] for q in hit["evidence"]]
+    quotes = [q for hit in json.loads(asked.stdout)["bundles"] for q in hit["evidence"]]
     assert first["dia_id"] in {q["source_turn_id"] for q in quotes}
     for quote in quotes:
         assert quote["speaker"] == turns[quote["source_turn_id"]]["speaker"]

@@ -34,9 +34,9 @@ async def test_moving_supersedes_where_one_lived(runtime: Runtime) -> None:
     assert paris.status is FactStatus.SUPERSEDED and paris.superseded_by == berlin.fact_id
     assert berlin.status is FactStatus.ACTIVE and berlin.supersedes == paris.fact_id
     answer = await runtime.memory.query(SCOPE, "Where does Alice live?", limit=5)
-    assert answer.hits[0].fact.fact_id == berlin.fact_id
-    assert [f.fact_id for f in answer.hits[0].history] == [paris.fact_id]
-    assert paris.fact_id not in {h.fact.fact_id for h in answer.hits}
+    assert answer.bundles[0].fact.fact_id == berlin.fact_id
+    assert [f.fact_id for f in answer.bundles[0].history] == [paris.fact_id]
+    assert paris.fact_id not in {h.fact.fact_id for h in answer.bundles if h.fact}
 
 
 async def test_redelivering_every_event_leaves_the_views_unchanged(runtime: Runtime) -> None:

@@ -1,0 +1,128 @@
+"""Query analysis and the sufficiency router (TierMem): ANSWER from facts or ESCALATE.
+
+The router never answers; it says whether the retrieved facts state what the query
+asks for (exact values, dates, names, negations, complete lists, attribution) or
+whether the raw evidence must be read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from .events import Fact
+from .extraction import SignalKind
+from .temporal import find_temporal
+
+
+class Need(StrEnum):
+    DATE = "date"
+    COUNT = "count"
+    LIST = "list"
+    NAME = "name"
+    NEGATION = "negation"
+    ATTRIBUTION = "attribution"
+    VALUE = "value"
+    ORDER = "order"
+
+
+_NEEDS = [
+    (Need.DATE, r"\bwhen\b|\bwhat (?:date|day|year|month|time)\b|\bhow long ago\b"),
+    (Need.COUNT, r"\bhow many\b|\bhow often\b|\bnumber of\b"),
+    (
+        Need.LIST,
+        r"\bwhat (?:are|were) (?:the|some|all)\b|\bwhich\b.*\b(?:all|both)\b"
+        r"|\bwhat \w+s (?:has|have|did)\b|\b(?:list|all the)\b",
+    ),
+    (Need.NAME, r"\bwho\b|\bwhat(?:'s| is| was) the name\b|\bcalled\b"),
+    (Need.NEGATION, r"\bnot\b|n't\b|\bnever\b|\bno longer\b"),
+    (Need.ATTRIBUTION, r"\bwho (?:said|told|mentioned|suggested)\b|\baccording to\b"),
+    (Need.VALUE, r"\bhow (?:much|far|old|big|long)\b|\bwhat (?:price|amount|size)\b"),
+    (Need.ORDER, r"\b(?:first|last|before|after|earlier|later|latest|most recent)\b"),
+]
+_COMPILED = [(need, re.compile(pattern, re.I)) for need, pattern in _NEEDS]
+_NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
+_QUESTION_WORDS = {
+    "What",
+    "When",
+    "Where",
+    "Who",
+    "Why",
+    "How",
+    "Which",
+    "Did",
+    "Does",
+    "Do",
+    "Is",
+    "Are",
+    "Was",
+    "Were",
+    "Has",
+    "Have",
+    "Can",
+    "Would",
+    "Will",
+}
+
+
+@dataclass(frozen=True)
+class QueryIntent:
+    needs: frozenset[Need]
+    entities: tuple[str, ...]
+    time_ranges: tuple[str, ...]
+
+
+def analyze(query: str, now: datetime) -> QueryIntent:
+    """What the query asks for, the names it mentions and the times it refers to."""
+    needs = frozenset(need for need, pattern in _COMPILED if pattern.search(query))
+    names = tuple(
+        dict.fromkeys(
+            m.group(0) for m in _NAME.finditer(query) if m.group(0) not in _QUESTION_WORDS
+        )
+    )
+    times = tuple(
+        s.value for s in find_temporal(query, now) if s.kind is SignalKind.DATE and s.value
+    )
+    return QueryIntent(needs, names, times)
+
+
+class Path(StrEnum):
+    ANSWER = "ANSWER"
+    ESCALATE = "ESCALATE"
+
+
+@dataclass(frozen=True)
+class Routing:
+    path: Path
+    reasons: tuple[str, ...]
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def _states(need: Need, facts: Sequence[Fact]) -> bool:
+    """Whether some fact states what ``need`` asks for."""
+    if need is Need.DATE:
+        return any(f.valid_from is not None or "date" in f.signals for f in facts)
+    if need in (Need.COUNT, Need.VALUE):
+        return any(_DIGIT.search(f.statement) for f in facts)
+    if need is Need.NAME:
+        return any(len(f.entities) > 1 or "entity" in f.signals for f in facts)
+    if need is Need.NEGATION:
+        return any(f.negated for f in facts)
+    if need is Need.LIST:
+        return len(facts) >= 2 and len({f.slot for f in facts if f.slot}) == 1
+    return True  # attribution and order: every fact carries its speaker and time
+
+
+def route(intent: QueryIntent, facts: Sequence[Fact]) -> Routing:
+    """ANSWER when the top facts state every need of the query, else ESCALATE with why."""
+    if not facts:
+        return Routing(Path.ESCALATE, ("no fact retrieved",))
+    missing = [need.value for need in sorted(intent.needs) if not _states(need, facts)]
+    if missing:
+        return Routing(Path.ESCALATE, tuple(f"facts lack {m}" for m in missing))
+    return Routing(Path.ANSWER, ("facts state what the query asks",))

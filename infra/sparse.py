@@ -1,0 +1,140 @@
+"""BM25 keyword vectors: fastembed's ``Qdrant/bm25``, offline, with a shipped stopword list.
+
+Qdrant computes BM25 split in two. A document vector holds, per term, the term-frequency
+part ``tf * (k1 + 1) / (tf + k1 * (1 - b + b * |d| / avg_len))``; a query vector holds 1.0
+per distinct query term; the index multiplies in the IDF (the sparse vector's ``idf``
+modifier), so ``query . document`` is the BM25 score. Terms are lower-cased ``\\w+`` tokens,
+English stopwords dropped, Snowball-stemmed, and hashed to ``abs(murmur3_32(stem))``, the
+same ids as Qdrant's own BM25 (qdrant-edge's ``Bm25``) for ordinary text.
+
+Nothing is downloaded: fastembed gets the folder ``provmem.infra.models/bm25`` (it only
+reads ``english.txt`` from it) as ``specific_model_path``. Term ids are part of the stored
+data: changing the stopwords, the stemmer or the hashing means rebuilding the index.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import threading
+from collections.abc import Iterable, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import structlog
+
+from ..core.ports import SparseVector
+
+if TYPE_CHECKING:
+    from fastembed import SparseEmbedding, SparseTextEmbedding
+
+__all__ = ["BM25Encoder", "STOPWORDS_FILE", "stopwords_dir"]
+
+_log = structlog.get_logger(__name__)
+
+MODEL_NAME = "Qdrant/bm25"
+#: The stopword file fastembed reads from the model folder for ``language="english"``.
+STOPWORDS_FILE = "english.txt"
+
+
+def stopwords_dir() -> Path:
+    """The folder holding ``english.txt``, as a real directory on disk."""
+    folder = resources.files(f"{__package__}.models") / "bm25"
+    if isinstance(folder, Path):
+        return folder
+    # Installed in a zip or similar: copy the one small file to a temporary folder.
+    target = Path(tempfile.mkdtemp(prefix="provmem-bm25-"))
+    with resources.as_file(folder / STOPWORDS_FILE) as source:
+        shutil.copyfile(source, target / STOPWORDS_FILE)
+    return target
+
+
+def _sparse(embedding: SparseEmbedding) -> SparseVector:
+    """fastembed's numpy pair as a port vector, sorted by term id."""
+    pairs = sorted(zip(embedding.indices.tolist(), embedding.values.tolist(), strict=True))
+    return SparseVector(
+        indices=tuple(int(i) for i, _ in pairs), values=tuple(float(v) for _, v in pairs)
+    )
+
+
+class BM25Encoder:
+    """Texts to BM25 sparse vectors for an index with Qdrant's IDF modifier.
+
+    ``k1`` saturates term frequency, ``b`` weighs document length against ``avg_len``
+    (in tokens after stopword removal). The defaults are Qdrant's (1.2, 0.75, 256): with
+    short facts against 256 the length normalization is mild; pass the corpus' average
+    to make it bite. Documents and queries must be encoded with the same settings.
+
+    Loads on first use, not in ``__init__``. Deterministic and thread-safe.
+    """
+
+    def __init__(
+        self,
+        *,
+        k1: float = 1.2,
+        b: float = 0.75,
+        avg_len: float = 256.0,
+        batch_size: int = 256,
+        model_dir: Path | None = None,
+    ) -> None:
+        """``model_dir``: a folder with ``english.txt`` (default: the shipped one)."""
+        if k1 < 0:
+            raise ValueError("k1 must not be negative")
+        if not 0.0 <= b <= 1.0:
+            raise ValueError("b must be within [0, 1]")
+        if avg_len <= 0:
+            raise ValueError("avg_len must be positive")
+        if batch_size <= 0:
+            raise ValueError("batch_size must be positive")
+        self.k1 = k1
+        self.b = b
+        self.avg_len = avg_len
+        self._batch_size = batch_size
+        self._model_dir = model_dir
+        self._model: SparseTextEmbedding | None = None
+        self._load_lock = threading.Lock()
+
+    def warm_up(self) -> None:
+        """Load the model now instead of on the first call."""
+        self._loaded()
+
+    def embed_documents(self, texts: Sequence[str]) -> list[SparseVector]:
+        """Term-frequency vectors of documents (empty for texts with no terms)."""
+        if not texts:
+            return []
+        embeddings: Iterable[SparseEmbedding] = self._loaded().embed(
+            list(texts), batch_size=self._batch_size
+        )
+        return [_sparse(e) for e in embeddings]
+
+    def embed_query(self, text: str) -> SparseVector:
+        """1.0 for each distinct query term (empty when the query has none)."""
+        (embedding,) = self._loaded().query_embed(text)
+        return _sparse(embedding)
+
+    def _loaded(self) -> SparseTextEmbedding:
+        if self._model is None:
+            with self._load_lock:
+                if self._model is None:
+                    self._model = self._load()
+        return self._model
+
+    def _load(self) -> SparseTextEmbedding:
+        from fastembed import SparseTextEmbedding
+
+        folder = self._model_dir or stopwords_dir()
+        if not (folder / STOPWORDS_FILE).is_file():
+            # fastembed would silently index stopwords without it.
+            raise FileNotFoundError(f"{folder / STOPWORDS_FILE} is missing")
+        model = SparseTextEmbedding(
+            MODEL_NAME,
+            cache_dir=str(folder),  # else fastembed creates <tmp>/fastembed_cache
+            specific_model_path=str(folder),  # never downloads
+            k=self.k1,
+            b=self.b,
+            avg_len=self.avg_len,
+            language="english",
+        )
+        _log.info("bm25.loaded", folder=str(folder), k1=self.k1, b=self.b, avg_len=self.avg_len)
+        return model

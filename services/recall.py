@@ -1,0 +1,279 @@
+"""Multi-route recall with provenance: routes, fusion, projection, budget, router.
+
+Retrieval is separate from answer generation: the result holds facts, evidence, roles
+and route diagnostics, never instructions or an answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from ..core.events import Fact, FactStatus
+from ..core.ports import EvidenceStore, FactViews, VectorIndex
+from ..core.retrieval import (
+    Bundle,
+    Lookups,
+    RouteResult,
+    count_tokens,
+    fuse,
+    project,
+    within_budget,
+)
+from ..core.sufficiency import Path, QueryIntent, Routing, analyze, route
+from ..infra.crypto import EvidenceSealer
+from ..infra.embedding import MiniLMEmbedder
+from ..streams.indexing import KeywordEncoder
+from .results import BundleView, EvidenceItem, Recollection, RouteDiagnostic
+
+ROUTE_DEPTH = 30
+ESCALATE_TOP = 5
+NEIGHBOURS = 1
+HOPS = 1
+HOP_FACTS = 5
+WEIGHTS = {
+    "dense_facts": 1.0,
+    "bm25_facts": 1.0,
+    "dense_evidence": 0.8,
+    "bm25_evidence": 0.8,
+    "entity": 0.5,
+    "slot": 1.0,
+    "temporal": 0.7,
+    "hop": 0.3,
+}
+SLOT_WORDS = {
+    "lives_in": r"\b(?:live|lives|living|home|moved|move|reside)\b",
+    "works_at": r"\b(?:work|works|working|employer|job)\b",
+    "job": r"\b(?:job|profession|occupation|career)\b",
+    "allergic_to": r"\ballerg",
+    "has_pet": r"\b(?:pet|pets|dog|dogs|cat|cats)\b",
+    "pet_name": r"\b(?:pet|dog|cat)(?:'s)? name\b",
+    "likes": r"\b(?:like|likes|love|loves|enjoy|enjoys|favou?rite)\b",
+    "plays_instrument": r"\b(?:play|plays|instrument)\b",
+    "relationship_status": r"\b(?:married|single|relationship|partner|dating)\b",
+}
+
+
+@dataclass
+class RecallDeps:
+    views: FactViews
+    evidence: EvidenceStore
+    vectors: VectorIndex
+    embedder: MiniLMEmbedder
+    keywords: KeywordEncoder
+    sealer: EvidenceSealer
+
+
+class Recall:
+    """Answers 'what do we remember about this?' with bundles and their provenance."""
+
+    def __init__(self, deps: RecallDeps) -> None:
+        self._d = deps
+
+    async def recall(
+        self,
+        scope_key: str,
+        query: str,
+        *,
+        limit: int = 10,
+        budget: int | None = None,
+        now: datetime | None = None,
+        escalate: bool = True,
+    ) -> Recollection:
+        intent = analyze(query, now or datetime.now(UTC))
+        routes = await self._routes(scope_key, query, intent)
+        bundles = await self._bundles(scope_key, routes)
+        routing = route(intent, [b.fact for b in bundles[:ESCALATE_TOP] if b.fact])
+        if escalate and routing.path is Path.ESCALATE:
+            bundles = await self._hop(scope_key, bundles)
+        views = [
+            await self._view(b, escalate and routing.path is Path.ESCALATE and i < ESCALATE_TOP)
+            for i, b in enumerate(bundles[: limit * 3])
+        ]
+        kept = within_budget(views, budget, lambda v: v.tokens) if budget else views
+        return Recollection(
+            scope=scope_key,
+            query=query,
+            bundles=tuple(kept[:limit]),
+            path=routing.path.value,
+            path_reasons=routing.reasons,
+            routes=tuple(_diagnostic(r) for r in routes),
+            tokens=sum(v.tokens for v in kept[:limit]),
+        )
+
+    async def _routes(self, scope_key: str, query: str, intent: QueryIntent) -> list[RouteResult]:
+        vector = self._d.embedder.embed([query])[0]
+        sparse = self._d.keywords.embed_query(query)
+        vectors = self._d.vectors
+        found = []
+        for kind in ("fact", "evidence"):
+            dense = await vectors.search(scope_key, vector, ROUTE_DEPTH, kind=kind)
+            found.append(
+                RouteResult(
+                    f"dense_{kind}s" if kind == "fact" else "dense_evidence",
+                    tuple(h.fact_id for h in dense),
+                )
+            )
+            keyword = await vectors.search_sparse(scope_key, sparse, ROUTE_DEPTH, kind=kind)
+            found.append(
+                RouteResult(
+                    f"bm25_{kind}s" if kind == "fact" else "bm25_evidence",
+                    tuple(h.fact_id for h in keyword),
+                )
+            )
+        found += await self._structured_routes(scope_key, query, intent, found[0].items)
+        return found
+
+    async def _structured_routes(
+        self, scope_key: str, query: str, intent: QueryIntent, dense_order: Sequence[str]
+    ) -> list[RouteResult]:
+        rank = {item: i for i, item in enumerate(dense_order)}
+        entity, slot = await self._entity_route(scope_key, intent, rank), None
+        slot = await self._slot_route(scope_key, query, intent, rank)
+        temporal = await self._temporal_route(scope_key, intent)
+        return [r for r in (entity, slot, temporal) if r is not None]
+
+    async def _entity_route(
+        self, scope_key: str, intent: QueryIntent, rank: dict[str, int]
+    ) -> RouteResult | None:
+        if not intent.entities:
+            return None
+        ids: set[str] = set()
+        for name in intent.entities:
+            ids.update(await self._d.views.facts_for_entity(scope_key, name))
+        ordered = sorted(ids, key=lambda i: (rank.get(i, len(rank)), i))[:ROUTE_DEPTH]
+        return RouteResult("entity", tuple(ordered), ", ".join(intent.entities))
+
+    async def _slot_route(
+        self, scope_key: str, query: str, intent: QueryIntent, rank: dict[str, int]
+    ) -> RouteResult | None:
+        attributes = [a for a, pattern in SLOT_WORDS.items() if re.search(pattern, query, re.I)]
+        subjects = [name.lower() for name in intent.entities]
+        ids: set[str] = set()
+        for subject in subjects:
+            for attribute in attributes:
+                ids.update(await self._d.views.facts_for_slot(scope_key, f"{subject}|{attribute}"))
+        if not ids:
+            return None
+        ordered = sorted(ids, key=lambda i: (rank.get(i, len(rank)), i))[:ROUTE_DEPTH]
+        return RouteResult("slot", tuple(ordered), ", ".join(attributes))
+
+    async def _temporal_route(self, scope_key: str, intent: QueryIntent) -> RouteResult | None:
+        if not intent.time_ranges:
+            return None
+        inside = [
+            f
+            for f in await self._d.views.facts_in_scope(scope_key)
+            if f.status is FactStatus.ACTIVE and _within(f, intent.time_ranges)
+        ]
+        inside.sort(key=lambda f: (f.valid_from or f.last_verified_at, f.fact_id))
+        return RouteResult(
+            "temporal",
+            tuple(f.fact_id for f in inside[:ROUTE_DEPTH]),
+            ", ".join(intent.time_ranges),
+        )
+
+    async def _bundles(self, scope_key: str, routes: Sequence[RouteResult]) -> list[Bundle]:
+        fused = fuse(routes, WEIGHTS)
+        facts: dict[str, Fact] = {}
+        facts_of_evidence: dict[str, list[str]] = {}
+        for hit in fused:
+            if hit.item.startswith("ev_"):
+                facts_of_evidence[hit.item] = await self._d.views.facts_for_evidence(hit.item)
+                await self._load(facts, facts_of_evidence[hit.item], scope_key)
+            else:
+                await self._load(facts, [hit.item], scope_key)
+        return project(fused, Lookups(facts, facts_of_evidence))
+
+    async def _load(self, facts: dict[str, Fact], ids: Sequence[str], scope_key: str) -> None:
+        """Load facts and their successors (projection follows superseded_by)."""
+        pending = list(ids)
+        while pending:
+            fact_id = pending.pop()
+            if fact_id in facts:
+                continue
+            fact = await self._d.views.get(fact_id)
+            if fact is not None and fact.scope.key == scope_key:
+                facts[fact_id] = fact
+                pending.extend(i for i in (fact.superseded_by, fact.supersedes) if i)
+
+    async def _hop(self, scope_key: str, bundles: list[Bundle]) -> list[Bundle]:
+        """Bounded multi-hop: facts about the names the top evidence mentions."""
+        seen = {b.key for b in bundles}
+        extra: list[Bundle] = []
+        for bundle in bundles[:ESCALATE_TOP]:
+            for name in _names(bundle.fact.statement if bundle.fact else ""):
+                for fact_id in (await self._d.views.facts_for_entity(scope_key, name))[:HOP_FACTS]:
+                    fact = await self._d.views.get(fact_id)
+                    if fact and fact_id not in seen and fact.status is FactStatus.ACTIVE:
+                        seen.add(fact_id)
+                        extra.append(Bundle(fact_id, 0.0, {"hop"}, fact))
+        return bundles + extra[: HOP_FACTS * HOPS]
+
+    async def _view(self, bundle: Bundle, expand: bool) -> BundleView:
+        items = [await self._item(e, "direct", bundle.fact) for e in bundle.evidence_ids]
+        if expand:
+            items += await self._context(bundle)
+        present = [i for i in items if i is not None]
+        text = (bundle.fact.statement if bundle.fact else "") + " ".join(i.quote for i in present)
+        return BundleView(
+            fact=bundle.fact,
+            score=bundle.score,
+            routes=tuple(sorted(bundle.routes)),
+            evidence=tuple(present),
+            history=tuple(bundle.history),
+            tokens=count_tokens(text),
+        )
+
+    async def _context(self, bundle: Bundle) -> list[EvidenceItem | None]:
+        """Escalation: the raw turns around the bundle's evidence, as support."""
+        direct = set(bundle.evidence_ids)
+        items: list[EvidenceItem | None] = []
+        for evidence_id in bundle.evidence_ids[:2]:
+            for turn in await self._d.evidence.neighbours(evidence_id, NEIGHBOURS):
+                if turn.evidence_id not in direct:
+                    direct.add(turn.evidence_id)
+                    items.append(await self._item(turn.evidence_id, "support", None))
+        return items
+
+    async def _item(self, evidence_id: str, role: str, fact: Fact | None) -> EvidenceItem | None:
+        turn = await self._d.evidence.get(evidence_id)
+        if turn is None:
+            return None
+        text = await self._d.sealer.open(turn.text)
+        spans = [s for s in fact.support if s.evidence_id == evidence_id] if fact else []
+        quote = " … ".join(text[s.start : s.end] for s in spans) if spans else text
+        return EvidenceItem(
+            evidence_id=evidence_id,
+            role=role,
+            source_uri=turn.source_uri,
+            source_turn_id=turn.turn_id,
+            speaker=turn.speaker,
+            captured_at=turn.captured_at,
+            quote=quote,
+        )
+
+
+def _within(fact: Fact, ranges: Sequence[str]) -> bool:
+    moment = (fact.valid_from or fact.last_verified_at).date().isoformat()
+    for value in ranges:
+        first, _, last = value.partition("/")
+        if first <= moment <= (last or first):
+            return True
+    return False
+
+
+_PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}")
+
+
+def _names(text: str) -> list[str]:
+    return list(dict.fromkeys(m.group(0) for m in _PROPER.finditer(text)))[:3]
+
+
+def _diagnostic(result: RouteResult) -> RouteDiagnostic:
+    return RouteDiagnostic(route=result.route, hits=len(result.items), note=result.note)
+
+
+__all__ = ["Recall", "RecallDeps", "Routing"]

@@ -1,0 +1,113 @@
+"""The search index: facts and raw evidence turns as dense + BM25 points in Qdrant.
+
+Facts are indexed from fact changes; evidence turns from the turns topic (decrypted
+in memory, embedded, never stored as text: evidence points carry no text payload).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from pydantic import ValidationError
+
+from ..core.events import Fact, FactChanged, FactOp, TurnRecorded
+from ..core.ports import Embedder, LogRecord, SparseVector, VectorIndex, VectorPoint
+from ..infra.crypto import EvidenceSealer
+from .outcome import Outcome
+from .topics import TURNS
+
+
+class KeywordEncoder(Protocol):
+    def embed_documents(self, texts: Sequence[str]) -> list[SparseVector]: ...
+
+    def embed_query(self, text: str) -> SparseVector: ...
+
+
+@dataclass(frozen=True)
+class SearchIndex:
+    vectors: VectorIndex
+    embedder: Embedder
+    keywords: KeywordEncoder
+
+    async def index_facts(self, changes: Sequence[FactChanged]) -> None:
+        erased = [c.fact_id for c in changes if c.op is FactOp.ERASE]
+        fresh = [c.fact for c in changes if c.op in (FactOp.ADD, FactOp.UPDATE) and c.fact]
+        if erased:
+            await self.vectors.delete(erased)
+        if fresh:
+            await self.vectors.upsert(self._fact_points(fresh))
+
+    def _fact_points(self, facts: Sequence[Fact]) -> list[VectorPoint]:
+        texts = [f.statement for f in facts]
+        dense, sparse = self.embedder.embed(texts), self.keywords.embed_documents(texts)
+        return [
+            VectorPoint(
+                f.fact_id,
+                d,
+                f.scope.key,
+                f.status.value,
+                f.statement,
+                s,
+                tuple(e.lower() for e in f.entities),
+                (f.valid_from or f.last_verified_at).isoformat(),
+                "fact",
+            )
+            for f, d, s in zip(facts, dense, sparse, strict=True)
+        ]
+
+    async def index_evidence(self, turns: Sequence[tuple[TurnRecorded, str]]) -> None:
+        texts = [text for _, text in turns]
+        dense, sparse = self.embedder.embed(texts), self.keywords.embed_documents(texts)
+        await self.vectors.upsert(
+            [
+                VectorPoint(
+                    t.evidence_id,
+                    d,
+                    t.scope.key,
+                    "active",
+                    "",
+                    s,
+                    (t.speaker.lower(),),
+                    t.captured_at.isoformat(),
+                    "evidence",
+                )
+                for (t, _), d, s in zip(turns, dense, sparse, strict=True)
+            ]
+        )
+
+
+class EvidenceIndexer:
+    """Turns -> raw evidence points (the raw-evidence retrieval route)."""
+
+    def __init__(self, index: SearchIndex, sealer: EvidenceSealer) -> None:
+        self._index = index
+        self._sealer = sealer
+
+    async def handle_batch(self, records: Sequence[LogRecord]) -> Outcome:
+        turns: list[tuple[TurnRecorded, str]] = []
+        erased: list[str] = []
+        for record in records:
+            if record.value is None:
+                erased.append((record.key or b"").decode())
+                continue
+            turn = _decode_turn(record.value)
+            if turn is not None:
+                try:
+                    turns.append((turn, await self._sealer.open(turn.text)))
+                except LookupError:
+                    continue  # its subject was erased: the data key is gone
+        if erased:
+            await self._index.vectors.delete(erased)
+        if turns:
+            await self._index.index_evidence(turns)
+        return Outcome()  # malformed turns are dead-lettered by the derive stage
+
+
+def _decode_turn(raw: bytes) -> TurnRecorded | None:
+    try:
+        turn = TURNS.decode(raw)
+    except (ValidationError, ValueError):
+        return None
+    return turn if isinstance(turn, TurnRecorded) else None

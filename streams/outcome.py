@@ -1,0 +1,67 @@
+"""What a stage returns and how a failed record becomes a dead letter."""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass, field
+
+from pydantic import ValidationError
+
+from ..core.capture import TurnRejectedError
+from ..core.gate import Decision
+from ..core.ports import Append, LogRecord
+from .topics import TopicNames
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    topic: str
+    record: Append
+
+
+@dataclass
+class Outcome:
+    """What a handler wants written: records to send, then state to save."""
+
+    outgoing: list[Outgoing] = field(default_factory=list)
+    state: dict[str, bytes] = field(default_factory=dict)
+    decisions: list[Decision] = field(default_factory=list)
+
+    def merge(self, other: Outcome) -> None:
+        self.outgoing.extend(other.outgoing)
+        self.state.update(other.state)
+        self.decisions.extend(other.decisions)
+
+
+def origin_of(record: LogRecord) -> tuple[str, int, int]:
+    return (record.topic, record.partition, record.offset)
+
+
+def dead_letter(
+    names: TopicNames,
+    stage: str,
+    key: bytes | None,
+    raw: bytes | None,
+    error: str,
+    origin: tuple[str, int, int],
+) -> Outgoing:
+    """The dead-letter record for a record that could not be processed, with its reason."""
+    body = {
+        "stage": stage,
+        "error": error,
+        "topic": origin[0],
+        "partition": origin[1],
+        "offset": origin[2],
+        "value_b64": None if raw is None else base64.b64encode(raw).decode("ascii"),
+    }
+    return Outgoing(names.dead_letters, Append(0, key, json.dumps(body).encode("utf-8")))
+
+
+def describe(error: Exception) -> str:
+    """A one-line reason that names the failing fields."""
+    if isinstance(error, ValidationError):
+        return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors())
+    if isinstance(error, TurnRejectedError):
+        return str(error)
+    return f"{type(error).__name__}: {error}"
