@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import faust
-import structlog
 import redis.asyncio as aioredis
+import structlog
 
 from ..core.ports import LogRecord
 from ..infra.crypto import EvidenceSealer, master_key
@@ -27,7 +27,6 @@ from .indexing import EvidenceIndexer, SearchIndex
 from .pipeline import Deriver, Materializer, Outcome
 from .topics import TopicNames
 from .wiring import derive_deps
-
 
 log = structlog.get_logger(__name__)
 
