@@ -107,7 +107,7 @@ def _targets(item: str, lookups: Lookups) -> list[tuple[str, Fact | None, str | 
         lookups.facts[f] for f in lookups.facts_of_evidence.get(item, ()) if f in lookups.facts
     ]
     active = {current(f, lookups.facts) for f in facts}
-    landed = [
+    landed: list[tuple[str, Fact | None, str | None]] = [
         (f.fact_id, f, item)
         for f in sorted(active, key=lambda f: f.fact_id)
         if f.status is FactStatus.ACTIVE
