@@ -84,35 +84,57 @@ class Lookups:
     facts_of_evidence: Mapping[str, Sequence[str]]
 
 
-def project(fused: Sequence[Fused], lookups: Lookups) -> list[Bundle]:
-    """Group fused hits into fact-centred bundles, best first."""
+SUPERSEDED_CREDIT = 0.5  # a hit on an old version counts half for its successor
+
+Target = tuple[str, Fact | None, str | None, float]
+
+
+def project(
+    results: Sequence[RouteResult],
+    lookups: Lookups,
+    weights: Mapping[str, float] | None = None,
+    k: int = RRF_K,
+) -> list[Bundle]:
+    """Project each route's hits onto bundles, then fuse the bundle rankings by RRF.
+
+    Within a route a bundle counts once, at its best rank, so a fact with many
+    supporting turns is not counted once per turn.
+    """
     bundles: dict[str, Bundle] = {}
-    for hit in fused:
-        for key, fact, evidence in _targets(hit.item, lookups):
-            bundle = bundles.setdefault(key, Bundle(key, 0.0, set(), fact, evidence))
-            bundle.score += hit.score / max(1, len(_targets(hit.item, lookups)))
-            bundle.routes.update(hit.routes)
-            if evidence and fact is not None:
-                bundle.via_evidence.add(evidence)
-            _note_history(bundle, hit.item, lookups)
+    for result in results:
+        weight = (weights or {}).get(result.route, 1.0)
+        ranked: list[str] = []
+        for item in result.items:
+            for key, fact, evidence, credit in _targets(item, lookups):
+                bundle = bundles.setdefault(key, Bundle(key, 0.0, set(), fact, evidence))
+                _note_history(bundle, item, lookups)
+                if evidence and fact is not None:
+                    bundle.via_evidence.add(evidence)
+                if key not in ranked:
+                    ranked.append(key)
+                    bundle.score += weight * credit / (k + len(ranked))
+                    bundle.routes.add(result.route)
     return sorted(bundles.values(), key=lambda b: (-b.score, b.key))
 
 
-def _targets(item: str, lookups: Lookups) -> list[tuple[str, Fact | None, str | None]]:
+def _targets(item: str, lookups: Lookups) -> list[Target]:
     """Where one hit lands: its active fact(s), else the raw evidence itself."""
     if item in lookups.facts:
-        fact = current(lookups.facts[item], lookups.facts)
-        return [(fact.fact_id, fact, None)] if fact.status is FactStatus.ACTIVE else []
-    facts = [
-        lookups.facts[f] for f in lookups.facts_of_evidence.get(item, ()) if f in lookups.facts
-    ]
-    active = {current(f, lookups.facts) for f in facts}
-    landed: list[tuple[str, Fact | None, str | None]] = [
-        (f.fact_id, f, item)
-        for f in sorted(active, key=lambda f: f.fact_id)
-        if f.status is FactStatus.ACTIVE
-    ]
-    return landed or [(item, None, item)]
+        return _landing(lookups.facts[item], None, lookups)
+    landed: list[Target] = []
+    for fact_id in sorted(lookups.facts_of_evidence.get(item, ())):
+        if fact_id in lookups.facts:
+            landed += _landing(lookups.facts[fact_id], item, lookups)
+    unique = {target[0]: target for target in sorted(landed, key=lambda t: -t[3])}
+    return list(unique.values()) or [(item, None, item, 1.0)]
+
+
+def _landing(fact: Fact, evidence: str | None, lookups: Lookups) -> list[Target]:
+    successor = current(fact, lookups.facts)
+    if successor.status is not FactStatus.ACTIVE:
+        return []
+    credit = 1.0 if successor is fact else SUPERSEDED_CREDIT
+    return [(successor.fact_id, successor, evidence, credit)]
 
 
 def current(fact: Fact, facts: Mapping[str, Fact], depth: int = 20) -> Fact:

@@ -119,10 +119,15 @@ def _states(need: Need, facts: Sequence[Fact]) -> bool:
 
 
 def route(intent: QueryIntent, facts: Sequence[Fact]) -> Routing:
-    """ANSWER when the top facts state every need of the query, else ESCALATE with why."""
+    """ANSWER when the best fact states every need of the query (a list needs several
+    facts of one slot), else ESCALATE with why."""
     if not facts:
         return Routing(Path.ESCALATE, ("no fact retrieved",))
-    missing = [need.value for need in sorted(intent.needs) if not _states(need, facts)]
+    missing = [
+        need.value
+        for need in sorted(intent.needs)
+        if not _states(need, facts if need is Need.LIST else facts[:1])
+    ]
     if missing:
         return Routing(Path.ESCALATE, tuple(f"facts lack {m}" for m in missing))
     return Routing(Path.ANSWER, ("facts state what the query asks",))

@@ -18,7 +18,6 @@ from ..core.retrieval import (
     Lookups,
     RouteResult,
     count_tokens,
-    fuse,
     project,
     within_budget,
 )
@@ -30,6 +29,7 @@ from .results import BundleView, EvidenceItem, Recollection, RouteDiagnostic
 
 ROUTE_DEPTH = 30
 ESCALATE_TOP = 5
+EXPAND_TOP = 2  # escalation reads the raw neighbourhood of the best bundles only
 NEIGHBOURS = 1
 HOPS = 1
 HOP_FACTS = 5
@@ -43,6 +43,7 @@ WEIGHTS = {
     "temporal": 0.7,
     "hop": 0.3,
 }
+QUOTES = 2  # direct quotes rendered per bundle; every evidence id is still listed
 SLOT_WORDS = {
     "lives_in": r"\b(?:live|lives|living|home|moved|move|reside)\b",
     "works_at": r"\b(?:work|works|working|employer|job)\b",
@@ -89,7 +90,7 @@ class Recall:
         if escalate and routing.path is Path.ESCALATE:
             bundles = await self._hop(scope_key, bundles)
         views = [
-            await self._view(b, escalate and routing.path is Path.ESCALATE and i < ESCALATE_TOP)
+            await self._view(b, escalate and routing.path is Path.ESCALATE and i < EXPAND_TOP)
             for i, b in enumerate(bundles[: limit * 3])
         ]
         kept = within_budget(views, budget, lambda v: v.tokens) if budget else views
@@ -176,16 +177,15 @@ class Recall:
         )
 
     async def _bundles(self, scope_key: str, routes: Sequence[RouteResult]) -> list[Bundle]:
-        fused = fuse(routes, WEIGHTS)
         facts: dict[str, Fact] = {}
         facts_of_evidence: dict[str, list[str]] = {}
-        for hit in fused:
-            if hit.item.startswith("ev_"):
-                facts_of_evidence[hit.item] = await self._d.views.facts_for_evidence(hit.item)
-                await self._load(facts, facts_of_evidence[hit.item], scope_key)
+        for item in {i for r in routes for i in r.items}:
+            if item.startswith("ev_"):
+                facts_of_evidence[item] = await self._d.views.facts_for_evidence(item)
+                await self._load(facts, facts_of_evidence[item], scope_key)
             else:
-                await self._load(facts, [hit.item], scope_key)
-        return project(fused, Lookups(facts, facts_of_evidence))
+                await self._load(facts, [item], scope_key)
+        return project(routes, Lookups(facts, facts_of_evidence), WEIGHTS)
 
     async def _load(self, facts: dict[str, Fact], ids: Sequence[str], scope_key: str) -> None:
         """Load facts and their successors (projection follows superseded_by)."""
@@ -213,7 +213,7 @@ class Recall:
         return bundles + extra[: HOP_FACTS * HOPS]
 
     async def _view(self, bundle: Bundle, expand: bool) -> BundleView:
-        items = [await self._item(e, "direct", bundle.fact) for e in bundle.evidence_ids]
+        items = [await self._item(e, "direct", bundle.fact) for e in bundle.evidence_ids[:QUOTES]]
         if expand:
             items += await self._context(bundle)
         present = [i for i in items if i is not None]

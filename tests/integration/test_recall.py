@@ -1,0 +1,108 @@
+"""Each retrieval route through the real embedded pipeline, model and index."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from provmem.infra.settings import Settings
+from provmem.services.results import Recollection
+from tests.harness import SCOPE, Runtime, said
+
+NOW = datetime(2026, 5, 20, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def module_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("recall")
+
+
+@pytest.fixture
+async def memory_runtime(tmp_path: Path) -> AsyncIterator[Runtime]:
+    settings = Settings(data_dir=tmp_path / "d", partitions=2)
+    runtime = await Runtime(settings, tmp_path).start()
+    await runtime.memory.publish(
+        [
+            said("t1", "I live in Paris.", 0),
+            said("t2", "I moved to Berlin.", 1),
+            said("t3", "My colleague Priya recommended the book Dune to me.", 2),
+            said("t4", "I adopted a greyhound called Pixel.", 3),
+            said("t5", "Ok.", 4),
+            said("t6", "Lol!!", 5),
+            said("t7", "I ran the Lisbon half marathon in 1:52:07.", 6),
+        ]
+    )
+    await runtime.memory.sync()
+    yield runtime
+    await runtime.stop()
+
+
+def _routes(result: Recollection) -> dict[str, int]:
+    return {r.route: r.hits for r in result.routes}
+
+
+def _top_statement(result: Recollection) -> str:
+    return result.bundles[0].fact.statement if result.bundles[0].fact else ""
+
+
+async def test_dense_route_finds_meaning(memory_runtime: Runtime) -> None:
+    result = await memory_runtime.memory.query(SCOPE, "What pet does she have?", now=NOW)
+    assert "greyhound" in _top_statement(result)
+    assert "dense_facts" in result.bundles[0].routes
+
+
+async def test_keyword_route_finds_rare_terms(memory_runtime: Runtime) -> None:
+    result = await memory_runtime.memory.query(SCOPE, "Dune", now=NOW)
+    assert "Dune" in _top_statement(result)
+    assert "bm25_facts" in result.bundles[0].routes
+
+
+async def test_entity_route_uses_names_in_the_query(memory_runtime: Runtime) -> None:
+    result = await memory_runtime.memory.query(SCOPE, "What did Priya suggest?", now=NOW)
+    assert _routes(result)["entity"] >= 1
+    assert "Priya" in _top_statement(result)
+
+
+async def test_slot_route_and_supersession_aware_ranking(memory_runtime: Runtime) -> None:
+    result = await memory_runtime.memory.query(SCOPE, "Where does Alice live?", now=NOW)
+    assert "slot" in _routes(result)
+    top = result.bundles[0]
+    assert top.fact is not None and top.fact.statement == "Alice moved to Berlin."
+    assert [f.statement for f in top.history] == ["Alice lives in Paris."]
+    statements = [b.fact.statement for b in result.bundles if b.fact]
+    assert "Alice lives in Paris." not in statements
+
+
+async def test_temporal_route_resolves_relative_time(memory_runtime: Runtime) -> None:
+    result = await memory_runtime.memory.query(SCOPE, "What happened two weeks ago?", now=NOW)
+    assert _routes(result).get("temporal", 0) >= 1
+
+
+async def test_raw_evidence_route_reaches_turns_without_facts(memory_runtime: Runtime) -> None:
+    result = await memory_runtime.memory.query(SCOPE, "lol", now=NOW)
+    raw = [b for b in result.bundles if b.fact is None]
+    assert raw and raw[0].evidence[0].quote == "Lol!!"
+    assert raw[0].evidence[0].source_turn_id == "t6"
+
+
+async def test_budget_bounds_the_context(memory_runtime: Runtime) -> None:
+    full = await memory_runtime.memory.query(SCOPE, "Tell me about Alice", now=NOW, limit=10)
+    small = await memory_runtime.memory.query(
+        SCOPE, "Tell me about Alice", now=NOW, limit=10, budget=30
+    )
+    assert small.tokens <= 30 < full.tokens
+    assert [b.tokens for b in small.bundles] and len(small.bundles) < len(full.bundles)
+
+
+async def test_router_escalates_for_missing_values_and_reads_neighbours(
+    memory_runtime: Runtime,
+) -> None:
+    result = await memory_runtime.memory.query(SCOPE, "How many dogs does Alice have?", now=NOW)
+    assert result.path == "ESCALATE" and result.path_reasons
+    roles = {e.role for b in result.bundles for e in b.evidence}
+    assert "support" in roles
+    answer = await memory_runtime.memory.query(SCOPE, "What is Alice's marathon time?", now=NOW)
+    assert answer.path in ("ANSWER", "ESCALATE") and answer.bundles
