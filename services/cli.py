@@ -338,6 +338,25 @@ def calibrate(
         console.print(f"wrote {env_file}")
 
 
+@app.command("eval")
+def evaluate(
+    dataset: Annotated[Path, typer.Argument(help="A benchmark in LoCoMo format", exists=True,
+                                            dir_okay=False)],
+    out: Annotated[Path, typer.Option("--out", help="Folder for the report and plots")] = Path(
+        "eval-report"),
+    runtime: RuntimeOpt = None, data_dir: DataDirOpt = None, broker: BrokerOpt = None,
+) -> None:
+    """Ingest a benchmark through the real pipeline, run its questions, write a report
+    (JSON, Markdown) and plots, with failures attributed to the layer that lost them."""
+    from .evaluation import run_evaluation
+
+    folder = data_dir or Path(tempfile.mkdtemp(prefix="provmem-eval-"))
+    settings = _settings(runtime, folder, broker)
+    report = _run(settings, lambda m: run_evaluation(m, dataset, out, console))
+    console.print(report.summary())
+    console.print(f"report and plots in {out}")
+
+
 keys_app = typer.Typer(help="Manage the master key and the per-subject data keys.")
 app.add_typer(keys_app, name="keys")
 

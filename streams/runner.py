@@ -6,7 +6,7 @@ distributed runtime to keep its own local vector index current.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -43,6 +43,7 @@ class Runner:
         self._log = log
         self._state = state
         self._bindings = bindings
+        self.gate_stats: Counter[str] = Counter()
 
     async def run_until_idle(self, progress: Progress | None = None) -> dict[str, int]:
         """Process everything already on the log; return records handled per stage."""
@@ -72,6 +73,9 @@ class Runner:
         return total
 
     async def _apply(self, outcome: Outcome) -> None:
+        for decision in outcome.decisions:
+            self.gate_stats[decision.verdict.value] += 1
+            self.gate_stats["advisor_calls"] += decision.advised
         await send_all(self._log, outcome.outgoing)
         if self._state is not None:
             for key, value in outcome.state.items():
