@@ -90,6 +90,14 @@ class EvidenceStore(Protocol):
         """Turns of the same source recorded just before and after, in order (the turn too)."""
         ...
 
+    async def ids_in_scope(self, scope_key: str) -> list[str]:
+        """Every evidence id recorded for the scope."""
+        ...
+
+    async def delete(self, evidence_id: str) -> bool:
+        """Remove the evidence, its source-order entry and its publication claim."""
+        ...
+
     async def reserve(self, evidence_id: str) -> bool:
         """Atomically claim the publication of an evidence id; False if already claimed."""
         ...
@@ -131,6 +139,8 @@ class StateStore(Protocol):
     async def load(self, key: str) -> bytes | None: ...
 
     async def save(self, key: str, value: bytes) -> None: ...
+
+    async def delete(self, key: str) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -210,6 +220,10 @@ class KeyStore(Protocol):
         ...
 
     async def key_ids(self) -> list[str]: ...
+
+    async def destroy(self, key_id: str) -> bool:
+        """Delete a wrapped data key for good (crypto-shredding)."""
+        ...
 
     async def replace(self, key_id: str, wrapped: bytes) -> None:
         """Overwrite a wrapped key (master-key rotation re-wraps every key)."""

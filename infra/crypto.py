@@ -101,6 +101,10 @@ class EvidenceSealer:
         content_hash = hmac.new(_hash_key(data_key), text.encode("utf-8"), "sha256").hexdigest()
         return SealedText(key_id=key_id, nonce=_b64(nonce), ciphertext=_b64(sealed)), content_hash
 
+    def forget(self, key_id: str) -> None:
+        """Drop a cached data key (after it was destroyed)."""
+        self._cache.pop(key_id, None)
+
     async def open(self, sealed: SealedText) -> str:
         """Decrypt sealed text; raise :class:`MissingDataKeyError` after crypto-shredding."""
         data_key = await self._data_key(sealed.key_id, create=False)

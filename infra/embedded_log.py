@@ -99,5 +99,19 @@ class EmbeddedEventLog:
         ).fetchone()
         return 0 if row is None else int(row[0])
 
+    async def compact(self, topic: str) -> int:
+        """Keep only the latest record of each key (tombstones stay): what Kafka's log
+        cleaner does for compacted topics. Returns the records removed."""
+        with self._conn:
+            self._conn.execute("BEGIN IMMEDIATE")
+            removed = self._conn.execute(
+                "DELETE FROM records WHERE topic=? AND key IS NOT NULL AND EXISTS ("
+                "SELECT 1 FROM records later WHERE later.topic=records.topic "
+                "AND later.partition=records.partition AND later.key=records.key "
+                "AND later.offset>records.offset)",
+                (topic,),
+            ).rowcount
+        return int(removed)
+
     async def close(self) -> None:
         self._conn.close()

@@ -79,6 +79,19 @@ class EmbeddedEvidenceStore:
         bodies = [b for (b,) in reversed(before)] + [b for (b,) in after]
         return [TurnRecorded.model_validate_json(body) for body in bodies]
 
+    async def ids_in_scope(self, scope_key: str) -> list[str]:
+        rows = self._conn.execute(
+            "SELECT evidence_id FROM evidence WHERE scope_key=? ORDER BY rowid", (scope_key,)
+        ).fetchall()
+        return [evidence_id for (evidence_id,) in rows]
+
+    async def delete(self, evidence_id: str) -> bool:
+        removed = self._conn.execute(
+            "DELETE FROM evidence WHERE evidence_id=?", (evidence_id,)
+        ).rowcount
+        await self.release(evidence_id)
+        return removed > 0
+
     async def reserve(self, evidence_id: str) -> bool:
         cursor = self._conn.execute("INSERT OR IGNORE INTO publications VALUES (?)", (evidence_id,))
         return cursor.rowcount == 1
@@ -114,6 +127,7 @@ class EmbeddedFactViews:
             "INSERT OR REPLACE INTO facts VALUES (?, ?, ?, ?, ?)",
             (fact.fact_id, fact.scope.key, fact.version, fact.status.value, body),
         )
+        self._unlink(fact.fact_id)
         self._conn.executemany(
             "INSERT OR IGNORE INTO fact_evidence VALUES (?, ?)",
             [(ev, fact.fact_id) for ev in fact.evidence_ids],
@@ -122,8 +136,23 @@ class EmbeddedFactViews:
             "INSERT OR REPLACE INTO fact_history VALUES (?, ?, ?)",
             (fact.fact_id, fact.version, body),
         )
+        self._drop_stale_history(fact)
         self._index(fact)
         return True
+
+    def _unlink(self, fact_id: str) -> None:
+        for table in ("fact_evidence", "fact_entities", "fact_slots"):
+            self._conn.execute(f"DELETE FROM {table} WHERE fact_id=?", (fact_id,))  # noqa: S608
+
+    def _drop_stale_history(self, fact: Fact) -> None:
+        """History never cites evidence the fact no longer has (erased evidence)."""
+        live = set(fact.evidence_ids)
+        for version in self._history(fact.fact_id):
+            if not set(version.evidence_ids) <= live:
+                self._conn.execute(
+                    "DELETE FROM fact_history WHERE fact_id=? AND version=?",
+                    (fact.fact_id, version.version),
+                )
 
     def _index(self, fact: Fact) -> None:
         scope = fact.scope.key
@@ -177,6 +206,9 @@ class EmbeddedFactViews:
         return [fact_id for (fact_id,) in rows]
 
     async def history(self, fact_id: str) -> list[Fact]:
+        return self._history(fact_id)
+
+    def _history(self, fact_id: str) -> list[Fact]:
         rows = self._conn.execute(
             "SELECT body FROM fact_history WHERE fact_id=? ORDER BY version", (fact_id,)
         ).fetchall()
@@ -196,6 +228,15 @@ class EmbeddedStateStore:
 
     async def save(self, key: str, value: bytes) -> None:
         self._conn.execute("INSERT OR REPLACE INTO state VALUES (?, ?)", (key, value))
+
+    async def delete(self, key: str) -> None:
+        self._conn.execute("DELETE FROM state WHERE key=?", (key,))
+
+    async def keys_with_prefix(self, prefix: str) -> list[str]:
+        rows = self._conn.execute(
+            "SELECT key FROM state WHERE substr(key, 1, ?)=? ORDER BY key", (len(prefix), prefix)
+        ).fetchall()
+        return [key for (key,) in rows]
 
 
 class EmbeddedKeyStore:
@@ -220,6 +261,10 @@ class EmbeddedKeyStore:
 
     async def replace(self, key_id: str, wrapped: bytes) -> None:
         self._conn.execute("UPDATE data_keys SET wrapped=? WHERE key_id=?", (wrapped, key_id))
+
+    async def destroy(self, key_id: str) -> bool:
+        removed = self._conn.execute("DELETE FROM data_keys WHERE key_id=?", (key_id,)).rowcount
+        return removed > 0
 
     async def close(self) -> None:
         """The shared connection is closed by :class:`EmbeddedStores`."""

@@ -119,6 +119,10 @@ class _LruCache:
     def __len__(self) -> int:
         return len(self._items)
 
+    def discard(self, key: bytes) -> bool:
+        with self._lock:
+            return self._items.pop(key, None) is not None
+
 
 def _key(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8")).digest()
@@ -159,6 +163,13 @@ class MiniLMEmbedder(Embedder):
     def warm_up(self) -> None:
         """Load the model now instead of on the first embed."""
         self._loaded()
+
+    def forget(self, texts: Sequence[str]) -> int:
+        """Drop cached vectors of these texts (erasure reaches the embedding cache)."""
+        return sum(self._cache.discard(_key(text)) for text in texts)
+
+    def cached(self, text: str) -> bool:
+        return self._cache.get(_key(text)) is not None
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         keys = [_key(text) for text in texts]

@@ -110,6 +110,21 @@ class RedisEvidenceStore:
         raw = await self._redis.get(self._keys.evidence(evidence_id))
         return None if raw is None else TurnRecorded.model_validate_json(raw)
 
+    async def ids_in_scope(self, scope_key: str) -> list[str]:
+        pattern = self._keys.source(scope_key, "*")
+        ids: list[str] = []
+        async for source in self._redis.scan_iter(match=pattern, count=500):
+            ids += [member.decode() for member in await self._redis.zrange(source, 0, -1)]
+        return ids
+
+    async def delete(self, evidence_id: str) -> bool:
+        turn = await self.get(evidence_id)
+        removed = await self._redis.delete(self._keys.evidence(evidence_id))
+        if turn is not None:
+            await self._redis.zrem(self._keys.source(turn.scope.key, turn.source_uri), evidence_id)
+        await self.release(evidence_id)
+        return bool(removed)
+
     async def reserve(self, evidence_id: str) -> bool:
         return bool(await self._redis.set(self._keys.publication(evidence_id), 1, nx=True))
 
@@ -132,6 +147,7 @@ class RedisFactViews:
         fact = change.fact
         if fact is None:
             return False
+        previous = await self.get(fact.fact_id)
         keys = [
             self._keys.fact(fact.fact_id),
             self._keys.scope_facts(fact.scope.key),
@@ -145,7 +161,22 @@ class RedisFactViews:
             self._keys.evidence_facts_prefix(),
             json.dumps(self._keys.indexes(fact)),
         ]
-        return bool(await self._upsert(keys=keys, args=args))
+        applied = bool(await self._upsert(keys=keys, args=args))
+        if applied and previous is not None:
+            await self._drop_stale(previous, fact)
+        return applied
+
+    async def _drop_stale(self, previous: Fact, fact: Fact) -> None:
+        """Unlink evidence and index entries the new version no longer has, and history
+        versions citing evidence the fact no longer has (erased evidence)."""
+        live = set(fact.evidence_ids)
+        for evidence_id in set(previous.evidence_ids) - live:
+            await self._redis.srem(self._keys.evidence_facts_prefix() + evidence_id, fact.fact_id)
+        for index in set(self._keys.indexes(previous)) - set(self._keys.indexes(fact)):
+            await self._redis.srem(index, fact.fact_id)
+        for body in await self._redis.zrange(self._keys.history(fact.fact_id), 0, -1):
+            if not set(Fact.model_validate_json(body).evidence_ids) <= live:
+                await self._redis.zrem(self._keys.history(fact.fact_id), body)
 
     async def _erase(self, change: FactChanged) -> bool:
         current = await self.get(change.fact_id)
@@ -211,6 +242,9 @@ class RedisKeyStore:
 
     async def replace(self, key_id: str, wrapped: bytes) -> None:
         await self._redis.set(self._keys.data_key(key_id), wrapped, xx=True)
+
+    async def destroy(self, key_id: str) -> bool:
+        return bool(await self._redis.delete(self._keys.data_key(key_id)))
 
     async def close(self) -> None:
         await self._redis.aclose()

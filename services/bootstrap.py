@@ -12,6 +12,7 @@ from ..core.ports import (
     EvidenceStore,
     FactViews,
     KeyStore,
+    StateStore,
     VectorIndex,
 )
 from ..infra.crypto import EvidenceSealer, master_key
@@ -42,6 +43,8 @@ class Components:
     index: SearchIndex
     runner: Runner
     closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    state: StateStore | None = None
+    deriver: Deriver | None = None
 
     async def close(self) -> None:
         for close in reversed(self.closers):
@@ -107,6 +110,8 @@ async def _build_embedded(settings: Settings) -> Components:
         index,
         runner,
         closers,
+        state,
+        deriver,
     )
 
 

@@ -338,13 +338,75 @@ def calibrate(
         console.print(f"wrote {env_file}")
 
 
+@app.command()
+def erase(
+    scope: Annotated[str, typer.Argument(help="org/project/user whose evidence to erase")],
+    evidence_ids: Annotated[
+        list[str] | None, typer.Option("--evidence", help="Erase these evidence ids (repeatable)")
+    ] = None,
+    session: Annotated[str | None, typer.Option(help="Erase one session's turns")] = None,
+    subject: Annotated[
+        bool,
+        typer.Option("--subject", help="Erase everything of the subject and destroy its data key"),
+    ] = False,
+    reason: Annotated[str, typer.Option(help="Why (kept on the request, not the receipt)")] = "",
+    runtime: RuntimeOpt = None,
+    data_dir: DataDirOpt = None,
+    broker: BrokerOpt = None,
+) -> None:
+    """File a compliance erasure and print its receipt (no personal data in it)."""
+    from .erasure import Eraser, erasure_request
+
+    chosen = [bool(evidence_ids), session is not None, subject]
+    if sum(chosen) != 1:
+        _fail("choose exactly one of --evidence, --session or --subject")
+    try:
+        request = erasure_request(scope, evidence_ids or [], session, subject, reason)
+    except ValueError as error:
+        _fail(str(error))
+    settings = _settings(runtime, data_dir, broker)
+    receipt = _run(settings, lambda m: Eraser(m.components).erase(request))
+    print(receipt.model_dump_json(indent=2))
+    if receipt.residue_found:
+        raise typer.Exit(1)
+
+
+audit_app = typer.Typer(help="Verify that erasures left nothing behind.")
+app.add_typer(audit_app, name="audit")
+
+
+@audit_app.command("erasure")
+def audit_erasure(
+    request_id: Annotated[str, typer.Argument(help="The erasure request id (er_...)")],
+    runtime: RuntimeOpt = None,
+    data_dir: DataDirOpt = None,
+    broker: BrokerOpt = None,
+) -> None:
+    """Scan every store for traces of an erasure's evidence; exit 1 if any remain."""
+    from .erasure import Eraser
+
+    settings = _settings(runtime, data_dir, broker)
+    residue = _run(settings, lambda m: Eraser(m.components).audit(request_id))
+    print(
+        json.dumps(
+            {"request_id": request_id, "residue": residue.found, "total": residue.total}, indent=2
+        )
+    )
+    if residue.total:
+        raise typer.Exit(1)
+
+
 @app.command("eval")
 def evaluate(
-    dataset: Annotated[Path, typer.Argument(help="A benchmark in LoCoMo format", exists=True,
-                                            dir_okay=False)],
+    dataset: Annotated[
+        Path, typer.Argument(help="A benchmark in LoCoMo format", exists=True, dir_okay=False)
+    ],
     out: Annotated[Path, typer.Option("--out", help="Folder for the report and plots")] = Path(
-        "eval-report"),
-    runtime: RuntimeOpt = None, data_dir: DataDirOpt = None, broker: BrokerOpt = None,
+        "eval-report"
+    ),
+    runtime: RuntimeOpt = None,
+    data_dir: DataDirOpt = None,
+    broker: BrokerOpt = None,
 ) -> None:
     """Ingest a benchmark through the real pipeline, run its questions, write a report
     (JSON, Markdown) and plots, with failures attributed to the layer that lost them."""

@@ -44,6 +44,9 @@ class TableStateStore:
     async def save(self, key: str, value: bytes) -> None:
         self._table[key.encode()] = value
 
+    async def delete(self, key: str) -> None:
+        self._table.pop(key.encode(), None)  # writes a tombstone to the changelog
+
 
 @dataclass
 class Worker:

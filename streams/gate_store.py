@@ -84,6 +84,30 @@ class GateStore:
         self._remember(scope_key, (revision + 1, after))
         return writes
 
+    async def replace(
+        self,
+        scope_key: str,
+        revision: int,
+        before: ScopeMemory,
+        after: ScopeMemory,
+        erased_evidence: list[str],
+    ) -> None:
+        """Swap in a rebuilt memory: drop what it no longer has, write what changed."""
+        for fact_id in set(before.facts) - set(after.facts):
+            await self._state.delete(_key(scope_key, "fact", fact_id))
+        for evidence_id in erased_evidence:
+            await self._state.delete(_key(scope_key, "seen", evidence_id))
+        writes = self.dump(scope_key, revision, before, after, "")
+        writes.pop(_key(scope_key, "seen", ""))
+        for key, value in writes.items():
+            await self._state.save(key, value)
+
+    def fact_keys(self, scope_key: str, fact_ids: list[str]) -> list[str]:
+        return [_key(scope_key, "fact", fact_id) for fact_id in fact_ids]
+
+    def seen_keys(self, scope_key: str, evidence_ids: list[str]) -> list[str]:
+        return [_key(scope_key, "seen", evidence_id) for evidence_id in evidence_ids]
+
     def _remember(self, scope_key: str, entry: tuple[int, ScopeMemory]) -> None:
         self._cache[scope_key] = entry
         self._cache.move_to_end(scope_key)

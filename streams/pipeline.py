@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from ..core.events import FactChanged, TurnRecorded
 from ..core.gate import GateConfig, MergeAdvisor
-from ..core.memory_state import as_unit
+from ..core.memory_state import ScopeMemory, as_unit
 from ..core.ports import (
     Append,
     Embedder,
@@ -56,6 +56,10 @@ class Deriver:
         self._names = names
         self._partitions = partitions
         self._deps = deps
+
+    @property
+    def gate(self) -> GateStore:
+        return self._deps.gate
 
     async def handle_batch(self, records: Sequence[LogRecord]) -> Outcome:
         """Handle records in order; later turns of a scope see the earlier ones' state."""
@@ -104,6 +108,17 @@ class Deriver:
         partition = partition_for(scope_key, self._partitions)
         outgoing = [self._out(change, partition) for change in result.changes]
         return Outcome(outgoing, state, list(result.decisions))
+
+    async def rebuild(self, turns: Sequence[TurnRecorded]) -> ScopeMemory:
+        """A scope's memory derived afresh from these turns, as a replay would."""
+        memory = ScopeMemory()
+        deps = self._deps
+        for turn in turns:
+            candidates = await self._candidates(turn)
+            memory = derive_fact_changes(
+                turn, candidates, memory, deps.config, deps.extractor.version, deps.advisor
+            ).memory
+        return memory
 
     async def _candidates(self, turn: TurnRecorded) -> list[Candidate]:
         text = await self._deps.sealer.open(turn.text)

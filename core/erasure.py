@@ -1,0 +1,105 @@
+"""Erasure, pure part: which evidence a request targets and how the views must change.
+
+provmem erases by re-derivation: the scope's memory is rebuilt from its remaining
+evidence (the same deterministic stages a fresh replay runs), and the difference between
+the old and the rebuilt memory becomes fact changes. So after an erasure every view
+equals a fresh replay of the log without the erased evidence, by construction: facts
+supported elsewhere survive (re-validated), facts only the erased evidence supported are
+erased, and facts superseded only by erased evidence come back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterable, Sequence
+
+from .events import ErasureRequested, ErasureTarget, Fact, FactChanged, FactOp, TurnRecorded
+from .memory_state import ScopeMemory
+from .stages import fact_changed
+
+VIEW_FIELDS_IGNORED = {"version"}
+
+
+def targeted(request: ErasureRequested, turns: Iterable[TurnRecorded]) -> list[str]:
+    """Evidence ids of the request's scope that the request erases."""
+    scope_key = request.scope.key
+    chosen = []
+    for turn in turns:
+        if turn.scope.key != scope_key:
+            continue
+        if _matches(request, turn):
+            chosen.append(turn.evidence_id)
+    return chosen
+
+
+def _matches(request: ErasureRequested, turn: TurnRecorded) -> bool:
+    if request.target is ErasureTarget.EVIDENCE:
+        return turn.evidence_id in request.ids
+    if request.target is ErasureTarget.SESSION:
+        return turn.scope.session in request.ids or turn.source_uri in request.ids
+    return True  # subject: everything of the scope (project/organization fan out per scope)
+
+
+def same_view(left: Fact, right: Fact) -> bool:
+    """Whether two facts show the same in the views (their version counters aside)."""
+    ignore = VIEW_FIELDS_IGNORED
+    return left.model_dump(exclude=ignore) == right.model_dump(exclude=ignore)
+
+
+def changes_between(old: ScopeMemory, new: ScopeMemory, cause: str) -> list[FactChanged]:
+    """The fact changes that turn the old memory's views into the rebuilt memory's views."""
+    changes: list[FactChanged] = []
+    for fact_id in sorted(set(old.facts) | set(new.facts)):
+        before, after = old.facts.get(fact_id), new.facts.get(fact_id)
+        if after is None and before is not None:
+            changes.append(erased(before, cause))
+        elif after is not None and (before is None or not same_view(before, after)):
+            version = max(after.version, (before.version + 1) if before else 1)
+            fact = after.model_copy(update={"version": version})
+            op = FactOp.ADD if before is None else FactOp.UPDATE
+            changes.append(fact_changed(op, fact, "re-derived after erasure", cause))
+    return changes
+
+
+def erased(fact: Fact, cause: str) -> FactChanged:
+    return FactChanged(
+        change_id=f"{fact.fact_id}@{fact.version + 1}",
+        op=FactOp.ERASE,
+        fact_id=fact.fact_id,
+        scope=fact.scope,
+        version=fact.version + 1,
+        fact=None,
+        reason="no live evidence supports it",
+        caused_by=cause,
+    )
+
+
+def fingerprint(secret: bytes, value: str) -> str:
+    """A keyed hash that lets an audit recognise an erased id without keeping the id."""
+    return hmac.new(secret, value.encode("utf-8"), hashlib.sha256).hexdigest()[:32]
+
+
+def shingles(text: str, size: int = 4) -> list[str]:
+    """Distinctive word runs of erased text, to find plaintext fragments left anywhere."""
+    words = [w.lower() for w in text.split() if w.strip()]
+    if len(words) < size:
+        return [" ".join(words)] if len(words) >= 2 else []
+    return [" ".join(words[i : i + size]) for i in range(len(words) - size + 1)]
+
+
+def fragments_in(text: str, fingerprints: set[str], secret: bytes) -> int:
+    """How many of the erased text's shingles appear in ``text``."""
+    return sum(fingerprint(secret, s) in fingerprints for s in shingles(text))
+
+
+def remaining(turns: Sequence[TurnRecorded], erased_ids: set[str]) -> list[TurnRecorded]:
+    """The scope's turns a fresh replay would see: first copy of each, minus the erased."""
+    seen: set[str] = set()
+    kept = []
+    for turn in turns:
+        if turn.evidence_id in erased_ids or turn.evidence_id in seen:
+            continue
+        seen.add(turn.evidence_id)
+        kept.append(turn)
+    return kept
