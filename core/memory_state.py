@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -55,12 +56,17 @@ class ScopeMemory:
     facts: Mapping[str, Fact] = field(default_factory=dict)
     vectors: Mapping[str, Vector] = field(default_factory=dict)
     active: tuple[str, ...] = ()
-    matrix: Vector = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     slots: Mapping[str, str] = field(default_factory=dict)
     nearest_distance: Mapping[str, float] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.active)
+
+    @cached_property
+    def matrix(self) -> Vector:
+        """Active fact vectors as rows, built once per memory value when first needed."""
+        dim = next(iter(self.vectors.values())).shape[0] if self.vectors else 0
+        return _stack([self.vectors[i] for i in self.active], dim)
 
     def fact_in_slot(self, key: str | None) -> Fact | None:
         fact_id = self.slots.get(key) if key else None
@@ -73,7 +79,6 @@ class ScopeMemory:
         active = tuple(i for i in self.active if i != fact.fact_id)
         if fact.status is FactStatus.ACTIVE:
             active = (*active, fact.fact_id)
-        matrix = _stack([vectors[i] for i in active], vector.shape[0])
         slots = _slots(facts, active)
         distances = self._distances_with(fact.fact_id, vector, active)
         return replace(
@@ -81,7 +86,6 @@ class ScopeMemory:
             facts=facts,
             vectors=vectors,
             active=active,
-            matrix=matrix,
             slots=slots,
             nearest_distance=distances,
         )
@@ -112,12 +116,10 @@ class ScopeMemory:
         facts = {fact.fact_id: fact for fact, _ in entries}
         vectors = {fact.fact_id: vector for fact, vector in entries}
         order = tuple(active)
-        dim = next(iter(vectors.values())).shape[0] if vectors else 0
         return cls(
             facts=facts,
             vectors=vectors,
             active=order,
-            matrix=_stack([vectors[i] for i in order], dim),
             slots=_slots(facts, order),
             nearest_distance=dict(distances),
         )

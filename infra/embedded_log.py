@@ -20,6 +20,7 @@ CREATE TABLE IF NOT EXISTS topics (
 CREATE TABLE IF NOT EXISTS records (
   topic TEXT NOT NULL, partition INTEGER NOT NULL, offset INTEGER NOT NULL,
   key BLOB, value BLOB, PRIMARY KEY (topic, partition, offset)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS records_by_key ON records (topic, partition, key, offset);
 CREATE TABLE IF NOT EXISTS offsets (
   grp TEXT NOT NULL, topic TEXT NOT NULL, partition INTEGER NOT NULL,
   offset INTEGER NOT NULL, PRIMARY KEY (grp, topic, partition));

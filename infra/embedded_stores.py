@@ -37,7 +37,7 @@ class EmbeddedStores:
     """One SQLite file holding every embedded view; each port is a thin facade on it."""
 
     def __init__(self, path: Path) -> None:
-        self.conn = connect(path)
+        self.conn = connect(path, durable=False)
         self.conn.executescript(_SCHEMA)
 
     async def close(self) -> None:

@@ -1,0 +1,118 @@
+"""bench/erasure: erase whole subjects with many facts on the embedded runtime.
+
+    python -m bench.erasure [--subjects 3] [--facts 10000]
+
+Builds each subject through the real pipeline (publish, extract, embed, gate, views,
+index), then erases it and reports the time to the receipt and the time to zero
+residue (receipt plus an independent audit scan), with p50/p95 over subjects, beside
+the baseline of deleting the same number of points from the vector index directly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from provmem.core.ports import VectorPoint
+from provmem.infra.settings import Settings
+from provmem.infra.vectors import EdgeVectorIndex
+from provmem.services.bootstrap import build
+from provmem.services.erasure import Eraser, erasure_request
+from provmem.services.memory import Memory
+
+PLACES = ["harbour", "museum", "market", "library", "station", "garden", "bakery", "bridge"]
+
+
+def subject_turns(scope: str, facts: int) -> list[dict[str, str]]:
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    return [
+        {
+            "scope": scope,
+            "speaker": "Sam",
+            "turn_id": f"t{i}",
+            "text": f"I met friend number {i} at the {PLACES[i % len(PLACES)]} in {1900 + i}.",
+            "captured_at": (start + timedelta(seconds=i)).isoformat(),
+        }
+        for i in range(facts)
+    ]
+
+
+async def build_subject(memory: Memory, scope: str, facts: int) -> int:
+    turns = subject_turns(scope, facts)
+    for start in range(0, len(turns), 1000):
+        await memory.publish(turns[start : start + 1000])
+    await memory.sync()
+    return len(await memory.facts(scope))
+
+
+async def erase_subject(memory: Memory, scope: str) -> tuple[float, float, int]:
+    eraser = Eraser(memory.components)
+    started = time.perf_counter()
+    request = erasure_request(scope, [], None, True)
+    receipt = await eraser.erase(request)
+    to_receipt = time.perf_counter() - started
+    residue = await eraser.audit(request.request_id)
+    return to_receipt, time.perf_counter() - started, residue.total + receipt.residue_found
+
+
+async def baseline(folder: Path, count: int) -> float:
+    """Deleting ``count`` points straight from the vector index (no cascade)."""
+    index = EdgeVectorIndex(folder / "baseline", 4)
+    await index.upsert(
+        [VectorPoint(f"f{i}", [1.0, 0, 0, 0], "o/p/u", "active", "x") for i in range(count)]
+    )
+    started = time.perf_counter()
+    await index.delete([f"f{i}" for i in range(count)])
+    elapsed = time.perf_counter() - started
+    await index.close()
+    return elapsed
+
+
+async def run(subjects: int, facts: int, folder: Path) -> None:
+    components = await build(Settings(data_dir=folder, partitions=4))
+    memory = Memory(components)
+    results = []
+    for n in range(subjects):
+        scope = f"bench/erasure/subject-{n}"
+        built = await build_subject(memory, scope, facts)
+        results.append((built, *await erase_subject(memory, scope)))
+        print(
+            f"subject {n}: {built} facts, receipt {results[-1][1]:.2f} s, "
+            f"zero residue {results[-1][2]:.2f} s, residue {results[-1][3]}"
+        )
+    await components.close()
+    report(results, await baseline(folder, facts))
+
+
+def report(results: list[tuple[int, float, float, int]], base: float) -> None:
+    receipts = sorted(r[1] for r in results)
+    clean = sorted(r[2] for r in results)
+    p95 = clean[min(len(clean) - 1, int(0.95 * len(clean)))]
+    print(f"facts per subject: {statistics.mean(r[0] for r in results):.0f}")
+    print(f"time to receipt: p50 {statistics.median(receipts):.2f} s, max {receipts[-1]:.2f} s")
+    print(f"time to zero residue: p50 {statistics.median(clean):.2f} s, p95 {p95:.2f} s")
+    print(f"residue found: {sum(r[3] for r in results)}")
+    print(
+        f"baseline: raw vector delete of the same count {base:.3f} s; "
+        f"ratio cascade/raw delete {statistics.median(clean) / base:.0f}x"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--subjects", type=int, default=3)
+    parser.add_argument("--facts", type=int, default=10_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="provmem-bench-erasure-") as folder:
+        asyncio.run(run(args.subjects, args.facts, Path(folder)))
+
+
+if __name__ == "__main__":
+    main()
