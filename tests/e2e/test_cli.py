@@ -205,3 +205,49 @@ def test_fact_shows_its_evidence_chain_and_history(tmp_path: Path) -> None:
 def _claim_count(turn: dict[str, str]) -> int:
     when = datetime(2023, 5, 8, tzinfo=UTC)
     return len(extract_claims(turn["text"], speaker=turn["speaker"], captured_at=when))
+
+
+def test_calibrate_fits_and_writes_the_gate_settings(tmp_path: Path) -> None:
+    split = Path(__file__).resolve().parents[2] / "bench" / "data" / "gate-calibration.jsonl"
+    env = tmp_path / ".env"
+    env.write_text("PROVMEM_PARTITIONS=4\nPROVMEM_GATE_KAPPA=1\n")
+    run = provmem("calibrate", str(split), "--env-file", str(env))
+    assert run.returncode == 0, run.stderr
+    lines = dict(line.split("=", 1) for line in env.read_text().splitlines())
+    assert lines["PROVMEM_PARTITIONS"] == "4"
+    assert float(lines["PROVMEM_GATE_KAPPA"]) > 1
+    assert 0 < float(lines["PROVMEM_GATE_THRESHOLD"]) < 0.5
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"store": [], "candidate": "x", "duplicate": true}\n')
+    failed = provmem("calibrate", str(bad), "--env-file", str(env))
+    assert failed.returncode == 2 and "store" in failed.stdout
+
+
+def test_erase_and_audit_from_the_cli(tmp_path: Path) -> None:
+    data = ["--data-dir", str(tmp_path / "d")]
+    first = provmem(
+        "publish",
+        "--scope",
+        "acme/app/u1",
+        "--text",
+        "I live in Paris.",
+        "--turn-id",
+        "a",
+        "--json",
+        *data,
+    )
+    provmem(
+        "publish", "--scope", "acme/app/u1", "--text", "I moved to Berlin.", "--turn-id", "b", *data
+    )
+    second = provmem("facts", "acme/app/u1", "--json", *data)
+    berlin = [f for f in json.loads(second.stdout) if "Berlin" in f["statement"]][0]
+    erased = provmem("erase", "acme/app/u1", "--evidence", berlin["evidence_ids"][0], *data)
+    assert erased.returncode == 0, erased.stdout + erased.stderr
+    receipt = json.loads(erased.stdout)
+    assert receipt["evidence_erased"] == 1 and receipt["residue_found"] == 0
+    assert "Berlin" not in erased.stdout
+    facts = json.loads(provmem("facts", "acme/app/u1", "--json", *data).stdout)
+    assert [f["status"] for f in facts] == ["active"] and "Paris" in facts[0]["statement"]
+    assert json.loads(first.stdout)[0]["evidence_id"] in facts[0]["evidence_ids"]
+    audit = provmem("audit", "erasure", receipt["request_id"], *data)
+    assert audit.returncode == 0 and json.loads(audit.stdout)["total"] == 0
