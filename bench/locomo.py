@@ -23,12 +23,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.baselines import RawBM25, RawDense
-from bench.locomo_data import CATEGORIES, Question, questions
 from provmem.core.retrieval import count_tokens
 from provmem.infra.settings import Settings
 from provmem.services.bootstrap import build
-from provmem.services.loaders import locomo_turns, parse_locomo_date
+from provmem.services.evaluation_data import (
+    CATEGORIES,
+    Question,
+    RawBM25,
+    RawDense,
+    last_session_time,
+    questions,
+)
+from provmem.services.loaders import locomo_turns
 from provmem.services.memory import Memory
 from provmem.services.results import Recollection
 
@@ -73,11 +79,6 @@ async def ingest(memory: Memory, sample: dict[str, Any]) -> dict[str, str]:
             dia_of[result.evidence_id or ""] = turn["turn_id"]
     await memory.sync()
     return dia_of
-
-
-def last_session_time(sample: dict[str, Any]) -> Any:
-    dates = [v for k, v in sample["conversation"].items() if k.endswith("_date_time")]
-    return max(parse_locomo_date(d) for d in dates)
 
 
 async def score_provmem(
@@ -132,7 +133,7 @@ def score_baseline(
         elapsed = (time.perf_counter() - started) * 1000
         ranked = [[turns[i]["turn_id"]] for i in order]
         sizes = [count_tokens(turns[i]["text"]) for i in order]
-        record(scores[question.category], question, ranked, sizes, elapsed)
+        record(scores[question.category or 0], question, ranked, sizes, elapsed)
 
 
 async def run(data: Path, folder: Path) -> dict[str, dict[int, Scores]]:
@@ -143,7 +144,7 @@ async def run(data: Path, folder: Path) -> dict[str, dict[int, Scores]]:
     components = await build(Settings(data_dir=folder, partitions=4))
     memory = Memory(components)
     for sample in samples:
-        asked = questions(sample, {1, 2, 3, 4})
+        asked = [q for q in questions(sample) if q.category in (1, 2, 3, 4)]
         dia_of = await ingest(memory, sample)
         await score_provmem(memory, sample, dia_of, asked, systems["provmem"])
         turns = list(locomo_turns(sample))
