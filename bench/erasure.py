@@ -28,18 +28,27 @@ from provmem.services.memory import Memory
 PLACES = ["harbour", "museum", "market", "library", "station", "garden", "bakery", "bridge"]
 
 
+PER_TURN = 10  # statements per turn: a long turn yields several facts
+
+
 def subject_turns(scope: str, facts: int) -> list[dict[str, str]]:
     start = datetime(2026, 1, 1, tzinfo=UTC)
-    return [
-        {
-            "scope": scope,
-            "speaker": "Sam",
-            "turn_id": f"t{i}",
-            "text": f"I met friend number {i} at the {PLACES[i % len(PLACES)]} in {1900 + i}.",
-            "captured_at": (start + timedelta(seconds=i)).isoformat(),
-        }
-        for i in range(facts)
-    ]
+    turns = []
+    for t in range(0, facts, PER_TURN):
+        text = " ".join(
+            f"I met friend number {i} at the {PLACES[i % len(PLACES)]} in {1000 + i}."
+            for i in range(t, min(facts, t + PER_TURN))
+        )
+        turns.append(
+            {
+                "scope": scope,
+                "speaker": "Sam",
+                "turn_id": f"t{t}",
+                "text": text,
+                "captured_at": (start + timedelta(seconds=t)).isoformat(),
+            }
+        )
+    return turns
 
 
 async def build_subject(memory: Memory, scope: str, facts: int) -> int:

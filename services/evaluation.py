@@ -108,6 +108,7 @@ async def _ingest(memory: Memory, raw: dict[str, Any], progress: Progress, task:
             if result.evidence_id is not None:
                 sample.evidence_of[turn["turn_id"]] = result.evidence_id
     await memory.sync(lambda stage, n: progress.advance(task, n) if stage == "derive" else None)
+    await memory.settle()  # on Kafka: wait for the workers
     sample.write_ms = (time.perf_counter() - started) * 1000
     return sample
 

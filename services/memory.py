@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -94,6 +96,29 @@ class Memory:
     async def sync(self, progress: Progress | None = None) -> dict[str, int]:
         """Run this process's stages until they have handled everything on the log."""
         return await self._c.runner.run_until_idle(progress)
+
+    async def settle(self, timeout_s: float = 600.0) -> None:
+        """Wait until everything published has been processed, then sync this process.
+
+        On Kafka the workers process turns: wait until their consumer group has committed
+        the end of the turns and fact-changes topics."""
+        if self._c.settings.runtime == "kafka":
+            deadline = time.monotonic() + timeout_s
+            while not await self._workers_caught_up():
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"workers did not catch up within {timeout_s:.0f} s")
+                await asyncio.sleep(0.2)
+        await self.sync()
+
+    async def _workers_caught_up(self) -> bool:
+        log, group = self._c.log, self._c.settings.consumer_group
+        for topic in (self._c.names.turns, self._c.names.fact_changes):
+            for partition in range(await log.partitions(topic)):
+                if await log.committed(group, topic, partition) < await log.end_offset(
+                    topic, partition
+                ):
+                    return False
+        return True
 
     async def facts(self, scope: str) -> list[Fact]:
         return await self._c.views.facts_in_scope(Scope.parse(scope).key)

@@ -118,14 +118,7 @@ class Runtime:
 
     async def caught_up(self) -> bool:
         """Every record on the turns and fact-changes topics has been handled."""
-        components = self.memory.components
-        log, group = components.log, self.settings.consumer_group
-        for topic in (components.names.turns, components.names.fact_changes):
-            for partition in range(await log.partitions(topic)):
-                end = await log.end_offset(topic, partition)
-                if await log.committed(group, topic, partition) < end:
-                    return False
-        return True
+        return await self.memory._workers_caught_up()  # noqa: SLF001 - same check as settle
 
     def worker_log(self) -> str:
         logs = sorted(self._log_dir.glob("worker-*.log"))
