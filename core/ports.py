@@ -184,9 +184,14 @@ class VectorIndex(Protocol):
     async def delete(self, fact_ids: Sequence[str]) -> None: ...
 
     async def search(
-        self, scope_key: str, vector: Sequence[float], limit: int, kind: str = "fact"
+        self,
+        scope_key: str,
+        vector: Sequence[float],
+        limit: int,
+        kind: str = "fact",
+        entity: str | None = None,
     ) -> list[VectorHit]:
-        """Dense search over active items of ``kind`` in the scope."""
+        """Dense search over active items of ``kind`` in the scope (naming ``entity``)."""
         ...
 
     async def search_sparse(

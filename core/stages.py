@@ -113,7 +113,7 @@ def new_fact(turn: TurnRecorded, index: int, claim: Claim, extraction_version: s
         statement=claim.statement,
         evidence_ids=(turn.evidence_id,),
         support=_spans(turn, claim),
-        entities=claim.entities,
+        entities=_with_speaker(claim.entities, turn.speaker),
         slot=claim.slot.key if claim.slot else None,
         slot_value=claim.slot.value if claim.slot else None,
         negated=claim.negated,
@@ -127,6 +127,11 @@ def new_fact(turn: TurnRecorded, index: int, claim: Claim, extraction_version: s
         last_verified_at=turn.captured_at,
         version=1,
     )
+
+
+def _with_speaker(entities: tuple[str, ...], speaker: str) -> tuple[str, ...]:
+    """A speaker's claims are in the speaker's entity scope, named or not."""
+    return entities if speaker in entities else (*entities, speaker)
 
 
 def with_support(

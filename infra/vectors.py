@@ -157,10 +157,15 @@ class EdgeVectorIndex(VectorIndex):
         self._open().update(edge.UpdateOperation.delete_points(ids))
 
     async def search(
-        self, scope_key: str, vector: Sequence[float], limit: int, kind: str = "fact"
+        self,
+        scope_key: str,
+        vector: Sequence[float],
+        limit: int,
+        kind: str = "fact",
+        entity: str | None = None,
     ) -> list[VectorHit]:
         query = edge.Query.Nearest(_floats(vector, self._dim), using=DENSE)
-        return self._search(query, scope_key, limit, kind)
+        return self._search(query, scope_key, limit, kind, entity)
 
     async def search_sparse(
         self, scope_key: str, sparse: SparseVector, limit: int, kind: str = "fact"
@@ -195,8 +200,10 @@ class EdgeVectorIndex(VectorIndex):
                 vectors[SPARSE] = edge.SparseVector(indices, values)
         return vectors
 
-    def _search(self, query: edge.Query, scope_key: str, limit: int, kind: str) -> list[VectorHit]:
-        search_filter = self._filter(scope_key, ACTIVE, _kind(kind))
+    def _search(
+        self, query: edge.Query, scope_key: str, limit: int, kind: str, entity: str | None = None
+    ) -> list[VectorHit]:
+        search_filter = self._filter(scope_key, ACTIVE, _kind(kind), entity)
         if limit <= 0:
             return []
         request = edge.SearchRequest(
@@ -205,8 +212,18 @@ class EdgeVectorIndex(VectorIndex):
         return _hits(self._open().search(request))
 
     @staticmethod
-    def _filter(scope_key: str, status: str | None = None, kind: str | None = None) -> edge.Filter:
-        conditions = {"scope": scope_key, "status": status, "kind": kind}
+    def _filter(
+        scope_key: str,
+        status: str | None = None,
+        kind: str | None = None,
+        entity: str | None = None,
+    ) -> edge.Filter:
+        conditions = {
+            "scope": scope_key,
+            "status": status,
+            "kind": kind,
+            "entities": entity.lower() if entity else None,
+        }
         must: list[edge.ConditionType] = [
             edge.FieldCondition(key=key, match=edge.MatchValue(value))
             for key, value in conditions.items()
@@ -317,9 +334,15 @@ class QdrantVectorIndex(VectorIndex):
         )
 
     async def search(
-        self, scope_key: str, vector: Sequence[float], limit: int, kind: str = "fact"
+        self,
+        scope_key: str,
+        vector: Sequence[float],
+        limit: int,
+        kind: str = "fact",
+        entity: str | None = None,
     ) -> list[VectorHit]:
-        return await self._search(_floats(vector, self._dim), DENSE, scope_key, limit, kind)
+        dense = _floats(vector, self._dim)
+        return await self._search(dense, DENSE, scope_key, limit, kind, entity)
 
     async def search_sparse(
         self, scope_key: str, sparse: SparseVector, limit: int, kind: str = "fact"
@@ -371,8 +394,9 @@ class QdrantVectorIndex(VectorIndex):
         scope_key: str,
         limit: int,
         kind: str,
+        entity: str | None = None,
     ) -> list[VectorHit]:
-        query_filter = self._filter(scope_key, ACTIVE, _kind(kind))
+        query_filter = self._filter(scope_key, ACTIVE, _kind(kind), entity)
         if limit <= 0:
             return []
         client = await self._open()
@@ -387,10 +411,20 @@ class QdrantVectorIndex(VectorIndex):
         return _hits(response.points)
 
     @staticmethod
-    def _filter(scope_key: str, status: str | None = None, kind: str | None = None) -> qm.Filter:
+    def _filter(
+        scope_key: str,
+        status: str | None = None,
+        kind: str | None = None,
+        entity: str | None = None,
+    ) -> qm.Filter:
         from qdrant_client import models as qm
 
-        conditions = {"scope": scope_key, "status": status, "kind": kind}
+        conditions = {
+            "scope": scope_key,
+            "status": status,
+            "kind": kind,
+            "entities": entity.lower() if entity else None,
+        }
         must: list[qm.Condition] = [
             qm.FieldCondition(key=key, match=qm.MatchValue(value=value))
             for key, value in conditions.items()

@@ -124,27 +124,34 @@ class Recall:
                     tuple(h.fact_id for h in keyword),
                 )
             )
-        found += await self._structured_routes(scope_key, query, intent, found[0].items)
+        found += await self._structured_routes(scope_key, query, intent, vector, found[0].items)
         return found
 
     async def _structured_routes(
-        self, scope_key: str, query: str, intent: QueryIntent, dense_order: Sequence[str]
+        self,
+        scope_key: str,
+        query: str,
+        intent: QueryIntent,
+        vector: Sequence[float],
+        dense_order: Sequence[str],
     ) -> list[RouteResult]:
         rank = {item: i for i, item in enumerate(dense_order)}
-        entity, slot = await self._entity_route(scope_key, intent, rank), None
+        entity = await self._entity_route(scope_key, intent, vector)
         slot = await self._slot_route(scope_key, query, intent, rank)
         temporal = await self._temporal_route(scope_key, intent)
         return [r for r in (entity, slot, temporal) if r is not None]
 
     async def _entity_route(
-        self, scope_key: str, intent: QueryIntent, rank: dict[str, int]
+        self, scope_key: str, intent: QueryIntent, vector: Sequence[float]
     ) -> RouteResult | None:
+        """Dense search restricted to the facts in the entity scope of the names asked."""
         if not intent.entities:
             return None
-        ids: set[str] = set()
+        ranked: list[tuple[float, str]] = []
         for name in intent.entities:
-            ids.update(await self._d.views.facts_for_entity(scope_key, name))
-        ordered = sorted(ids, key=lambda i: (rank.get(i, len(rank)), i))[:ROUTE_DEPTH]
+            hits = await self._d.vectors.search(scope_key, vector, ROUTE_DEPTH, entity=name)
+            ranked += [(-h.score, h.fact_id) for h in hits]
+        ordered = list(dict.fromkeys(fact_id for _, fact_id in sorted(ranked)))[:ROUTE_DEPTH]
         return RouteResult("entity", tuple(ordered), ", ".join(intent.entities))
 
     async def _slot_route(
