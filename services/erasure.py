@@ -86,14 +86,24 @@ class Eraser:
         await self._c.runner.run_until_idle()
         turns = await self._scope_turns(request.scope.key)
         live = remaining(turns, await self._tombstoned(request.scope.key))
-        erased_ids = targeted(request, live)
-        texts = [await self._c.sealer.open(t.text) for t in live if t.evidence_id in erased_ids]
+        erased_ids = list(dict.fromkeys(targeted(request, turns)))  # tombstoned too: resumable
+        texts = await self._texts([t for t in live if t.evidence_id in erased_ids])
         removed = await self._cascade(request, live, erased_ids, texts)
         seconds = time.perf_counter() - started
         residue = await self._verify(request, erased_ids, texts, removed["facts_erased"])
         receipt = self._receipt(request, erased_ids, removed, seconds, residue)
         await self._record(request, erased_ids, removed, texts, receipt)
         return receipt
+
+    async def _texts(self, turns: list[TurnRecorded]) -> list[str]:
+        """Plaintext of the turns to erase, while it can still be read (for the audit)."""
+        texts = []
+        for turn in turns:
+            try:
+                texts.append(await self._c.sealer.open(turn.text))
+            except LookupError:
+                continue  # already shredded by an interrupted run of this request
+        return texts
 
     async def _scope_turns(self, scope_key: str) -> list[TurnRecorded]:
         log, topic = self._c.log, self._c.names.turns

@@ -1,0 +1,96 @@
+"""Kill the process in the middle of an erasure cascade; after a restart the cascade
+completes and the audit finds no residue (embedded runtime)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from provmem.core.capture import TurnInput, turn_evidence_id
+from provmem.infra.settings import Settings
+from provmem.services.bootstrap import build
+from provmem.services.erasure import Eraser, erasure_request
+from provmem.services.memory import Memory
+from tests.harness import SCOPE, said
+
+TURNS = 40
+
+
+def _turns() -> list[dict[str, object]]:
+    return [
+        said(
+            f"t{i}",
+            " ".join(f"I met friend {i}-{j} at the {j}th market in {1900 + j}." for j in range(6)),
+            minute=i,
+        )
+        for i in range(TURNS)
+    ]
+
+
+def _tombstones(log_db: Path) -> int:
+    try:
+        with sqlite3.connect(log_db, timeout=1) as conn:
+            return int(
+                conn.execute(
+                    "SELECT COUNT(*) FROM records WHERE value IS NULL AND topic LIKE '%.turns'"
+                ).fetchone()[0]
+            )
+    except sqlite3.OperationalError:
+        return 0
+
+
+async def _facts(folder: Path, turns: list[dict[str, object]]) -> list[dict[str, object]]:
+    components = await build(Settings(data_dir=folder, partitions=2))
+    memory = Memory(components)
+    await memory.publish(turns)
+    await memory.sync()
+    facts = sorted(
+        (f.model_dump(exclude={"version"}) for f in await memory.facts(SCOPE)),
+        key=lambda f: str(f["fact_id"]),
+    )
+    await components.close()
+    return facts
+
+
+async def test_a_killed_cascade_completes_after_restart(tmp_path: Path) -> None:
+    live, fresh = tmp_path / "live", tmp_path / "fresh"
+    turns = _turns()
+    await _facts(live, turns)
+    ids = [turn_evidence_id(TurnInput.model_validate(t)) for t in turns]
+    chosen = ids[::2]
+    args = [sys.executable, "-m", "provmem.services.cli", "erase", SCOPE, "--data-dir", str(live)]
+    for evidence_id in chosen:
+        args += ["--evidence", evidence_id]
+    child = subprocess.Popen(
+        args,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PROVMEM_PARTITIONS": "2"},
+    )
+    deadline = time.monotonic() + 120
+    while _tombstones(live / "log.db") == 0 and child.poll() is None:
+        assert time.monotonic() < deadline, "the erasure never started"
+        time.sleep(0.01)
+    child.send_signal(signal.SIGKILL)
+    child.wait(30)
+    assert child.returncode == -signal.SIGKILL, "the erasure finished before it was killed"
+
+    components = await build(Settings(data_dir=live, partitions=2))
+    eraser = Eraser(components)
+    request = erasure_request(SCOPE, chosen, None, False)
+    receipt = await eraser.erase(request)
+    assert receipt.residue_found == 0 and receipt.evidence_erased == len(chosen)
+    assert (await eraser.audit(request.request_id)).total == 0
+    memory = Memory(components)
+    after = sorted(
+        (f.model_dump(exclude={"version"}) for f in await memory.facts(SCOPE)),
+        key=lambda f: str(f["fact_id"]),
+    )
+    await components.close()
+    kept = [t for t, i in zip(turns, ids, strict=True) if i not in set(chosen)]
+    assert after == await _facts(fresh, kept)
