@@ -9,9 +9,10 @@ from typing import Any
 from fastapi import FastAPI, HTTPException, Request
 from pydantic import BaseModel, Field
 
-from ..core.events import Fact
+from ..core.events import ErasureCompleted, Fact
 from ..infra.settings import Settings
 from .bootstrap import build
+from .erasure import erasure_request
 from .memory import MAX_BATCH, Memory
 from .results import EvidenceQuote, PublishResult, Recollection
 
@@ -20,6 +21,16 @@ class QueryRequest(BaseModel):
     scope: str = Field(description="org/project/user")
     query: str = Field(min_length=1)
     limit: int = Field(5, ge=1, le=100)
+
+
+class ErasureBody(BaseModel):
+    """What to erase: exactly one of evidence ids, a session, or the whole subject."""
+
+    scope: str = Field(description="org/project/user")
+    evidence_ids: list[str] = Field(default_factory=list, max_length=10_000)
+    session: str | None = None
+    subject: bool = False
+    reason: str = Field("", max_length=1000)
 
 
 class TurnBatch(BaseModel):
@@ -73,6 +84,27 @@ def _routes(api: FastAPI) -> None:
             return await memory.facts(scope)
         except ValueError as error:
             raise HTTPException(422, str(error)) from error
+
+    @api.post("/v1/erasures", response_model=ErasureCompleted | None, status_code=202)
+    async def erase(request: Request, body: ErasureBody) -> ErasureCompleted | None:
+        """File a compliance erasure; on the embedded runtime its receipt comes back."""
+        chosen = [bool(body.evidence_ids), body.session is not None, body.subject]
+        if sum(chosen) != 1:
+            raise HTTPException(422, "choose exactly one of evidence_ids, session or subject")
+        try:
+            erasure = erasure_request(
+                body.scope, body.evidence_ids, body.session, body.subject, body.reason
+            )
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from error
+        return await _memory(request).request_erasure(erasure)
+
+    @api.get("/v1/erasures/{request_id}", response_model=ErasureCompleted)
+    async def erasure_receipt(request: Request, request_id: str) -> ErasureCompleted:
+        receipt = await _memory(request).erasure_receipt(request_id)
+        if receipt is None:
+            raise HTTPException(404, f"erasure {request_id}: no receipt")
+        return receipt
 
     @api.get("/v1/evidence/{evidence_id}", response_model=EvidenceQuote)
     async def evidence(request: Request, evidence_id: str) -> EvidenceQuote:

@@ -94,7 +94,7 @@ def erase(
     broker: BrokerOpt = None,
 ) -> None:
     """File a compliance erasure and print its receipt (no personal data in it)."""
-    from .erasure import Eraser, erasure_request
+    from .erasure import erasure_request
 
     chosen = [bool(evidence_ids), session is not None, subject]
     if sum(chosen) != 1:
@@ -104,7 +104,10 @@ def erase(
     except ValueError as error:
         _fail(str(error))
     settings = _settings(runtime, data_dir, broker)
-    receipt = _run(settings, lambda m: Eraser(m.components).erase(request))
+    receipt = _run(settings, lambda m: m.request_erasure(request))
+    if receipt is None:
+        console.print(f"filed {request.request_id} on the erasure-requests topic")
+        return
     print(receipt.model_dump_json(indent=2))
     if receipt.residue_found:
         raise typer.Exit(1)

@@ -10,20 +10,24 @@ import hashlib
 import hmac
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+import structlog
+
 from ..core.erasure import changes_between, fingerprint, fragments_in, remaining, shingles, targeted
 from ..core.events import ErasureCompleted, ErasureRequested, ErasureTarget, FactOp, TurnRecorded
-from ..core.ports import Append, StateStore
+from ..core.ports import Append, LogRecord, StateStore
 from ..core.scope import Scope, partition_for
 from ..infra.crypto import master_key, subject_key_id
-from ..streams.outcome import Outgoing
+from ..streams.outcome import Outcome, Outgoing
 from ..streams.runner import send_all
-from ..streams.topics import ERASURE_RECEIPTS, FACT_CHANGES, TURNS
+from ..streams.topics import ERASURE_RECEIPTS, ERASURE_REQUESTS, FACT_CHANGES, TURNS
 from .bootstrap import Components
 
 LEDGER = "erasure|"
+log = structlog.get_logger(__name__)
 
 
 def erasure_request(
@@ -296,7 +300,11 @@ class Eraser:
         await self._state.save(LEDGER + request.request_id, json.dumps(entry).encode())
         partition = 0
         record = Append(partition, request.request_id.encode(), ERASURE_RECEIPTS.encode(receipt))
-        await self._c.log.append(ERASURE_RECEIPTS.name(self._c.settings.topic_prefix), [record])
+        await self._c.log.append(self._c.names.erasure_receipts, [record])
+
+    async def receipt(self, request_id: str) -> ErasureCompleted | None:
+        entry = await self._ledger(request_id)
+        return None if entry is None else ErasureCompleted.model_validate(entry["receipt"])
 
     async def _ledger(self, request_id: str) -> dict | None:  # type: ignore[type-arg]
         raw = await self._state.load(LEDGER + request_id)
@@ -319,3 +327,23 @@ def _cites(value: bytes | None, erased: list[bytes]) -> bool:
     if value.startswith(b'{"schema_version":1,"evidence_id"'):
         return False  # a turn: sealed text, and superseded by its tombstone
     return any(e in value for e in erased)
+
+
+class ErasureStage:
+    """Erasure requests from the topic -> the cascade (each request once, by its id)."""
+
+    def __init__(self, eraser: Eraser) -> None:
+        self._eraser = eraser
+
+    async def handle_batch(self, records: Sequence[LogRecord]) -> Outcome:
+        for record in records:
+            if record.value is None:
+                continue
+            try:
+                request = ERASURE_REQUESTS.decode(record.value)
+            except ValueError as error:
+                log.warning("erasure.undecodable", offset=record.offset, reason=str(error))
+                continue
+            if isinstance(request, ErasureRequested):
+                await self._eraser.erase(request)
+        return Outcome()

@@ -11,12 +11,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..core.capture import TurnInput, TurnRejectedError, check_limits, record_turn, turn_evidence_id
-from ..core.events import Fact, TurnRecorded
+from ..core.events import ErasureCompleted, ErasureRequested, Fact, TurnRecorded
 from ..core.ports import Append
 from ..core.scope import Scope, partition_for
 from ..streams.pipeline import describe
-from ..streams.runner import Progress
-from ..streams.topics import TURNS
+from ..streams.runner import Progress, Runner, StageBinding
+from ..streams.topics import ERASURE_REQUESTS, TURNS
 from .bootstrap import Components
 from .recall import Recall, RecallDeps
 from .results import EvidenceQuote, FactDetail, PublishResult, Recollection
@@ -29,6 +29,7 @@ class Memory:
 
     def __init__(self, components: Components) -> None:
         self._c = components
+        self._erasures = _erasure_runner(components)
         self._recall = Recall(
             RecallDeps(
                 views=components.views,
@@ -95,7 +96,27 @@ class Memory:
 
     async def sync(self, progress: Progress | None = None) -> dict[str, int]:
         """Run this process's stages until they have handled everything on the log."""
-        return await self._c.runner.run_until_idle(progress)
+        handled = await self._c.runner.run_until_idle(progress)
+        if self._erasures is not None:
+            handled.update(await self._erasures.run_until_idle(progress))
+        return handled
+
+    async def request_erasure(self, request: ErasureRequested) -> ErasureCompleted | None:
+        """File an erasure on the erasure-requests topic; on the embedded runtime it runs
+        at once and its receipt is returned."""
+        record = Append(0, request.request_id.encode(), ERASURE_REQUESTS.encode(request))
+        await self._c.log.append(self._c.names.erasure_requests, [record])
+        if self._erasures is None:
+            return None
+        await self.sync()
+        return await self.erasure_receipt(request.request_id)
+
+    async def erasure_receipt(self, request_id: str) -> ErasureCompleted | None:
+        if self._c.state is None:
+            return None
+        from .erasure import Eraser
+
+        return await Eraser(self._c).receipt(request_id)
 
     async def settle(self, timeout_s: float = 600.0) -> None:
         """Wait until everything published has been processed, then sync this process.
@@ -191,3 +212,15 @@ def _supporting_text(text: str, evidence_id: str, fact: Fact | None) -> str:
         return text
     spans = [s for s in fact.support if s.evidence_id == evidence_id]
     return " … ".join(text[s.start : s.end] for s in spans) if spans else text
+
+
+def _erasure_runner(components: Components) -> Runner | None:
+    """The embedded runtime runs erasure requests in-process, after the other stages."""
+    if components.state is None:
+        return None
+    from .erasure import Eraser, ErasureStage
+
+    stage = ErasureStage(Eraser(components))
+    group = components.settings.consumer_group
+    binding = StageBinding("erase", components.names.erasure_requests, group, stage)
+    return Runner(components.log, None, [binding])

@@ -83,6 +83,14 @@ class TopicNames:
         return FACT_CHANGES.name(self.prefix)
 
     @property
+    def erasure_requests(self) -> str:
+        return ERASURE_REQUESTS.name(self.prefix)
+
+    @property
+    def erasure_receipts(self) -> str:
+        return ERASURE_RECEIPTS.name(self.prefix)
+
+    @property
     def dead_letters(self) -> str:
         return DEAD_LETTERS.name(self.prefix)
 

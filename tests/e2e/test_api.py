@@ -33,3 +33,19 @@ def test_publish_query_and_evidence_over_http(tmp_path: Path) -> None:
         assert shown["quote"] == TURN["text"]
         assert client.get("/v1/evidence/ev_missing").status_code == 404
         assert client.get("/v1/facts", params={"scope": "nope"}).status_code == 422
+
+
+def test_erasure_over_http_returns_a_receipt(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "d", partitions=2)
+    with TestClient(create_api(settings)) as client:
+        (published,) = client.post("/v1/turns", json={"turns": [TURN]}).json()
+        body = {"scope": "acme/app/u1", "evidence_ids": [published["evidence_id"]]}
+        receipt = client.post("/v1/erasures", json=body)
+        assert receipt.status_code == 202
+        assert receipt.json()["evidence_erased"] == 1 and receipt.json()["residue_found"] == 0
+        again = client.get(f"/v1/erasures/{receipt.json()['request_id']}")
+        assert again.json() == receipt.json()
+        assert client.get(f"/v1/evidence/{published['evidence_id']}").status_code == 404
+        assert client.get("/v1/facts", params={"scope": "acme/app/u1"}).json() == []
+        both = {**body, "subject": True}
+        assert client.post("/v1/erasures", json=both).status_code == 422
