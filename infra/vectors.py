@@ -180,6 +180,10 @@ class EdgeVectorIndex(VectorIndex):
     async def count(self, scope_key: str) -> int:
         return self._open().count(edge.CountRequest(exact=True, filter=self._filter(scope_key)))
 
+    async def optimize(self) -> None:
+        """Build the engine's search index (HNSW) over what was written; call after bulk loads."""
+        self._open().optimize()
+
     async def payload(self, item_id: str) -> dict[str, Any] | None:
         """The stored payload of an item, or None when absent (for audits)."""
         records = self._open().retrieve([point_id(item_id)], with_payload=True, with_vector=False)

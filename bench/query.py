@@ -1,0 +1,166 @@
+"""bench/query: query latency at 10k and 100k facts in one scope, with filters.
+
+    python -m bench.query [--sizes 10000 100000] [--queries 200]
+
+Loads facts straight into the embedded views and index (dense vectors from a clustered
+synthetic distribution, BM25 from the statements), then times the full multi-route recall
+(embedding the query, six routes, projection, views reads) and, in the same run, a raw
+filtered dense search of the same index as the baseline. Reports p50/p95 and peak RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import resource
+import statistics
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+from provmem.core.events import Fact, FactOp
+from provmem.core.scope import Scope
+from provmem.core.stages import fact_changed
+from provmem.infra.settings import Settings
+from provmem.services.bootstrap import Components, build
+from provmem.services.memory import Memory
+
+SCOPE = "bench/query/sam"
+THINGS = [
+    "guitar",
+    "garden",
+    "novel",
+    "marathon",
+    "bakery",
+    "violin",
+    "kayak",
+    "museum",
+    "recipe",
+    "telescope",
+    "puppy",
+    "painting",
+    "podcast",
+    "chess",
+    "camera",
+]
+VERBS = ["likes", "bought", "visited", "talked about", "finished", "started", "lost"]
+NAMES = ["Ana", "Ben", "Chloe", "Dev", "Eli", "Farah", "Gus", "Hana"]
+
+
+def statement(i: int, rng: random.Random) -> str:
+    return (
+        f"{rng.choice(NAMES)} {rng.choice(VERBS)} the {rng.choice(THINGS)} "
+        f"number {i} with {rng.choice(NAMES)}."
+    )
+
+
+def facts(count: int, rng: random.Random) -> list[Fact]:
+    scope, when = Scope.parse(SCOPE), datetime(2026, 1, 1, tzinfo=UTC)
+    return [
+        Fact(
+            fact_id=f"fact_{i:08d}",
+            scope=scope,
+            statement=statement(i, rng),
+            evidence_ids=(f"ev_{i:08d}",),
+            entities=(rng.choice(NAMES),),
+            extraction_version="bench",
+            last_verified_at=when,
+            version=1,
+        )
+        for i in range(count)
+    ]
+
+
+def vectors(count: int, dim: int, rng: np.random.Generator) -> np.ndarray:
+    centres = rng.standard_normal((64, dim))
+    points = centres[rng.integers(0, 64, count)] + 0.6 * rng.standard_normal((count, dim))
+    return points / np.linalg.norm(points, axis=1, keepdims=True)
+
+
+async def load(components: Components, count: int, seed: int) -> None:
+    made = facts(count, random.Random(seed))
+    dense = vectors(count, components.embedder.dim, np.random.default_rng(seed))
+    for fact in made:
+        await components.views.apply(fact_changed(FactOp.ADD, fact, "bench", "bench"))
+    from provmem.core.ports import VectorPoint
+
+    sparse = components.index.keywords.embed_documents([f.statement for f in made])
+    points = [
+        VectorPoint(
+            f.fact_id,
+            d.tolist(),
+            SCOPE,
+            "active",
+            f.statement,
+            s,
+            tuple(e.lower() for e in f.entities),
+            None,
+            "fact",
+        )
+        for f, d, s in zip(made, dense, sparse, strict=True)
+    ]
+    for start in range(0, count, 5000):
+        await components.vectors.upsert(points[start : start + 5000])
+    optimize = getattr(components.vectors, "optimize", None)
+    if optimize is not None:
+        await optimize()
+
+
+async def time_queries(memory: Memory, queries: list[str]) -> tuple[list[float], list[float]]:
+    recall_ms, raw_ms = [], []
+    components = memory.components
+    for query in queries:
+        started = time.perf_counter()
+        await memory.query(SCOPE, query, limit=10)
+        recall_ms.append((time.perf_counter() - started) * 1000)
+        vector = components.embedder.embed([query])[0]
+        started = time.perf_counter()
+        await components.vectors.search(SCOPE, vector, 10)
+        raw_ms.append((time.perf_counter() - started) * 1000)
+    return recall_ms, raw_ms
+
+
+def p95(values: list[float]) -> float:
+    return sorted(values)[int(0.95 * (len(values) - 1))]
+
+
+async def run_size(count: int, queries: int, folder: Path) -> str:
+    components = await build(Settings(data_dir=folder, partitions=2))
+    memory = Memory(components)
+    started = time.perf_counter()
+    await load(components, count, seed=count)
+    loaded = time.perf_counter() - started
+    rng = random.Random(1)
+    asked = [
+        f"What did {rng.choice(NAMES)} do with the {rng.choice(THINGS)}?" for _ in range(queries)
+    ]
+    await memory.query(SCOPE, asked[0])  # warm the model and caches
+    recall_ms, raw_ms = await time_queries(memory, asked)
+    await components.close()
+    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return (
+        f"{count:>7} facts (loaded in {loaded:.0f} s): recall p50 "
+        f"{statistics.median(recall_ms):.1f} ms p95 {p95(recall_ms):.1f} ms | raw filtered "
+        f"dense search p50 {statistics.median(raw_ms):.2f} ms p95 {p95(raw_ms):.2f} ms | "
+        f"ratio p95 {p95(recall_ms) / p95(raw_ms):.0f}x | peak RSS {peak_mib:.0f} MiB"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--queries", type=int, default=200)
+    args = parser.parse_args()
+    for size in args.sizes:
+        with tempfile.TemporaryDirectory(prefix="provmem-bench-query-") as folder:
+            print(asyncio.run(run_size(size, args.queries, Path(folder))), flush=True)
+
+
+if __name__ == "__main__":
+    main()
