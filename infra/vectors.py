@@ -128,6 +128,19 @@ def _hits(points: Sequence[Any]) -> list[VectorHit]:
 # --------------------------------------------------------------------------- Qdrant Edge
 
 
+def _conditions(
+    scope_key: str, status: str | None, kind: str | None, entity: str | None
+) -> list[tuple[str, str]]:
+    """The payload equalities of a search filter, the same for both engines."""
+    pairs = {
+        "scope": scope_key,
+        "status": status,
+        "kind": kind,
+        "entities": entity.lower() if entity else None,
+    }
+    return [(key, value) for key, value in pairs.items() if value is not None]
+
+
 class EdgeVectorIndex(VectorIndex):
     """A Qdrant Edge shard in a folder of its own, opened on first use.
 
@@ -222,16 +235,9 @@ class EdgeVectorIndex(VectorIndex):
         kind: str | None = None,
         entity: str | None = None,
     ) -> edge.Filter:
-        conditions = {
-            "scope": scope_key,
-            "status": status,
-            "kind": kind,
-            "entities": entity.lower() if entity else None,
-        }
         must: list[edge.ConditionType] = [
             edge.FieldCondition(key=key, match=edge.MatchValue(value))
-            for key, value in conditions.items()
-            if value is not None
+            for key, value in _conditions(scope_key, status, kind, entity)
         ]
         return edge.Filter(must=must)
 
@@ -423,16 +429,9 @@ class QdrantVectorIndex(VectorIndex):
     ) -> qm.Filter:
         from qdrant_client import models as qm
 
-        conditions = {
-            "scope": scope_key,
-            "status": status,
-            "kind": kind,
-            "entities": entity.lower() if entity else None,
-        }
         must: list[qm.Condition] = [
             qm.FieldCondition(key=key, match=qm.MatchValue(value=value))
-            for key, value in conditions.items()
-            if value is not None
+            for key, value in _conditions(scope_key, status, kind, entity)
         ]
         return qm.Filter(must=must)
 
