@@ -47,8 +47,16 @@ class SealedText(BaseModel):
     ciphertext: str = Field(description="Base64 ciphertext with its GCM tag")
 
 
+TurnAction = Literal["say", "correct", "retract", "approve", "reject"]
+
+
 class TurnRecorded(BaseModel):
-    """One captured conversation turn: immutable, encrypted evidence."""
+    """One captured conversation turn: immutable, encrypted evidence.
+
+    A turn either says something (``say``) or acts on a fact (a correction, a retraction,
+    a review decision). An action turn's sealed text is what the person said: the new
+    statement (correct, approve) or the reason (retract, reject).
+    """
 
     model_config = _FROZEN
 
@@ -62,6 +70,9 @@ class TurnRecorded(BaseModel):
     deletion_scope: DeletionScope = DeletionScope.USER
     content_hash: str = Field(description="Keyed HMAC-SHA256 of the text under the subject key")
     text: SealedText
+    action: TurnAction = "say"
+    target_fact_id: str | None = Field(default=None, description="The fact an action acts on")
+    reason: str = Field(default="", max_length=1000, description="Why, for an action")
 
 
 class SupportSpan(BaseModel):

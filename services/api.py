@@ -12,9 +12,10 @@ from pydantic import BaseModel, Field
 from ..core.events import ErasureCompleted, Fact
 from ..infra.settings import Settings
 from .bootstrap import build
+from .corrections import ForeignScopeError
 from .erasure import erasure_request
 from .memory import MAX_BATCH, Memory
-from .results import EvidenceQuote, PublishResult, Recollection
+from .results import ActionResult, EvidenceQuote, FactDetail, PublishResult, Recollection
 
 
 class QueryRequest(BaseModel):
@@ -31,6 +32,22 @@ class ErasureBody(BaseModel):
     session: str | None = None
     subject: bool = False
     reason: str = Field("", max_length=1000)
+
+
+class ActionBody(BaseModel):
+    """Who acts on a fact and why; ``scope`` (the caller's) refuses other tenants' facts."""
+
+    by: str = Field("user", min_length=1, max_length=256)
+    reason: str = Field("", max_length=1000)
+    scope: str | None = None
+
+
+class CorrectBody(ActionBody):
+    statement: str = Field(min_length=1)
+
+
+class ApproveBody(ActionBody):
+    statement: str | None = Field(None, description="An edited statement to approve instead")
 
 
 class TurnBatch(BaseModel):
@@ -57,7 +74,22 @@ def _memory(request: Request) -> Memory:
     return memory
 
 
+async def _acting(work: Any) -> ActionResult:
+    """Run a correction or review decision; refusals become 403, 404 or 422."""
+    try:
+        result: ActionResult = await work
+    except ForeignScopeError as error:
+        raise HTTPException(403, str(error)) from error
+    except LookupError as error:
+        raise HTTPException(404, str(error)) from error
+    except ValueError as error:
+        raise HTTPException(422, str(error)) from error
+    return result
+
+
 def _routes(api: FastAPI) -> None:
+    _review_routes(api)
+
     @api.get("/v1/health")
     async def health() -> dict[str, str]:
         return {"status": "ok"}
@@ -112,6 +144,51 @@ def _routes(api: FastAPI) -> None:
         if quote is None:
             raise HTTPException(404, f"evidence {evidence_id} not found")
         return quote
+
+
+def _review_routes(api: FastAPI) -> None:
+    @api.post("/v1/facts/{fact_id}/correct", response_model=ActionResult)
+    async def correct(request: Request, fact_id: str, body: CorrectBody) -> ActionResult:
+        """Correct a fact: a new fact with the statement supersedes it (history kept)."""
+        memory = _memory(request)
+        return await _acting(
+            memory.correct(
+                fact_id, body.statement, by=body.by, reason=body.reason, scope=body.scope
+            )
+        )
+
+    @api.post("/v1/facts/{fact_id}/retract", response_model=ActionResult)
+    async def retract(request: Request, fact_id: str, body: ActionBody) -> ActionResult:
+        memory = _memory(request)
+        return await _acting(
+            memory.retract(fact_id, by=body.by, reason=body.reason, scope=body.scope)
+        )
+
+    @api.get("/v1/review", response_model=list[FactDetail])
+    async def review(request: Request, scope: str) -> list[FactDetail]:
+        """Facts of a scope waiting for review, with their reason and evidence."""
+        memory = _memory(request)
+        await memory.sync()
+        try:
+            return await memory.review_queue(scope)
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from error
+
+    @api.post("/v1/facts/{fact_id}/approve", response_model=ActionResult)
+    async def approve(request: Request, fact_id: str, body: ApproveBody) -> ActionResult:
+        memory = _memory(request)
+        return await _acting(
+            memory.approve(
+                fact_id, by=body.by, statement=body.statement, reason=body.reason, scope=body.scope
+            )
+        )
+
+    @api.post("/v1/facts/{fact_id}/reject", response_model=ActionResult)
+    async def reject(request: Request, fact_id: str, body: ActionBody) -> ActionResult:
+        memory = _memory(request)
+        return await _acting(
+            memory.reject(fact_id, by=body.by, reason=body.reason, scope=body.scope)
+        )
 
 
 __all__ = ["create_api"]

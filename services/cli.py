@@ -275,7 +275,10 @@ def evidence(
 
 
 def main() -> None:
-    from . import cli_admin  # noqa: F401 - registers the operator commands on ``app``
+    from . import (
+        cli_admin,  # noqa: F401 - registers the operator commands on ``app``
+        cli_review,  # noqa: F401 - registers correction and review commands
+    )
 
     app()
 

@@ -11,15 +11,23 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..core.capture import TurnInput, TurnRejectedError, check_limits, record_turn, turn_evidence_id
-from ..core.events import ErasureCompleted, ErasureRequested, Fact, TurnRecorded
+from ..core.events import (
+    ErasureCompleted,
+    ErasureRequested,
+    Fact,
+    FactStatus,
+    TurnAction,
+    TurnRecorded,
+)
 from ..core.ports import Append
 from ..core.scope import Scope, partition_for
 from ..streams.pipeline import describe
 from ..streams.runner import Progress, Runner, StageBinding
 from ..streams.topics import ERASURE_REQUESTS, TURNS
 from .bootstrap import Components
+from .corrections import IN_REVIEW, OPEN, action_turn, target_fact
 from .recall import Recall, RecallDeps
-from .results import EvidenceQuote, FactDetail, PublishResult, Recollection
+from .results import ActionResult, EvidenceQuote, FactDetail, PublishResult, Recollection
 
 MAX_BATCH = 1000
 
@@ -151,6 +159,76 @@ class Memory:
             return None
         history = tuple(await self._c.views.history(fact_id))
         return FactDetail(fact=fact, evidence=await self._quotes(fact), history=history)
+
+    async def correct(
+        self, fact_id: str, statement: str, *, by: str, reason: str = "", scope: str | None = None
+    ) -> ActionResult:
+        """Say that a fact is wrong and what is right: the correction supersedes it."""
+        return await self._act("correct", fact_id, statement, by, reason, scope, OPEN)
+
+    async def retract(
+        self, fact_id: str, *, by: str, reason: str, scope: str | None = None
+    ) -> ActionResult:
+        """Say that a fact is wrong: it is deleted; its evidence is left as it was."""
+        return await self._act("retract", fact_id, reason, by, reason, scope, OPEN)
+
+    async def review_queue(self, scope: str) -> list[FactDetail]:
+        """Facts of ``scope`` waiting for review, with their reason and evidence."""
+        waiting = [f for f in await self.facts(scope) if f.status is FactStatus.NEEDS_REVIEW]
+        details = [await self.fact(f.fact_id) for f in waiting]
+        return [d for d in details if d is not None]
+
+    async def approve(
+        self,
+        fact_id: str,
+        *,
+        by: str,
+        statement: str | None = None,
+        reason: str = "",
+        scope: str | None = None,
+    ) -> ActionResult:
+        """Promote a needs-review fact through the gate (an edited statement must be
+        traceable to the fact's evidence)."""
+        fact = await target_fact(self._c, fact_id, scope, IN_REVIEW, "approve")
+        text = statement if statement is not None else fact.statement
+        return await self._record_action("approve", fact, text, by, reason)
+
+    async def reject(
+        self, fact_id: str, *, by: str, reason: str, scope: str | None = None
+    ) -> ActionResult:
+        """Turn down a needs-review fact: it is deleted with the reason."""
+        return await self._act("reject", fact_id, reason, by, reason, scope, IN_REVIEW)
+
+    async def _act(
+        self,
+        action: TurnAction,
+        fact_id: str,
+        text: str,
+        by: str,
+        reason: str,
+        scope: str | None,
+        statuses: tuple[FactStatus, ...],
+    ) -> ActionResult:
+        fact = await target_fact(self._c, fact_id, scope, statuses, action)
+        if action == "correct" and text.strip() == fact.statement:
+            raise ValueError(f"correct: fact {fact_id} already says that")
+        return await self._record_action(action, fact, text, by, reason)
+
+    async def _record_action(
+        self, action: TurnAction, fact: Fact, text: str, by: str, reason: str
+    ) -> ActionResult:
+        turn = await action_turn(self._c, fact, action, text, by, reason)
+        if not await self._c.evidence.reserve(turn.evidence_id):
+            raise ValueError(f"{action}: already recorded as {turn.evidence_id}")
+        await self._append([turn])
+        await self.sync()
+        return ActionResult(
+            action=action,
+            fact_id=fact.fact_id,
+            evidence_id=turn.evidence_id,
+            scope=fact.scope.key,
+            speaker=by,
+        )
 
     async def query(
         self,

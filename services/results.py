@@ -99,3 +99,15 @@ class Recollection(BaseModel):
     path_reasons: tuple[str, ...]
     routes: tuple[RouteDiagnostic, ...]
     tokens: int
+
+
+class ActionResult(BaseModel):
+    """A correction or review decision recorded as evidence of its own."""
+
+    model_config = _FROZEN
+
+    action: str  # "correct" | "retract" | "approve" | "reject"
+    fact_id: str
+    evidence_id: str
+    scope: str
+    speaker: str

@@ -93,7 +93,7 @@ class EvidenceIndexer:
                 erased.append((record.key or b"").decode())
                 continue
             turn = _decode_turn(record.value)
-            if turn is not None:
+            if turn is not None and turn.action == "say":  # actions are covered by facts
                 try:
                     turns.append((turn, await self._sealer.open(turn.text)))
                 except LookupError:

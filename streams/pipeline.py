@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import structlog
 from pydantic import ValidationError
 
+from ..core.corrections import ActionInput, Original, apply_action, target_of
 from ..core.events import FactChanged, TurnRecorded
 from ..core.gate import GateConfig, MergeAdvisor
 from ..core.memory_state import ScopeMemory, as_unit
@@ -26,7 +27,7 @@ from ..core.ports import (
     LogRecord,
 )
 from ..core.scope import partition_for
-from ..core.stages import Candidate, derive_fact_changes
+from ..core.stages import Candidate, GateResult, derive_fact_changes
 from ..infra.crypto import EvidenceSealer
 from .gate_store import GateStore
 from .indexing import SearchIndex
@@ -99,11 +100,8 @@ class Deriver:
         await deps.evidence.put(turn)
         if await deps.gate.seen(scope_key, turn.evidence_id, pending):
             return Outcome()
-        candidates = await self._candidates(turn)
         revision, memory = await deps.gate.load(scope_key, pending)
-        result = derive_fact_changes(
-            turn, candidates, memory, deps.config, deps.extractor.version, deps.advisor
-        )
+        result = await self._step(turn, memory)
         state = deps.gate.dump(scope_key, revision, memory, result.memory, turn.evidence_id)
         partition = partition_for(scope_key, self._partitions)
         outgoing = [self._out(change, partition) for change in result.changes]
@@ -112,13 +110,46 @@ class Deriver:
     async def rebuild(self, turns: Sequence[TurnRecorded]) -> ScopeMemory:
         """A scope's memory derived afresh from these turns, as a replay would."""
         memory = ScopeMemory()
-        deps = self._deps
         for turn in turns:
-            candidates = await self._candidates(turn)
-            memory = derive_fact_changes(
-                turn, candidates, memory, deps.config, deps.extractor.version, deps.advisor
-            ).memory
+            memory = (await self._step(turn, memory)).memory
         return memory
+
+    async def _step(self, turn: TurnRecorded, memory: ScopeMemory) -> GateResult:
+        """One turn through the core: what was said goes through the gate; an action
+        (correct, retract, approve, reject) goes to the corrections module."""
+        deps = self._deps
+        if turn.action != "say":
+            action = await self._action(turn, memory)
+            return apply_action(action, memory, deps.config)
+        candidates = await self._candidates(turn)
+        return derive_fact_changes(
+            turn, candidates, memory, deps.config, deps.extractor.version, deps.advisor
+        )
+
+    async def _action(self, turn: TurnRecorded, memory: ScopeMemory) -> ActionInput:
+        """Decrypt the action's text; embed a new statement; read the original evidence
+        an edited approval is checked against."""
+        text = await self._deps.sealer.open(turn.text)
+        target = target_of(turn, memory)
+        vector, originals = None, []
+        if target is not None and turn.action in ("correct", "approve"):
+            if text.strip() and text.strip() != target.statement:
+                vector = as_unit(self._deps.embedder.embed([text.strip()])[0])
+            if turn.action == "approve":
+                originals = await self._originals(target.evidence_ids)
+        return ActionInput(turn, text, vector, originals, self._deps.extractor.version)
+
+    async def _originals(self, evidence_ids: Sequence[str]) -> list[Original]:
+        originals = []
+        for evidence_id in evidence_ids:
+            turn = await self._deps.evidence.get(evidence_id)
+            if turn is None:
+                continue
+            try:
+                originals.append(Original(turn, await self._deps.sealer.open(turn.text)))
+            except LookupError:
+                continue  # its subject was erased
+        return originals
 
     async def _candidates(self, turn: TurnRecorded) -> list[Candidate]:
         text = await self._deps.sealer.open(turn.text)

@@ -1,0 +1,52 @@
+"""Corrections as a user drives them through the CLI: publish, correct, query, retract."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.e2e.test_cli import provmem
+
+SCOPE = "acme/app/u1"
+
+
+def test_correct_and_retract_through_the_cli(tmp_path: Path) -> None:
+    data = ["--data-dir", str(tmp_path / "d")]
+    said = ["--scope", SCOPE, "--speaker", "Ann", "--turn-id", "t1", "--text", "I live in Paris."]
+    assert provmem("publish", *said, *data).returncode == 0
+    (paris,) = json.loads(provmem("facts", SCOPE, "--json", *data).stdout)
+    fixed = provmem(
+        "correct", paris["fact_id"], "Ann lives in Lisbon.", "--by", "Ann", "--reason", "moved",
+        "--scope", SCOPE, "--json", *data,
+    )  # fmt: skip
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    correction = json.loads(fixed.stdout)
+    assert correction["action"] == "correct" and correction["speaker"] == "Ann"
+    answer = json.loads(provmem("query", SCOPE, "where does Ann live", "--json", *data).stdout)
+    top = answer["bundles"][0]
+    assert top["fact"]["statement"] == "Ann lives in Lisbon."
+    assert [h["statement"] for h in top["history"]] == ["Ann lives in Paris."]
+    assert top["evidence"][0]["evidence_id"] == correction["evidence_id"]
+    assert top["evidence"][0]["speaker"] == "Ann"
+
+    new_id = top["fact"]["fact_id"]
+    gone = provmem("retract", new_id, "--reason", "not true either", *data)
+    assert gone.returncode == 0, gone.stdout
+    shown = json.loads(provmem("facts", new_id, "--history", "--json", *data).stdout)
+    assert shown["fact"]["status"] == "deleted"
+    assert [v["status"] for v in shown["history"]] == ["active", "deleted"]
+    facts = json.loads(provmem("facts", SCOPE, "--json", *data).stdout)
+    assert not [f for f in facts if f["status"] == "active"]
+
+
+def test_refusals_are_clear(tmp_path: Path) -> None:
+    data = ["--data-dir", str(tmp_path / "d")]
+    said = ["--scope", SCOPE, "--speaker", "Ann", "--turn-id", "t1", "--text", "I live in Paris."]
+    provmem("publish", *said, *data)
+    (paris,) = json.loads(provmem("facts", SCOPE, "--json", *data).stdout)
+    foreign = provmem("retract", paris["fact_id"], "--reason", "x", "--scope", "globex/a/b", *data)
+    assert foreign.returncode == 2 and "another tenant" in foreign.stdout
+    approve = provmem("approve", paris["fact_id"], *data)
+    assert approve.returncode == 2 and "needs-review" in approve.stdout
+    assert "nothing to review" in provmem("review", SCOPE, *data).stdout
+    assert json.loads(provmem("review", SCOPE, "--json", *data).stdout) == []
