@@ -21,7 +21,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import Progress, TaskID
 
-from ..core.events import Fact, FactStatus
+from ..core.events import Fact, FactChanged, FactOp, FactStatus
 from ..core.retrieval import count_tokens, current
 from ..infra.crypto import MissingDataKeyError
 from . import evaluation_metrics as m
@@ -89,7 +89,8 @@ async def run_evaluation(
         samples = [await _ingest(memory, s, progress, ingest) for s in raw]
         for sample in samples:
             await _evaluate_sample(memory, sample, asked_of[sample.sample_id], run, progress, ask)
-    report = _report(memory, dataset, samples, run, time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    report = _report(memory, dataset, samples, run, seconds, await gate_stats(memory))
     report.write(out_dir)
     return report
 
@@ -279,11 +280,51 @@ async def _audit_updates(memory: Memory, sample: Sample, facts: dict[str, Fact])
     return counts
 
 
+async def gate_stats(memory: Memory) -> Counter[str]:
+    """Gate decisions: counted by this process's runner on the embedded runtime, read back
+    from the fact-changes topic when the workers decided (Kafka)."""
+    components = memory.components
+    if components.settings.runtime != "kafka":
+        return components.runner.gate_stats
+    stats: Counter[str] = Counter()
+    log, topic = components.log, components.names.fact_changes
+    for partition in range(await log.partitions(topic)):
+        offset = 0
+        while batch := await log.read(topic, partition, offset, 1000):
+            offset = batch[-1].offset + 1
+            for record in batch:
+                verdict = _verdict(record.value)
+                if verdict:
+                    stats[verdict] += 1
+    return stats
+
+
+def _verdict(raw: bytes | None) -> str | None:
+    """The gate verdict one fact change records (a supersession counts once: its new fact)."""
+    if raw is None:
+        return None
+    change = FactChanged.model_validate_json(raw)
+    fact = change.fact
+    if change.op is FactOp.ADD:
+        return "REVIEW" if fact and fact.status is FactStatus.NEEDS_REVIEW else "ADD"
+    if change.op is FactOp.NOOP:
+        return "NOOP"
+    if change.op is FactOp.UPDATE and fact is not None and fact.supersedes:
+        return "UPDATE"
+    if change.op is FactOp.UPDATE and change.reason.startswith("same slot and value"):
+        return "MERGE"
+    return None
+
+
 def _report(
-    memory: Memory, dataset: Path, samples: list[Sample], run: Run, seconds: float
+    memory: Memory,
+    dataset: Path,
+    samples: list[Sample],
+    run: Run,
+    seconds: float,
+    stats: Counter[str],
 ) -> EvaluationReport:
     turns = sum(len(s.turns) for s in samples)
-    stats = memory.components.runner.gate_stats
     llm_extractor = memory.components.settings.llm_base_url is not None
     return EvaluationReport(
         dataset=dataset.name,
