@@ -15,7 +15,7 @@ a closer match before a candidate counts as known.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Protocol
 
@@ -59,7 +59,7 @@ class Decision:
     target: Fact | None
     reason: str
     novelty: Novelty | None = None
-    advised: bool = False
+    advised: bool = False  # the merge advisor was consulted (an LLM call, if it is one)
 
 
 class MergeAdvisor(Protocol):
@@ -133,10 +133,17 @@ def _slot_conflict(memory: ScopeMemory, claim: Claim) -> Fact | None:
 def _uncertain(
     claim: Claim, nearest: Fact | None, found: Novelty, advisor: MergeAdvisor | None
 ) -> Decision:
-    if nearest is not None and advisor is not None:
+    """The uncertain band: the advisor if any (every call is counted), else the rules."""
+    consulted = nearest is not None and advisor is not None
+    if consulted:
+        assert advisor is not None and nearest is not None  # noqa: S101 - just checked
         advised = advisor.advise(claim, nearest)
         if advised is not None:
             return Decision(advised, nearest, "resolved by merge advisor", found, advised=True)
+    return replace(_band_rules(claim, nearest, found), advised=consulted)
+
+
+def _band_rules(claim: Claim, nearest: Fact | None, found: Novelty) -> Decision:
     if nearest is not None and claim.slot and claim.slot.key == nearest.slot:
         if claim.slot.value == nearest.slot_value and compatible(claim, nearest):
             return Decision(Verdict.MERGE, nearest, "same slot and value, new detail", found)

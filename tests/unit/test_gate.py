@@ -198,3 +198,19 @@ def test_moving_somewhere_else_supersedes_where_one_lived() -> None:
     old, new = result.changes
     assert old.fact is not None and old.fact.status is FactStatus.SUPERSEDED
     assert new.fact is not None and new.fact.supersedes == old.fact_id
+
+
+class SilentAdvisor:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def advise(self, claim: Claim, neighbour: object) -> Verdict | None:
+        self.calls += 1
+        return None
+
+
+def test_an_advisor_that_abstains_is_still_counted_and_the_rules_decide() -> None:
+    advisor = SilentAdvisor()
+    memory = run(ScopeMemory(), "t1", Candidate(claim("Alice likes jazz."), vec(1))).memory
+    decision = decide(memory, claim("x y z."), near(vec(1), 0.83), CONFIG, advisor)
+    assert advisor.calls == 1 and decision.advised and decision.verdict is Verdict.ADD
