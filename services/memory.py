@@ -158,7 +158,12 @@ class Memory:
         if fact is None:
             return None
         history = tuple(await self._c.views.history(fact_id))
-        return FactDetail(fact=fact, evidence=await self._quotes(fact), history=history)
+        return FactDetail(
+            fact=fact,
+            evidence=await self._quotes(fact),
+            history=history,
+            supersedes=await self._predecessors(fact),
+        )
 
     async def correct(
         self, fact_id: str, statement: str, *, by: str, reason: str = "", scope: str | None = None

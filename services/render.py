@@ -61,6 +61,11 @@ def render_fact(console: Console, detail: FactDetail, history: bool) -> None:
                 f"  v{version.version} {version.status.value}: {version.statement}"
                 f"  [dim]evidence {', '.join(version.evidence_ids)}[/dim]"
             )
+        for previous in detail.supersedes:
+            console.print(
+                f"  superseded {previous.fact_id} ({previous.status.value}): "
+                f"{previous.statement}  [dim]evidence {', '.join(previous.evidence_ids)}[/dim]"
+            )
 
 
 def render_facts(console: Console, scope: str, facts: Sequence[Fact]) -> None:

@@ -41,6 +41,7 @@ class FactDetail(BaseModel):
     fact: Fact
     evidence: tuple[EvidenceQuote, ...]
     history: tuple[Fact, ...]
+    supersedes: tuple[Fact, ...] = ()  # the facts this one replaced, newest first
 
 
 class EvidenceItem(BaseModel):

@@ -251,3 +251,38 @@ def test_erase_and_audit_from_the_cli(tmp_path: Path) -> None:
     assert json.loads(first.stdout)[0]["evidence_id"] in facts[0]["evidence_ids"]
     audit = provmem("audit", "erasure", receipt["request_id"], *data)
     assert audit.returncode == 0 and json.loads(audit.stdout)["total"] == 0
+
+
+def test_fact_history_shows_the_supersession_chain(tmp_path: Path) -> None:
+    data = ["--data-dir", str(tmp_path / "d")]
+    provmem(
+        "publish",
+        "--scope",
+        "acme/app/u1",
+        "--text",
+        "I live in Paris.",
+        "--turn-id",
+        "a",
+        "--speaker",
+        "Ann",
+        *data,
+    )
+    provmem(
+        "publish",
+        "--scope",
+        "acme/app/u1",
+        "--text",
+        "I moved to Berlin.",
+        "--turn-id",
+        "b",
+        "--speaker",
+        "Ann",
+        *data,
+    )
+    facts = json.loads(provmem("facts", "acme/app/u1", "--json", *data).stdout)
+    berlin = next(f for f in facts if "Berlin" in f["statement"])
+    paris = next(f for f in facts if "Paris" in f["statement"])
+    detail = json.loads(provmem("facts", berlin["fact_id"], "--history", "--json", *data).stdout)
+    assert [f["fact_id"] for f in detail["supersedes"]] == [paris["fact_id"]]
+    shown = provmem("facts", berlin["fact_id"], "--history", *data).stdout
+    assert f"superseded {paris['fact_id']}" in shown and "Paris" in shown
