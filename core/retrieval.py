@@ -21,6 +21,12 @@ RRF_K = 60
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
+def supporting_text(text: str, evidence_id: str, fact: Fact | None) -> str:
+    """The parts of an evidence text that support ``fact`` (the whole text without one)."""
+    spans = [s for s in fact.support if s.evidence_id == evidence_id] if fact else []
+    return " … ".join(text[s.start : s.end] for s in spans) if spans else text
+
+
 def count_tokens(text: str) -> int:
     """Approximate context tokens: words and punctuation marks."""
     return len(_TOKEN.findall(text))

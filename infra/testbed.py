@@ -19,7 +19,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
+import structlog
+
 from .tansu import TansuBroker, free_port
+
+log = structlog.get_logger(__name__)
 
 DEFAULT_REDIS = ("127.0.0.1", 6379)
 
@@ -75,7 +79,7 @@ def run(command: Sequence[str]) -> int:
             "PROVMEM_TEST_BROKER": broker.bootstrap,
             "PROVMEM_TEST_REDIS_URL": redis,
         }
-        print(f"testbed: broker {broker.bootstrap}, redis {redis}", file=sys.stderr)
+        log.info("testbed.ready", broker=broker.bootstrap, redis=redis)
         return subprocess.call(list(command), env=env)  # noqa: S603 - the caller's command
 
 
@@ -84,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args[:1] == ["--"]:
         args = args[1:]
     if not args or args[0] in ("-h", "--help"):
-        print(__doc__)
+        sys.stdout.write(f"{__doc__}\n")
         return 0 if args else 2
     return run(args)
 

@@ -33,16 +33,16 @@ def write_missing() -> None:
             continue
         path.parent.mkdir(exist_ok=True)
         path.write_text(json.dumps(model_schema(event), indent=2) + "\n")
-        print(f"wrote {path}")
+        sys.stdout.write(f"wrote {path}\n")
 
 
 if __name__ == "__main__":
     if "--check" in sys.argv:
         drifted = check()
         for event in drifted:
-            print(
+            sys.stderr.write(
                 f"{event}: model and {_path(event)} disagree (released schemas are never "
-                "edited: add a version and an upcaster)"
+                "edited: add a version and an upcaster)\n"
             )
         sys.exit(1 if drifted else 0)
     write_missing()

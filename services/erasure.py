@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -88,8 +89,8 @@ class Eraser:
             return ErasureCompleted.model_validate(done["receipt"])
         started = time.perf_counter()
         await self._c.runner.run_until_idle()
-        turns = await self._scope_turns(request.scope.key)
-        live = remaining(turns, await self._tombstoned(request.scope.key))
+        turns, tombstoned = await self._scope_log(request.scope.key)
+        live = remaining(turns, tombstoned)
         erased_ids = list(dict.fromkeys(targeted(request, turns)))  # tombstoned too: resumable
         texts = await self._texts([t for t in live if t.evidence_id in erased_ids])
         removed = await self._cascade(request, live, erased_ids, texts)
@@ -109,26 +110,21 @@ class Eraser:
                 continue  # already shredded by an interrupted run of this request
         return texts
 
-    async def _scope_turns(self, scope_key: str) -> list[TurnRecorded]:
+    async def _scope_log(self, scope_key: str) -> tuple[list[TurnRecorded], set[str]]:
+        """One pass over the scope's turns partition: its turns, and the ids tombstoned."""
         log, topic = self._c.log, self._c.names.turns
         partition = partition_for(scope_key, self._c.settings.partitions)
-        turns, offset = [], 0
+        turns: list[TurnRecorded] = []
+        dead: set[str] = set()
+        offset = 0
         while batch := await log.read(topic, partition, offset, 1000):
             offset = batch[-1].offset + 1
             for record in batch:
-                turn = _turn(record.value)
-                if turn is not None and turn.scope.key == scope_key:
+                if record.value is None:
+                    dead.add((record.key or b"").decode())
+                elif (turn := _turn(record.value)) is not None and turn.scope.key == scope_key:
                     turns.append(turn)
-        return turns
-
-    async def _tombstoned(self, scope_key: str) -> set[str]:
-        log, topic = self._c.log, self._c.names.turns
-        partition = partition_for(scope_key, self._c.settings.partitions)
-        dead, offset = set(), 0
-        while batch := await log.read(topic, partition, offset, 1000):
-            offset = batch[-1].offset + 1
-            dead |= {(r.key or b"").decode() for r in batch if r.value is None}
-        return dead
+        return turns, dead
 
     async def _cascade(
         self,
@@ -251,7 +247,7 @@ class Eraser:
     async def _log_residue(self, erased_ids: list[str], prints: set[str]) -> int:
         """Readable traces left on the log: records that still cite erased evidence."""
         log, count = self._c.log, 0
-        erased = [e.encode() for e in erased_ids]
+        erased = set(erased_ids)
         for topic in (self._c.names.turns, self._c.names.fact_changes):
             for partition in range(await log.partitions(topic)):
                 offset = 0
@@ -321,12 +317,14 @@ def _turn(raw: bytes | None) -> TurnRecorded | None:
     return turn if isinstance(turn, TurnRecorded) else None
 
 
-def _cites(value: bytes | None, erased: list[bytes]) -> bool:
-    if value is None:
+_EVIDENCE_ID = re.compile(rb"ev_[0-9a-f]{32}")
+
+
+def _cites(value: bytes | None, erased: set[str]) -> bool:
+    """Whether a fact-change record still names erased evidence (turns are sealed)."""
+    if value is None or value.startswith(b'{"schema_version":1,"evidence_id"'):
         return False
-    if value.startswith(b'{"schema_version":1,"evidence_id"'):
-        return False  # a turn: sealed text, and superseded by its tombstone
-    return any(e in value for e in erased)
+    return any(m.decode() in erased for m in _EVIDENCE_ID.findall(value))
 
 
 class ErasureStage:

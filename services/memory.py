@@ -20,6 +20,7 @@ from ..core.events import (
     TurnRecorded,
 )
 from ..core.ports import Append
+from ..core.retrieval import supporting_text
 from ..core.scope import Scope, partition_for
 from ..streams.pipeline import describe
 from ..streams.runner import Progress, Runner, StageBinding
@@ -133,13 +134,13 @@ class Memory:
         the end of the turns and fact-changes topics."""
         if self._c.settings.runtime == "kafka":
             deadline = time.monotonic() + timeout_s
-            while not await self._workers_caught_up():
+            while not await self.workers_caught_up():
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"workers did not catch up within {timeout_s:.0f} s")
                 await asyncio.sleep(0.2)
         await self.sync()
 
-    async def _workers_caught_up(self) -> bool:
+    async def workers_caught_up(self) -> bool:
         log, group = self._c.log, self._c.settings.consumer_group
         for topic in (self._c.names.turns, self._c.names.fact_changes):
             for partition in range(await log.partitions(topic)):
@@ -286,15 +287,8 @@ class Memory:
             source_turn_id=turn.turn_id,
             speaker=turn.speaker,
             captured_at=turn.captured_at,
-            quote=_supporting_text(text, evidence_id, fact),
+            quote=supporting_text(text, evidence_id, fact),
         )
-
-
-def _supporting_text(text: str, evidence_id: str, fact: Fact | None) -> str:
-    if fact is None:
-        return text
-    spans = [s for s in fact.support if s.evidence_id == evidence_id]
-    return " … ".join(text[s.start : s.end] for s in spans) if spans else text
 
 
 def _erasure_runner(components: Components) -> Runner | None:

@@ -19,6 +19,7 @@ from ..core.retrieval import (
     RouteResult,
     count_tokens,
     project,
+    supporting_text,
     within_budget,
 )
 from ..core.sufficiency import Path, QueryIntent, Routing, analyze, route
@@ -250,8 +251,7 @@ class Recall:
         if turn is None:
             return None
         text = await self._d.sealer.open(turn.text)
-        spans = [s for s in fact.support if s.evidence_id == evidence_id] if fact else []
-        quote = " … ".join(text[s.start : s.end] for s in spans) if spans else text
+        quote = supporting_text(text, evidence_id, fact)
         return EvidenceItem(
             evidence_id=evidence_id,
             role=role,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 
 from rich.console import Console
@@ -83,11 +84,16 @@ def render_facts(console: Console, scope: str, facts: Sequence[Fact]) -> None:
     console.print(table)
 
 
+def write_json(data: object) -> None:
+    """Machine-readable output on stdout (no colour, no wrapping)."""
+    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+
+
 def render_publish(
     console: Console, results: Sequence[PublishResult], json_out: bool, summary_only: bool = False
 ) -> None:
     if json_out:
-        print(json.dumps([r.model_dump(mode="json") for r in results], indent=2))
+        write_json([r.model_dump(mode="json") for r in results])
         return
     counts = {s: sum(r.status == s for r in results) for s in ("accepted", "duplicate", "rejected")}
     for result in results:

@@ -118,7 +118,7 @@ class Runtime:
 
     async def caught_up(self) -> bool:
         """Every record on the turns and fact-changes topics has been handled."""
-        return await self.memory._workers_caught_up()  # noqa: SLF001 - same check as settle
+        return await self.memory.workers_caught_up()
 
     def worker_log(self) -> str:
         logs = sorted(self._log_dir.glob("worker-*.log"))
