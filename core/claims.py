@@ -9,11 +9,11 @@ unambiguous he/she -> the named person, relative dates -> absolute dates), key i
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time
 
 from .extraction import Claim, Signal, SignalKind, Slot
-from .lexicon import FIRST_PERSON, FUNCTION_WORDS, PHATIC_WORDS, SECOND_PERSON
+from .lexicon import FIRST_PERSON, FUNCTION_WORDS, HEDGE_CUES, PHATIC_WORDS, SECOND_PERSON
 from .rewrite import addressee, rewrite_clause
 from .signals import find_signals
 from .slot_rules import match_slot
@@ -131,7 +131,9 @@ def _claim_for(turn: _Turn, clause: _Clause) -> Claim | None:
         return None
     statement = rewrite_clause(text, start, end, turn.signals, turn.speaker, turn.listener)
     slot, rule_negated = slot_match if slot_match else (None, False)
-    return _assemble(statement, (start, end), slot, rule_negated, inside, turn.captured_at)
+    claim = _assemble(statement, (start, end), slot, rule_negated, inside, turn.captured_at)
+    hedge = HEDGE_CUES.search(text, clause.start, clause.end)
+    return replace(claim, hedge=hedge.group(0).lower()) if hedge else claim
 
 
 def _content_start(turn: _Turn, clause: _Clause) -> int:

@@ -66,6 +66,8 @@ class Claim:
     valid_to: datetime | None = None
     negated: bool = False
     correction: bool = False
+    hedge: str | None = None
+    """The cue ("I think", "heard that") that makes the claim tentative or second-hand."""
     review_reason: str | None = field(default=None)
 
     @property

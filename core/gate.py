@@ -103,6 +103,9 @@ def decide(
     if claim.review_reason:
         return Decision(Verdict.REVIEW, None, f"needs review: {claim.review_reason}")
     superseded = _slot_conflict(memory, claim)
+    if superseded is not None and claim.hedge:
+        why = f"tentative ({claim.hedge!r}) value would supersede {superseded.fact_id}"
+        return Decision(Verdict.REVIEW, superseded, f"needs review: {why}")
     if superseded is not None:
         return Decision(Verdict.UPDATE, superseded, "new value for a single-valued slot")
     if len(memory) == 0:

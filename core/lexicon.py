@@ -6,6 +6,8 @@ only with general English, never with words picked from an evaluation set.
 
 from __future__ import annotations
 
+import re
+
 MONTHS: tuple[str, ...] = (
     "january",
     "february",
@@ -139,6 +141,7 @@ ADVERBS_BEFORE_VERB: frozenset[str] = frozenset(
     """
     really also just still totally always never usually often actually definitely
     absolutely sometimes recently finally truly honestly even already mostly kinda
+    probably maybe perhaps possibly apparently supposedly certainly rarely
     """.split()
 )
 
@@ -187,4 +190,13 @@ DIETS: frozenset[str] = frozenset(
 # Attributes whose newer value supersedes the older one (others accumulate values).
 SINGLE_VALUED_ATTRIBUTES: frozenset[str] = frozenset(
     {"lives_in", "moved_to", "works_at", "job", "relationship_status", "diet", "studies"}
+)
+
+
+# Cues that make a statement tentative or second-hand: a belief, a guess or a report of
+# what somebody else said. Such a claim is evidence, but not enough to overturn a belief.
+HEDGE_CUES = re.compile(
+    r"\b(?:i (?:think|guess|suppose|believe|reckon|heard)|not sure|maybe|perhaps|probably"
+    r"|possibly|might|apparently|supposedly|rumou?r|(?:said|told me|heard) that)\b",
+    re.I,
 )

@@ -7,7 +7,7 @@ Runtimes decode records, extract and embed candidate claims (adapters), call
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .events import Fact, FactChanged, FactOp, FactStatus, SupportSpan, TurnRecorded
 from .extraction import Claim
@@ -64,7 +64,10 @@ def _apply(decision: Decision, ctx: _Context, memory: ScopeMemory) -> GateResult
         return _corroborate(decision, ctx, memory, target)
     if verdict is Verdict.UPDATE and target is not None:
         return _supersede(decision, ctx, memory, target)
-    fact = new_fact(ctx.turn, ctx.index, ctx.candidate.claim, ctx.extraction_version)
+    claim = ctx.candidate.claim
+    if verdict is Verdict.REVIEW and claim.review_reason is None:
+        claim = replace(claim, review_reason=decision.reason.removeprefix("needs review: "))
+    fact = new_fact(ctx.turn, ctx.index, claim, ctx.extraction_version)
     return _emit(memory, [(fact, ctx.candidate.vector, FactOp.ADD)], decision.reason, ctx)
 
 

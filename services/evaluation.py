@@ -227,10 +227,17 @@ def _cosine(memory: Memory, first: str, second: str) -> float:
     return sum(x * y for x, y in zip(a, b, strict=True)) / norm if norm else 0.0
 
 
+def _unsupported(fact: Fact) -> bool:
+    """Held for review because the evidence does not carry it (not merely tentative)."""
+    reason = fact.review_reason or ""
+    return fact.status is FactStatus.NEEDS_REVIEW and not reason.startswith("tentative")
+
+
 async def _audit_store(memory: Memory, sample: Sample, facts: dict[str, Fact]) -> Counter[str]:
     """Fact counts by status, grounded and duplicate active facts."""
     counts: Counter[str] = Counter(f"status:{f.status.value}" for f in facts.values())
     counts["facts"] = len(facts)
+    counts["unsupported"] = sum(1 for f in facts.values() if _unsupported(f))
     order = {e: i for i, e in enumerate(sample.evidence_of.values())}
     active = sorted(
         (f for f in facts.values() if f.status is FactStatus.ACTIVE),

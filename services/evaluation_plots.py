@@ -121,7 +121,7 @@ class EvaluationReport:
             "facts": facts,
             "active_facts": active,
             "provenance_coverage": self.store.get("grounded", 0) / max(1, active),
-            "unsupported_extraction_rate": self.store.get("status:needs-review", 0) / max(1, facts),
+            "unsupported_extraction_rate": self.store.get("unsupported", 0) / max(1, facts),
             "duplicate_memory_rate": self.store.get("duplicates", 0) / max(1, active),
         }
 

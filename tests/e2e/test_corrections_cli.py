@@ -50,3 +50,34 @@ def test_refusals_are_clear(tmp_path: Path) -> None:
     assert approve.returncode == 2 and "needs-review" in approve.stdout
     assert "nothing to review" in provmem("review", SCOPE, *data).stdout
     assert json.loads(provmem("review", SCOPE, "--json", *data).stdout) == []
+
+
+def test_review_queue_approve_and_reject_through_the_cli(tmp_path: Path) -> None:
+    data = ["--data-dir", str(tmp_path / "d")]
+    turns = [
+        ("t1", "I live in Paris."),
+        ("t2", "I think I live in Berlin now."),
+        ("t3", "I work at Acme."),
+        ("t4", "Maybe I work at Initech."),
+    ]
+    for turn_id, text in turns:
+        said = ["--scope", SCOPE, "--speaker", "Ann", "--turn-id", turn_id, "--text", text]
+        assert provmem("publish", *said, *data).returncode == 0
+    listed = provmem("review", SCOPE, *data).stdout
+    assert "Ann thinks Ann lives in Berlin now." in listed and "tentative" in listed
+    berlin, initech = json.loads(provmem("review", SCOPE, "--json", *data).stdout)
+    assert berlin["evidence"][0]["quote"] == "I think I live in Berlin now."
+
+    approved = provmem("approve", berlin["fact"]["fact_id"], "--by", "ops", *data)
+    assert approved.returncode == 0, approved.stdout + approved.stderr
+    rejected = provmem("reject", initech["fact"]["fact_id"], "--reason", "a guess", *data)
+    assert rejected.returncode == 0, rejected.stdout + rejected.stderr
+
+    assert json.loads(provmem("review", SCOPE, "--json", *data).stdout) == []
+    answer = json.loads(provmem("query", SCOPE, "where does Ann live", "--json", *data).stdout)
+    top = answer["bundles"][0]
+    assert top["fact"]["fact_id"] == berlin["fact"]["fact_id"]
+    assert [h["statement"] for h in top["history"]] == ["Ann lives in Paris."]
+    shown = json.loads(provmem("facts", initech["fact"]["fact_id"], "--json", *data).stdout)
+    assert shown["fact"]["status"] == "deleted"
+    assert shown["fact"]["review_reason"] == "rejected by user: a guess"

@@ -73,6 +73,62 @@ async def test_a_retraction_removes_the_fact_but_keeps_its_history(runtime: Runt
     assert detail.evidence[0].quote == "I live in Paris."  # the evidence is untouched
 
 
+async def _in_review(runtime: Runtime) -> tuple[Fact, Fact]:
+    """Paris, then a tentative move to Berlin: the move waits for review."""
+    paris = await _paris(runtime)
+    await runtime.memory.publish([said("t2", "I think I live in Berlin now.", minute=1)])
+    facts = await _fact_where(runtime, lambda facts: len(facts) == 2)
+    berlin = next(f for f in facts if f.fact_id != paris.fact_id)
+    return paris, berlin
+
+
+async def _where_alice_lives(runtime: Runtime) -> Fact | None:
+    answer = await runtime.memory.query(SCOPE, "Where does Alice live?", limit=5)
+    return answer.bundles[0].fact if answer.bundles else None
+
+
+async def test_a_tentative_move_waits_in_the_review_queue(runtime: Runtime) -> None:
+    paris, berlin = await _in_review(runtime)
+    assert berlin.status is FactStatus.NEEDS_REVIEW
+    assert berlin.review_reason == f"tentative ('i think') value would supersede {paris.fact_id}"
+    (waiting,) = await runtime.memory.review_queue(SCOPE)
+    assert waiting.fact.fact_id == berlin.fact_id
+    assert waiting.evidence[0].quote == "I think I live in Berlin now."
+    top = await _where_alice_lives(runtime)
+    assert top is not None and top.fact_id == paris.fact_id  # the belief has not moved
+
+
+async def test_approving_from_the_queue_supersedes_through_the_gate(runtime: Runtime) -> None:
+    paris, berlin = await _in_review(runtime)
+    await runtime.memory.approve(berlin.fact_id, by="ops", reason="confirmed by phone")
+    facts = await _fact_where(
+        runtime, lambda facts: any(f.status is FactStatus.SUPERSEDED for f in facts)
+    )
+    now = {f.fact_id: f for f in facts}
+    assert now[berlin.fact_id].status is FactStatus.ACTIVE
+    assert now[berlin.fact_id].supersedes == paris.fact_id
+    assert now[paris.fact_id].superseded_by == berlin.fact_id
+    assert await runtime.memory.review_queue(SCOPE) == []
+    answer = await runtime.memory.query(SCOPE, "Where does Alice live?", limit=5)
+    top = answer.bundles[0]
+    assert top.fact is not None and top.fact.fact_id == berlin.fact_id
+    assert [h.fact_id for h in top.history] == [paris.fact_id]
+
+
+async def test_rejecting_from_the_queue_deletes_with_the_reason(runtime: Runtime) -> None:
+    paris, berlin = await _in_review(runtime)
+    await runtime.memory.reject(berlin.fact_id, by="ops", reason="she was joking")
+    facts = await _fact_where(
+        runtime, lambda facts: any(f.status is FactStatus.DELETED for f in facts)
+    )
+    now = {f.fact_id: f for f in facts}
+    assert now[berlin.fact_id].review_reason == "rejected by ops: she was joking"
+    assert now[paris.fact_id].status is FactStatus.ACTIVE
+    assert await runtime.memory.review_queue(SCOPE) == []
+    top = await _where_alice_lives(runtime)
+    assert top is not None and top.fact_id == paris.fact_id
+
+
 async def test_review_decisions_are_refused_on_facts_not_in_review(runtime: Runtime) -> None:
     paris = await _paris(runtime)
     with pytest.raises(CorrectionRefusedError, match="needs-review"):
@@ -96,7 +152,7 @@ async def test_a_cross_tenant_correction_is_refused(runtime: Runtime) -> None:
     assert fact == paris
 
 
-async def test_corrections_survive_a_replay_of_the_log(
+async def test_corrections_and_reviews_survive_a_replay_of_the_log(
     embedded_settings: Settings, tmp_path: Path
 ) -> None:
     first = await Runtime(embedded_settings, tmp_path).start()
@@ -108,11 +164,30 @@ async def test_corrections_survive_a_replay_of_the_log(
         )
         await first.memory.retract(jazz.fact_id, by="Alice", reason="I don't")
         await _fact_where(first, lambda f: any(x.status is FactStatus.DELETED for x in f))
+        await _review_both_ways(first)
         replayed = await _replay(first, tmp_path / "replay")
         original = await first.memory.facts(SCOPE)
         assert [f.model_dump() for f in replayed] == [f.model_dump() for f in original]
     finally:
         await first.stop()
+
+
+async def _review_both_ways(runtime: Runtime) -> None:
+    """A tentative move approved, then a tentative claim rejected."""
+    turns = [
+        said("t3", "I think I live in Berlin now.", minute=2),
+        said("t4", "I heard that Bob lives in Rome.", minute=3),
+        said("t5", "Maybe Bob lives in Oslo.", minute=4),
+    ]
+    await runtime.memory.publish(turns)
+
+    def waiting(facts: list[Fact]) -> list[Fact]:
+        return [f for f in facts if f.status is FactStatus.NEEDS_REVIEW]
+
+    berlin, oslo = waiting(await _fact_where(runtime, lambda f: len(waiting(f)) == 2))
+    await runtime.memory.approve(berlin.fact_id, by="ops")
+    await runtime.memory.reject(oslo.fact_id, by="ops", reason="a guess")
+    await _fact_where(runtime, lambda f: not waiting(f))
 
 
 async def _replay(source: Runtime, folder: Path) -> list[Fact]:

@@ -25,3 +25,27 @@ def test_questions_and_greetings_yield_no_claim() -> None:
 
 def test_normalize_ignores_case_spacing_and_final_stop() -> None:
     assert normalize("I  moved to Lisbon.") == normalize("i moved to lisbon")
+
+
+def test_tentative_and_second_hand_claims_carry_their_cue() -> None:
+    said = {
+        "I think I live in Berlin now.": "i think",
+        "I heard that John lives in Rome.": "i heard",
+        "Maybe my favorite color is blue.": "maybe",
+        "I live in Berlin.": None,
+        "I definitely work at Acme.": None,
+    }
+    for text, cue in said.items():
+        (claim,) = extract_claims(text, speaker="Alice", captured_at=AT)
+        assert claim.hedge == cue, text
+
+
+def test_an_adverb_before_the_verb_keeps_the_verb_agreeing() -> None:
+    (claim,) = extract_claims("I probably work at Acme.", speaker="Alice", captured_at=AT)
+    assert claim.statement == "Alice probably works at Acme."
+
+
+def test_a_sentence_adverb_is_not_taken_for_the_slot_subject() -> None:
+    for text in ("Maybe Bob lives in Oslo.", "Bob probably lives in Oslo."):
+        (claim,) = extract_claims(text, speaker="Alice", captured_at=AT)
+        assert claim.slot is not None and claim.slot.key == "bob|lives_in", text

@@ -246,6 +246,7 @@ def report() -> EvaluationReport:
             "facts": 5,
             "status:active": 4,
             "status:needs-review": 1,
+            "unsupported": 1,
             "grounded": 3,
             "duplicates": 1,
         },

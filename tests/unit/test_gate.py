@@ -140,6 +140,27 @@ def test_unvalidated_claim_needs_review_and_stays_out_of_the_active_set() -> Non
     assert len(result.memory) == 0
 
 
+def test_a_tentative_new_slot_value_waits_for_review_instead_of_superseding() -> None:
+    first = run(ScopeMemory(), "t1", Candidate(claim("Alice lives in Lisbon.", LISBON), vec(1)))
+    hedged = claim("Alice thinks Alice lives in Porto.", PORTO, hedge="i think")
+    result = run(first.memory, "t2", Candidate(hedged, near(vec(1), 0.95)))
+    (change,) = result.changes
+    assert result.decisions[0].verdict is Verdict.REVIEW
+    assert change.op is FactOp.ADD and change.fact is not None
+    assert change.fact.status is FactStatus.NEEDS_REVIEW
+    assert change.fact.review_reason == (
+        f"tentative ('i think') value would supersede {first.changes[0].fact_id}"
+    )
+    assert result.memory.active == first.memory.active  # Lisbon stays the belief
+
+
+def test_a_tentative_claim_without_a_conflict_is_added_as_usual() -> None:
+    hedged = claim("Alice thinks Alice lives in Porto.", PORTO, hedge="i think")
+    result = run(ScopeMemory(), "t1", Candidate(hedged, vec(1)))
+    assert result.decisions[0].verdict is Verdict.ADD
+    assert result.changes[0].fact.status is FactStatus.ACTIVE  # type: ignore[union-attr]
+
+
 class CountingAdvisor:
     def __init__(self) -> None:
         self.calls = 0
