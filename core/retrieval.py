@@ -103,23 +103,24 @@ def project(
 ) -> list[Bundle]:
     """Project each route's hits onto bundles, then fuse the bundle rankings by RRF.
 
-    Within a route a bundle counts once, at its best rank, so a fact with many
-    supporting turns is not counted once per turn.
+    Within a route a bundle counts once, with its best hit (credit over rank), so a fact
+    with many supporting turns is not counted once per turn, and a half-credit hit on an
+    old version does not mask a better-credited hit further down.
     """
     bundles: dict[str, Bundle] = {}
     for result in results:
         weight = (weights or {}).get(result.route, 1.0)
-        ranked: list[str] = []
-        for item in result.items:
+        best: dict[str, float] = {}
+        for rank, item in enumerate(result.items, start=1):
             for key, fact, evidence, credit in _targets(item, lookups):
                 bundle = bundles.setdefault(key, Bundle(key, 0.0, set(), fact, evidence))
                 _note_history(bundle, item, lookups)
                 if evidence and fact is not None:
                     bundle.via_evidence.add(evidence)
-                if key not in ranked:
-                    ranked.append(key)
-                    bundle.score += weight * credit / (k + len(ranked))
-                    bundle.routes.add(result.route)
+                best[key] = max(best.get(key, 0.0), weight * credit / (k + rank))
+        for key, contribution in best.items():
+            bundles[key].score += contribution
+            bundles[key].routes.add(result.route)
     return sorted(bundles.values(), key=lambda b: (-b.score, b.key))
 
 
@@ -167,3 +168,16 @@ def within_budget(bundles: Sequence[T], budget: int, size: Callable[[T], int]) -
             kept.append(bundle)
             used += cost
     return kept
+
+
+def spread(bundles: Sequence[Bundle]) -> list[Bundle]:
+    """Rank order with redundant provenance last: a bundle whose evidence turns are all
+    cited by better bundles adds no new evidence, so it yields its place (stable)."""
+    cited: set[str] = set()
+    fresh: list[Bundle] = []
+    redundant: list[Bundle] = []
+    for bundle in bundles:
+        evidence = set(bundle.evidence_ids)
+        (redundant if evidence and evidence <= cited else fresh).append(bundle)
+        cited |= evidence
+    return fresh + redundant

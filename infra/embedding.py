@@ -182,6 +182,10 @@ class MiniLMEmbedder(Embedder):
                 found[key] = vector
         return [found[key].tolist() for key in keys]
 
+    def embed_transient(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed without reading or filling the cache (texts embedded once, e.g. evidence)."""
+        return [vector.tolist() for vector in self._embed_sorted(list(texts))] if texts else []
+
     def _embed_sorted(self, texts: list[str]) -> list[Vector]:
         """Embed in length order, return in the given order."""
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))

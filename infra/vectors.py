@@ -10,7 +10,8 @@ Both adapters store the same layout. One point per item (a fact or an evidence t
 Payload: ``fact_id`` (the item id), ``scope``, ``status``, ``kind`` (``"fact"`` or
 ``"evidence"``), ``entities`` (lower-cased list), ``time`` (ISO string or null) and, for
 facts only, ``statement``. Evidence points carry no text: evidence is encrypted at rest.
-``scope``, ``status`` and ``kind`` get keyword payload indexes (``scope`` as the tenant key).
+``scope``, ``status``, ``kind`` and ``entities`` get keyword payload indexes (``scope`` as
+the tenant key).
 
 ``search`` and ``search_sparse`` return only points of the scope, of the kind asked for,
 whose status is ``"active"``; ``count`` counts every point of the scope, whatever its kind
@@ -60,7 +61,7 @@ SPARSE = "bm25"
 #: The kinds of item an index holds.
 KINDS = ("fact", "evidence")
 #: Payload fields with a keyword index.
-INDEXED_FIELDS = ("scope", "status", "kind")
+INDEXED_FIELDS = ("scope", "status", "kind", "entities")
 _CONFIG_FILE = "edge_config.json"
 _MAX_TERM_ID = 2**32 - 1  # Qdrant's sparse indices are u32
 
@@ -282,6 +283,7 @@ class EdgeVectorIndex(VectorIndex):
             "scope": edge.KeywordIndexParams(is_tenant=True),
             "status": edge.PayloadSchemaType.Keyword,
             "kind": edge.PayloadSchemaType.Keyword,
+            "entities": edge.PayloadSchemaType.Keyword,  # the entity route filters on it
         }
         for field, params in wanted.items():
             if field not in schema:

@@ -19,6 +19,7 @@ from ..core.retrieval import (
     RouteResult,
     count_tokens,
     project,
+    spread,
     supporting_text,
     within_budget,
 )
@@ -86,7 +87,7 @@ class Recall:
     ) -> Recollection:
         intent = analyze(query, now or datetime.now(UTC))
         routes = await self._routes(scope_key, query, intent)
-        bundles = await self._bundles(scope_key, routes)
+        bundles = spread(await self._bundles(scope_key, routes))
         routing = route(intent, [b.fact for b in bundles[:ESCALATE_TOP] if b.fact])
         if escalate and routing.path is Path.ESCALATE:
             bundles = await self._hop(scope_key, bundles)

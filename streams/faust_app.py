@@ -21,7 +21,8 @@ from ..core.ports import LogRecord
 from ..infra.crypto import EvidenceSealer, master_key
 from ..infra.embedding import DIM as EMBEDDING_DIM
 from ..infra.embedding import MiniLMEmbedder
-from ..infra.redis_stores import RedisEvidenceStore, RedisFactViews, RedisKeys, RedisKeyStore
+from ..infra.generations import FollowingFactViews
+from ..infra.redis_stores import RedisEvidenceStore, RedisKeys, RedisKeyStore
 from ..infra.settings import Settings
 from .indexing import EvidenceIndexer, SearchIndex
 from .pipeline import Deriver, Materializer, Outcome
@@ -152,7 +153,8 @@ def _handlers(
         names, settings.partitions, derive_deps(settings, evidence, state, sealer, embedder)
     )
     index = _server_index(settings, embedder)
-    materializer = Materializer(names, RedisFactViews(client, keys), index)
+    views = FollowingFactViews(client, settings.redis_prefix)  # follows a replay's switch
+    materializer = Materializer(names, views, index)
     indexer = EvidenceIndexer(index, sealer) if index is not None else None
     return deriver, materializer, indexer
 

@@ -58,8 +58,8 @@ class SearchIndex:
         ]
 
     async def index_evidence(self, turns: Sequence[tuple[TurnRecorded, str]]) -> None:
-        texts = [text for _, text in turns]
-        dense, sparse = self.embedder.embed(texts), self.keywords.embed_documents(texts)
+        texts = [evidence_document(turn, text) for turn, text in turns]
+        dense, sparse = _embed_transient(self.embedder, texts), self.keywords.embed_documents(texts)
         await self.vectors.upsert(
             [
                 VectorPoint(
@@ -76,6 +76,23 @@ class SearchIndex:
                 for (t, _), d, s in zip(turns, dense, sparse, strict=True)
             ]
         )
+
+
+def evidence_document(turn: TurnRecorded, text: str) -> str:
+    """What the raw-evidence routes index for a turn: who said it and when, then the text.
+
+    A turn's words alone miss its attribution ("I" is the speaker) and its time; questions
+    name both ("What did Caroline say in May?"). The header makes them searchable.
+    """
+    when = turn.captured_at
+    return f"{turn.speaker} on {when.day} {when:%B %Y}: {text}"
+
+
+def _embed_transient(embedder: Embedder, texts: Sequence[str]) -> list[list[float]]:
+    """Embed evidence documents outside the embedding cache: they are embedded once, and
+    erasure must not have to reconstruct them to clean the cache."""
+    transient = getattr(embedder, "embed_transient", None)
+    return transient(texts) if transient is not None else embedder.embed(texts)
 
 
 class EvidenceIndexer:

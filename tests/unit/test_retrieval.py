@@ -62,7 +62,15 @@ def test_a_bundle_counts_once_per_route_at_its_best_rank() -> None:
     lookups = Lookups({"f1": fact, "f2": other}, {"ev_1": ["f1"], "ev_2": ["f1"], "ev_3": ["f2"]})
     bundles = project([RouteResult("raw", ("ev_1", "ev_2", "ev_3"))], lookups)
     assert [b.key for b in bundles] == ["f1", "f2"]
-    assert abs(bundles[0].score - 1 / 61) < 1e-12 and abs(bundles[1].score - 1 / 62) < 1e-12
+    assert abs(bundles[0].score - 1 / 61) < 1e-12 and abs(bundles[1].score - 1 / 63) < 1e-12
+
+
+def test_a_half_credit_hit_does_not_mask_a_better_one_further_down() -> None:
+    new = _fact("f2", "Alice moved to Berlin.", supersedes="f1")
+    old = _fact("f1", "Alice lives in Paris.", status=FactStatus.SUPERSEDED, superseded_by="f2")
+    lookups = Lookups({"f1": old, "f2": new}, {"ev_1": ["f1"], "ev_2": ["f2"]})
+    (bundle,) = project([RouteResult("raw", ("ev_1", "ev_2"))], lookups)
+    assert abs(bundle.score - 1 / 62) < 1e-12  # full credit at rank 2 beats half at rank 1
 
 
 def test_budget_keeps_best_bundles_that_fit() -> None:

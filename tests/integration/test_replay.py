@@ -1,0 +1,201 @@
+"""Replay on both runtimes: rebuilt views equal the live ones, resume, atomic switch."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from provmem.core.events import Fact, FactStatus
+from provmem.infra.generations import Generation, RedisPointer, read_file_pointer
+from provmem.infra.generations import redis_pointer_key as pointer_key
+from provmem.services.bootstrap import Components, build, pointer_path
+from provmem.services.replay import (
+    Replayer,
+    ReplayError,
+    ReplayInterrupted,
+    ReplayPlan,
+    retire_generations,
+)
+from tests.harness import SCOPE, Runtime, said
+
+OTHER = "globex/support/bob"  # another partition than SCOPE's
+
+
+async def _ingest(runtime: Runtime) -> dict[str, list[Fact]]:
+    """Turns with an update and a correction in one scope, plain turns in another."""
+    await runtime.memory.publish(
+        [
+            said("t1", "I live in Paris.", 0),
+            said("t2", "I love jazz and I work at Acme as a nurse.", 1),
+            said("t3", "I moved to Lisbon last week.", 2),
+            said("b1", "I have two cats.", 0, scope=OTHER),
+            said("b2", "My favourite colour is green.", 1, scope=OTHER),
+        ]
+    )
+    await _settled(runtime, lambda facts: len(facts[SCOPE]) >= 3 and len(facts[OTHER]) >= 2)
+    jazz = next(f for f in await runtime.memory.facts(SCOPE) if "jazz" in f.statement)
+    await runtime.memory.correct(jazz.fact_id, "Alice loves blues.", by="Alice", scope=SCOPE)
+    return await _settled(
+        runtime, lambda facts: any(f.statement == "Alice loves blues." for f in facts[SCOPE])
+    )
+
+
+async def _settled(runtime: Runtime, check: object) -> dict[str, list[Fact]]:
+    async def ready() -> bool:
+        return await runtime.caught_up() and bool(check(await _facts(runtime.memory.components)))  # type: ignore[operator]
+
+    await runtime.settle(ready)
+    return await _facts(runtime.memory.components)
+
+
+async def _facts(components: Components) -> dict[str, list[Fact]]:
+    return {s: await components.views.facts_in_scope(s) for s in (SCOPE, OTHER)}
+
+
+async def _live_generation(runtime: Runtime) -> Generation:
+    settings = runtime.settings
+    if settings.runtime == "kafka":
+        components = runtime.memory.components
+        client = components.views.client  # type: ignore[attr-defined]  # FollowingFactViews
+        return (await RedisPointer(client, pointer_key(settings.redis_prefix)).read()).live
+    return read_file_pointer(pointer_path(settings)).live
+
+
+async def _after_switch(runtime: Runtime) -> dict[str, list[Fact]]:
+    """The facts a process built now sees (it reads the generation pointer)."""
+    fresh = await build(runtime.settings)
+    try:
+        return await _facts(fresh)
+    finally:
+        await fresh.close()
+
+
+async def test_a_replay_from_fact_changes_equals_the_live_views(runtime: Runtime) -> None:
+    live = await _ingest(runtime)
+    assert any(f.status is FactStatus.SUPERSEDED for f in live[SCOPE])  # an update happened
+    result = await Replayer(runtime.memory.components).run(ReplayPlan("fact-changes"))
+    assert result.report.equal, result.report
+    assert {c.scope for c in result.report.scopes} == {SCOPE, OTHER}
+    assert result.report.ignored_fields == []  # versions compared too
+    assert result.switched and result.generation == 1 and result.facts > 0
+    assert await _live_generation(runtime) == Generation(1, 0)
+    assert await _after_switch(runtime) == live
+
+
+async def test_a_replay_from_turns_rederives_the_same_views(runtime: Runtime) -> None:
+    live = await _ingest(runtime)
+    switch = runtime.settings.runtime == "embedded"  # kafka: build and check only
+    rebuilt: dict[str, list[Fact]] = {}
+
+    async def look(target: Components) -> None:
+        rebuilt.update(await _facts(target))
+
+    plan = ReplayPlan("turns", switch=switch)
+    result = await Replayer(runtime.memory.components).run(plan, before_switch=look)
+    assert result.report.equal, result.report
+    assert result.report.ignored_fields == ["version"]
+    assert _without_versions(rebuilt) == _without_versions(live)
+    assert result.switched is switch
+    if switch:
+        assert await _live_generation(runtime) == Generation(1, 1)
+        assert _without_versions(await _after_switch(runtime)) == _without_versions(live)
+
+
+def _without_versions(facts: dict[str, list[Fact]]) -> dict[str, list[dict[str, object]]]:
+    return {s: [f.model_dump(exclude={"version"}) for f in fs] for s, fs in facts.items()}
+
+
+async def test_from_turns_on_kafka_refuses_to_switch(kafka_settings: object) -> None:
+    from provmem.infra.settings import Settings
+
+    assert isinstance(kafka_settings, Settings)
+    components = await build(kafka_settings)
+    try:
+        with pytest.raises(ReplayError, match="--no-switch"):
+            await Replayer(components).run(ReplayPlan("turns"))
+    finally:
+        await components.close()
+
+
+@pytest.mark.parametrize("mode", ["fact-changes", "turns"])
+async def test_an_interrupted_replay_resumes_to_the_same_result(
+    runtime: Runtime, mode: str
+) -> None:
+    live = await _ingest(runtime)
+    switch = mode == "fact-changes" or runtime.settings.runtime == "embedded"
+    replayer = Replayer(runtime.memory.components)
+    with pytest.raises(ReplayInterrupted) as stopped:
+        await replayer.run(ReplayPlan(mode, switch=switch, limit=1))
+    assert await _live_generation(runtime) == Generation()  # nothing switched yet
+    assert await _facts(runtime.memory.components) == live
+    with pytest.raises(ReplayError, match="resume: the interrupted replay"):
+        other = "turns" if mode == "fact-changes" else "fact-changes"
+        await replayer.run(ReplayPlan(other, resume=True, switch=False))
+    result = await replayer.run(ReplayPlan(mode, switch=switch, resume=True))
+    assert result.resumed and result.job_id == stopped.value.job_id
+    assert result.report.equal, result.report
+    assert 0 < result.records  # continued where the first run stopped
+    if switch:
+        assert _without_versions(await _after_switch(runtime)) == _without_versions(live)
+
+
+async def test_the_switch_is_atomic_and_repairs_a_damaged_view(runtime: Runtime) -> None:
+    """Before the switch every query sees the old (damaged) generation, after it the new."""
+    live = await _ingest(runtime)
+    lost = live[OTHER][0]
+    await _lose(runtime, lost)
+    damaged = await _facts(runtime.memory.components)
+    assert lost not in damaged[OTHER]
+    seen_before: list[object] = []
+
+    async def before_switch(target: Components) -> None:
+        seen_before.append(await _live_generation(runtime))
+        seen_before.append(await _facts(runtime.memory.components))
+        seen_before.append(await _after_switch(runtime))
+        assert lost in (await _facts(target))[OTHER]
+
+    result = await Replayer(runtime.memory.components).run(
+        ReplayPlan("fact-changes"), before_switch=before_switch
+    )
+    assert seen_before == [Generation(), damaged, damaged]
+    assert not result.report.equal and result.report.unequal_scopes == [OTHER]
+    assert result.switched
+    assert await _after_switch(runtime) == live  # repaired from the log
+    if runtime.settings.runtime == "kafka":  # long-lived readers follow the pointer
+        assert await _facts(runtime.memory.components) == live
+    await runtime.stop()
+    await retire_generations(runtime.settings)
+    if runtime.settings.runtime == "embedded":
+        data = runtime.settings.data_dir
+        assert not (data / "vectors").exists() and (data / "vectors-g1").exists()
+        with sqlite3.connect(data / "views.db") as conn:
+            assert conn.execute("SELECT COUNT(*) FROM facts").fetchone() == (0,)
+
+
+async def _lose(runtime: Runtime, fact: Fact) -> None:
+    """Damage the live facts view behind the pipeline's back (a lost write)."""
+    settings = runtime.settings
+    if settings.runtime == "embedded":
+        with sqlite3.connect(settings.data_dir / "views.db") as conn:
+            conn.execute("DELETE FROM facts WHERE fact_id=?", (fact.fact_id,))
+        return
+    import redis.asyncio as aioredis
+
+    client = aioredis.Redis.from_url(settings.redis_url)
+    try:
+        await client.srem(f"{settings.redis_prefix}:scope:{fact.scope.key}:facts", fact.fact_id)
+    finally:
+        await client.aclose()
+
+
+async def test_a_scoped_replay_is_a_check_that_is_not_switched_in(runtime: Runtime) -> None:
+    await _ingest(runtime)
+    result = await Replayer(runtime.memory.components).run(
+        ReplayPlan("fact-changes", scopes=(OTHER,))
+    )
+    assert result.report.equal and [c.scope for c in result.report.scopes] == [OTHER]
+    assert not result.switched and "checked and dropped" in result.note
+    assert await _live_generation(runtime) == Generation()
+    if runtime.settings.runtime == "embedded":
+        assert not (runtime.settings.data_dir / "views-g1.db").exists()
