@@ -59,12 +59,16 @@ DEAD_LETTERS = Topic(
     "dead-letters", "original key", None, 1, 1, Cleanup.DELETE, _DEAD_LETTER_RETENTION_MS
 )
 
+DATA_KEYS = Topic("data-keys", "key id", None, 1, 1, Cleanup.COMPACT)
+"""Per-subject data keys wrapped under the master key; a tombstone crypto-shreds a subject."""
+
 ALL_TOPICS: tuple[Topic, ...] = (
     TURNS,
     FACT_CHANGES,
     ERASURE_REQUESTS,
     ERASURE_RECEIPTS,
     DEAD_LETTERS,
+    DATA_KEYS,
 )
 
 
@@ -93,6 +97,10 @@ class TopicNames:
     @property
     def dead_letters(self) -> str:
         return DEAD_LETTERS.name(self.prefix)
+
+    @property
+    def data_keys(self) -> str:
+        return DATA_KEYS.name(self.prefix)
 
     def configs(self, partitions: int | None = None) -> list[TopicConfig]:
         """Every topic's config; ``partitions`` overrides the count of the scoped topics."""

@@ -1,0 +1,135 @@
+"""Scale-out and faults on the distributed runtime: two faust workers share the partitions,
+one is killed mid-stream; the views must equal a clean run's on the same input."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+from provmem.core.events import Fact
+from provmem.infra.settings import Settings
+from provmem.services.bootstrap import build
+from provmem.services.memory import Memory
+from provmem.services.worker_process import WorkerProcess
+from tests.harness import T0
+
+SCOPES = [f"acme/app/user{i}" for i in range(8)]
+DEADLINE_S = 150.0
+
+
+def _conversation(scope: str, index: int, start: int) -> list[dict[str, Any]]:
+    """A user's turns: facts, a repeat, a paraphrase and a change of address."""
+    city, other = ("Paris", "Berlin") if index % 2 else ("Oslo", "Rome")
+    texts = [
+        f"I live in {city}.",
+        f"I work at Shop{index}.",
+        "I love hiking in the mountains.",
+        f"I live in {city}.",
+        "I really love hiking in the mountains!",
+        f"I moved to {other}.",
+        "My sister is a nurse in the city hospital.",
+        "I am allergic to peanuts.",
+        "I have a dog named Rex.",
+        "I started learning the violin last month.",
+        "My favourite food is ramen.",
+        "I have an allergy to peanuts.",
+    ]
+    return [
+        {
+            "scope": scope,
+            "speaker": f"User{index}",
+            "text": text,
+            "turn_id": f"{scope}#{start + n}",
+            "captured_at": (T0.replace(minute=start + n)).isoformat(),
+        }
+        for n, text in enumerate(texts)
+    ]
+
+
+def _turns(first_half: bool) -> list[dict[str, Any]]:
+    turns = []
+    for index, scope in enumerate(SCOPES):
+        whole = _conversation(scope, index, 0)
+        turns += whole[:3] if first_half else whole[3:]
+    return turns
+
+
+async def _views(memory: Memory) -> dict[str, list[dict[str, Any]]]:
+    def dump(facts: list[Fact]) -> list[dict[str, Any]]:
+        return sorted((f.model_dump(mode="json") for f in facts), key=lambda f: f["fact_id"])
+
+    return {scope: dump(await memory.facts(scope)) for scope in SCOPES}
+
+
+async def _clean_run(settings: Settings) -> dict[str, list[dict[str, Any]]]:
+    components = await build(settings)
+    try:
+        memory = Memory(components)
+        await memory.publish(_turns(True) + _turns(False))
+        await memory.sync()
+        return await _views(memory)
+    finally:
+        await components.close()
+
+
+async def _caught_up(memory: Memory, workers: list[WorkerProcess]) -> None:
+    deadline = time.monotonic() + DEADLINE_S
+    while not await memory.workers_caught_up():
+        if not any(w.alive for w in workers):
+            raise AssertionError("no worker alive")
+        if time.monotonic() > deadline:
+            logs = "\n".join(w.log_text()[-3000:] for w in workers)
+            raise AssertionError(f"workers not caught up after {DEADLINE_S}s\n{logs}")
+        await asyncio.sleep(0.3)
+
+
+async def _start(settings: Settings, tmp_path: Path, count: int) -> list[WorkerProcess]:
+    workers = [WorkerProcess(settings, tmp_path / f"worker-{n}.log").start() for n in range(count)]
+    await asyncio.gather(*(w.ready() for w in workers))
+    return workers
+
+
+def _handled_turns(worker: WorkerProcess) -> int:
+    return worker.log_text().count("derive.received")
+
+
+async def _run_with_workers(
+    kafka_settings: Settings, tmp_path: Path, kill_one: bool
+) -> tuple[dict[str, list[dict[str, Any]]], list[WorkerProcess]]:
+    settings = kafka_settings.model_copy(update={"log_level": "DEBUG"})
+    components = await build(settings)
+    memory = Memory(components)
+    workers = await _start(settings, tmp_path, 2)
+    try:
+        await memory.publish(_turns(True))
+        await _caught_up(memory, workers)
+        before = _handled_turns(workers[1])
+        await memory.publish(_turns(False))
+        if kill_one:
+            while _handled_turns(workers[1]) == before:
+                await asyncio.sleep(0.05)
+            await workers[1].stop(kill=True)  # SIGKILL mid-stream: no goodbye to the group
+        await _caught_up(memory, workers)
+        return await _views(memory), workers
+    finally:
+        for worker in workers:
+            await worker.stop()
+        await components.close()
+
+
+async def test_two_workers_share_the_partitions_and_match_a_clean_run(
+    kafka_settings: Settings, embedded_settings: Settings, tmp_path: Path
+) -> None:
+    views, workers = await _run_with_workers(kafka_settings, tmp_path, kill_one=False)
+    assert all(_handled_turns(w) > 0 for w in workers), "both workers derive turns"
+    assert views == await _clean_run(embedded_settings)
+    assert all(len(facts) >= 8 for facts in views.values())
+
+
+async def test_a_worker_killed_mid_stream_loses_nothing_and_duplicates_nothing(
+    kafka_settings: Settings, embedded_settings: Settings, tmp_path: Path
+) -> None:
+    views, _ = await _run_with_workers(kafka_settings, tmp_path, kill_one=True)
+    assert views == await _clean_run(embedded_settings)
