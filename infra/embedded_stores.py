@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import groupby
 from pathlib import Path
 
 from ..core.events import Fact, FactChanged, FactOp, TurnRecorded
@@ -18,19 +20,24 @@ CREATE TABLE IF NOT EXISTS facts (
 CREATE INDEX IF NOT EXISTS facts_by_scope ON facts (scope_key);
 CREATE TABLE IF NOT EXISTS fact_evidence (
   evidence_id TEXT NOT NULL, fact_id TEXT NOT NULL, PRIMARY KEY (evidence_id, fact_id));
+CREATE INDEX IF NOT EXISTS fact_evidence_by_fact ON fact_evidence (fact_id);
 CREATE TABLE IF NOT EXISTS fact_history (
   fact_id TEXT NOT NULL, version INTEGER NOT NULL, body TEXT NOT NULL,
   PRIMARY KEY (fact_id, version));
 CREATE TABLE IF NOT EXISTS fact_entities (
   scope_key TEXT NOT NULL, entity TEXT NOT NULL, fact_id TEXT NOT NULL,
   PRIMARY KEY (scope_key, entity, fact_id));
+CREATE INDEX IF NOT EXISTS fact_entities_by_fact ON fact_entities (fact_id);
 CREATE TABLE IF NOT EXISTS fact_slots (
   scope_key TEXT NOT NULL, slot TEXT NOT NULL, fact_id TEXT NOT NULL,
   PRIMARY KEY (scope_key, slot, fact_id));
+CREATE INDEX IF NOT EXISTS fact_slots_by_fact ON fact_slots (fact_id);
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS data_keys (key_id TEXT PRIMARY KEY, wrapped BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS publications (evidence_id TEXT PRIMARY KEY);
 """
+# Tables linking a fact to its evidence and index entries (indexed by fact id for deletes).
+_LINKS = ("fact_evidence", "fact_entities", "fact_slots")
 
 
 class EmbeddedStores:
@@ -108,11 +115,20 @@ class EmbeddedFactViews:
         self._conn = stores.conn
 
     async def apply(self, change: FactChanged) -> bool:
+        return await self.apply_batch([change]) == 1
+
+    async def apply_batch(self, changes: Sequence[FactChanged]) -> int:
+        """Apply changes in order in one transaction; a run of erasures is one set-based
+        delete. Returns how many changes took effect."""
+        applied = 0
         with self._conn:
             self._conn.execute("BEGIN IMMEDIATE")
-            if change.op is FactOp.ERASE:
-                return self._erase(change.fact_id)
-            return self._upsert(change)
+            for erasing, run in groupby(changes, key=lambda c: c.op is FactOp.ERASE):
+                if erasing:
+                    applied += self._erase([c.fact_id for c in run])
+                else:
+                    applied += sum(self._upsert(change) for change in run)
+        return applied
 
     def _current_version(self, fact_id: str) -> int:
         row = self._conn.execute("SELECT version FROM facts WHERE fact_id=?", (fact_id,)).fetchone()
@@ -141,7 +157,7 @@ class EmbeddedFactViews:
         return True
 
     def _unlink(self, fact_id: str) -> None:
-        for table in ("fact_evidence", "fact_entities", "fact_slots"):
+        for table in _LINKS:
             self._conn.execute(f"DELETE FROM {table} WHERE fact_id=?", (fact_id,))  # noqa: S608
 
     def _drop_stale_history(self, fact: Fact) -> None:
@@ -166,13 +182,15 @@ class EmbeddedFactViews:
                 (scope, fact.slot, fact.fact_id),
             )
 
-    def _erase(self, fact_id: str) -> bool:
-        removed = self._conn.execute("DELETE FROM facts WHERE fact_id=?", (fact_id,)).rowcount
-        self._conn.execute("DELETE FROM fact_evidence WHERE fact_id=?", (fact_id,))
-        self._conn.execute("DELETE FROM fact_history WHERE fact_id=?", (fact_id,))
-        self._conn.execute("DELETE FROM fact_entities WHERE fact_id=?", (fact_id,))
-        self._conn.execute("DELETE FROM fact_slots WHERE fact_id=?", (fact_id,))
-        return removed > 0
+    def _erase(self, fact_ids: list[str]) -> int:
+        """Delete facts and everything that links to them, set-based (by id list)."""
+        rows = [(fact_id,) for fact_id in dict.fromkeys(fact_ids)]
+        before = self._conn.total_changes
+        self._conn.executemany("DELETE FROM facts WHERE fact_id=?", rows)
+        removed = self._conn.total_changes - before
+        for table in ("fact_history", *_LINKS):
+            self._conn.executemany(f"DELETE FROM {table} WHERE fact_id=?", rows)  # noqa: S608
+        return removed
 
     async def get(self, fact_id: str) -> Fact | None:
         row = self._conn.execute("SELECT body FROM facts WHERE fact_id=?", (fact_id,)).fetchone()
@@ -268,3 +286,33 @@ class EmbeddedKeyStore:
 
     async def close(self) -> None:
         """The shared connection is closed by :class:`EmbeddedStores`."""
+
+
+class EmbeddedApiKeyStore:
+    """API key records (hashes, never tokens) in a durable SQLite file of their own.
+
+    Not in the views file: views are projections of the log that a replay may rebuild,
+    API keys are not derived from the log."""
+
+    def __init__(self, path: Path) -> None:
+        self._conn = connect(path, durable=True)
+        self._conn.execute(
+            "CREATE TABLE IF NOT EXISTS api_keys (key_id TEXT PRIMARY KEY, record BLOB NOT NULL)"
+        )
+
+    async def put(self, key_id: str, record: bytes) -> None:
+        self._conn.execute("INSERT OR REPLACE INTO api_keys VALUES (?, ?)", (key_id, record))
+
+    async def get(self, key_id: str) -> bytes | None:
+        row = self._conn.execute("SELECT record FROM api_keys WHERE key_id=?", (key_id,)).fetchone()
+        return None if row is None else bytes(row[0])
+
+    async def records(self) -> list[bytes]:
+        rows = self._conn.execute("SELECT record FROM api_keys ORDER BY key_id").fetchall()
+        return [bytes(record) for (record,) in rows]
+
+    async def count(self) -> int:
+        return int(self._conn.execute("SELECT COUNT(*) FROM api_keys").fetchone()[0])
+
+    async def close(self) -> None:
+        self._conn.close()

@@ -9,6 +9,9 @@ Keys (``P`` is the deployment's prefix):
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import redis.asyncio as aioredis
 
@@ -28,6 +31,14 @@ local indexes = cjson.decode(ARGV[6])
 for _, key in ipairs(indexes) do redis.call('SADD', key, ARGV[3]) end
 return 1
 """
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """What the views hold for one fact: its current version and its history bodies."""
+
+    fact: Fact | None
+    history: list[bytes]
 
 
 class RedisKeys:
@@ -142,12 +153,47 @@ class RedisFactViews:
         self._upsert = client.register_script(_UPSERT)
 
     async def apply(self, change: FactChanged) -> bool:
-        if change.op is FactOp.ERASE:
-            return await self._erase(change)
-        fact = change.fact
-        if fact is None:
-            return False
-        previous = await self.get(fact.fact_id)
+        return await self.apply_batch([change]) == 1
+
+    async def apply_batch(self, changes: Sequence[FactChanged]) -> int:
+        """Apply changes in order: one read pipeline (current versions and histories),
+        then one MULTI/EXEC pipeline of writes. Returns how many took effect.
+
+        The Lua upsert stays the judge of versions; the unlinking of stale evidence, index
+        and history entries follows from the state read first (one writer per partition)."""
+        if not changes:
+            return 0
+        current = await self._current(list(dict.fromkeys(c.fact_id for c in changes)))
+        pipe = self._redis.pipeline(transaction=True)
+        marks = []
+        for change in changes:
+            marks.append(len(pipe))
+            if change.op is FactOp.ERASE:
+                self._queue_erase(pipe, change, current)
+            elif change.fact is not None:
+                self._queue_upsert(pipe, change.fact, current)
+            else:
+                marks.pop()
+        results = await pipe.execute()
+        return sum(bool(results[mark]) for mark in marks)
+
+    async def _current(self, fact_ids: list[str]) -> dict[str, _Stored]:
+        """The stored body and history of each fact, in one round trip."""
+        pipe = self._redis.pipeline(transaction=False)
+        for fact_id in fact_ids:
+            pipe.hget(self._keys.fact(fact_id), "body")
+            pipe.zrange(self._keys.history(fact_id), 0, -1)
+        found = await pipe.execute()
+        return {
+            fact_id: _Stored(
+                None if body is None else Fact.model_validate_json(body), list(history)
+            )
+            for fact_id, body, history in zip(fact_ids, found[::2], found[1::2], strict=True)
+        }
+
+    def _queue_upsert(self, pipe: Any, fact: Fact, current: dict[str, _Stored]) -> None:
+        stored = current[fact.fact_id]
+        body = fact.model_dump_json()
         keys = [
             self._keys.fact(fact.fact_id),
             self._keys.scope_facts(fact.scope.key),
@@ -155,40 +201,48 @@ class RedisFactViews:
         ]
         args = [
             fact.version,
-            fact.model_dump_json(),
+            body,
             fact.fact_id,
             json.dumps(list(fact.evidence_ids)),
             self._keys.evidence_facts_prefix(),
             json.dumps(self._keys.indexes(fact)),
         ]
-        applied = bool(await self._upsert(keys=keys, args=args))
-        if applied and previous is not None:
-            await self._drop_stale(previous, fact)
-        return applied
+        self._upsert(keys=keys, args=args, client=pipe)
+        previous = stored.fact
+        if previous is not None and previous.version >= fact.version:
+            return  # the script refuses it: an older or repeated version
+        history = stored.history
+        if previous is not None:
+            history = self._queue_drop_stale(pipe, previous, fact, history)
+        current[fact.fact_id] = _Stored(fact, [*history, body.encode()])
 
-    async def _drop_stale(self, previous: Fact, fact: Fact) -> None:
+    def _queue_drop_stale(
+        self, pipe: Any, previous: Fact, fact: Fact, history: list[bytes]
+    ) -> list[bytes]:
         """Unlink evidence and index entries the new version no longer has, and history
         versions citing evidence the fact no longer has (erased evidence)."""
         live = set(fact.evidence_ids)
         for evidence_id in set(previous.evidence_ids) - live:
-            await self._redis.srem(self._keys.evidence_facts_prefix() + evidence_id, fact.fact_id)
+            pipe.srem(self._keys.evidence_facts_prefix() + evidence_id, fact.fact_id)
         for index in set(self._keys.indexes(previous)) - set(self._keys.indexes(fact)):
-            await self._redis.srem(index, fact.fact_id)
-        for body in await self._redis.zrange(self._keys.history(fact.fact_id), 0, -1):
-            if not set(Fact.model_validate_json(body).evidence_ids) <= live:
-                await self._redis.zrem(self._keys.history(fact.fact_id), body)
+            pipe.srem(index, fact.fact_id)
+        kept = []
+        for body in history:
+            if set(Fact.model_validate_json(body).evidence_ids) <= live:
+                kept.append(body)
+            else:
+                pipe.zrem(self._keys.history(fact.fact_id), body)
+        return kept
 
-    async def _erase(self, change: FactChanged) -> bool:
-        current = await self.get(change.fact_id)
-        pipe = self._redis.pipeline(transaction=True)
+    def _queue_erase(self, pipe: Any, change: FactChanged, current: dict[str, _Stored]) -> None:
+        stored = current[change.fact_id].fact
         pipe.delete(self._keys.fact(change.fact_id), self._keys.history(change.fact_id))
         pipe.srem(self._keys.scope_facts(change.scope.key), change.fact_id)
-        for evidence_id in current.evidence_ids if current else ():
+        for evidence_id in stored.evidence_ids if stored else ():
             pipe.srem(self._keys.evidence_facts_prefix() + evidence_id, change.fact_id)
-        for index in self._keys.indexes(current) if current else ():
+        for index in self._keys.indexes(stored) if stored else ():
             pipe.srem(index, change.fact_id)
-        results = await pipe.execute()
-        return bool(results[0])
+        current[change.fact_id] = _Stored(None, [])
 
     async def get(self, fact_id: str) -> Fact | None:
         raw = await self._redis.hget(self._keys.fact(fact_id), "body")
@@ -245,6 +299,31 @@ class RedisKeyStore:
 
     async def destroy(self, key_id: str) -> bool:
         return bool(await self._redis.delete(self._keys.data_key(key_id)))
+
+    async def close(self) -> None:
+        await self._redis.aclose()
+
+
+class RedisApiKeyStore:
+    """API key records (hashes, never tokens) in one Redis hash ``P:api-keys``."""
+
+    def __init__(self, client: aioredis.Redis, keys: RedisKeys) -> None:
+        self._redis = client
+        self._hash = f"{keys.prefix}:api-keys"
+
+    async def put(self, key_id: str, record: bytes) -> None:
+        await self._redis.hset(self._hash, key_id, record)
+
+    async def get(self, key_id: str) -> bytes | None:
+        raw = await self._redis.hget(self._hash, key_id)
+        return None if raw is None else bytes(raw)
+
+    async def records(self) -> list[bytes]:
+        found = await self._redis.hgetall(self._hash)
+        return [bytes(found[k]) for k in sorted(found)]
+
+    async def count(self) -> int:
+        return int(await self._redis.hlen(self._hash))
 
     async def close(self) -> None:
         await self._redis.aclose()

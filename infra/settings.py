@@ -45,6 +45,10 @@ class Settings(BaseSettings):
     broker_session_timeout_s: float = 30.0
     broker_heartbeat_interval_s: float = 3.0
     log_level: str = "WARNING"
+    api_auth: Literal["on", "off"] = Field(
+        "on", description="off: no API key needed, honoured only while no key exists (dev use)"
+    )
+    api_heartbeat_s: float = Field(15.0, gt=0, description="SSE heartbeat interval")
     gate_kappa: float = Field(20.0, gt=0, description="vMF concentration of the novelty density")
     gate_threshold: float = Field(0.12, ge=0, le=2, description="Novelty below it: NOOP")
     gate_margin: float = Field(0.13, ge=0, le=2, description="Novelty above threshold+margin: ADD")

@@ -1,21 +1,41 @@
-"""The HTTP API (versioned under /v1). Retrieval only: it never generates answers."""
+"""The HTTP API (versioned under /v1). Retrieval only: it never generates answers.
+
+Every /v1 route but health and readiness needs an API key (``Authorization: Bearer
+pmk_...``) and reaches only the key's scope: another tenant's scope is refused with 403,
+another tenant's fact, evidence or erasure receipt is answered 404 (its existence is not
+confirmed). ``/metrics`` (Prometheus) and ``/openapi.json`` are open. See docs/api.md.
+"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, HTTPException, Request
+import structlog
+from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request, Security
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
-from ..core.events import ErasureCompleted, Fact
+from ..core.events import ErasureCompleted, ErasureRequested, Fact
+from ..core.scope import Scope
 from ..infra.settings import Settings
+from ..streams.topics import ERASURE_REQUESTS
+from .auth import ApiKeys, ApiKeyStore, Grant, Unauthenticated, grant_for, open_key_store
+from .auth import scope_prefix as parse_scope_prefix
 from .bootstrap import build
 from .corrections import ForeignScopeError
 from .erasure import erasure_request
 from .memory import MAX_BATCH, Memory
+from .metrics import CONTENT_TYPE, ApiMetrics, MetricsMiddleware
 from .results import ActionResult, EvidenceQuote, FactDetail, PublishResult, Recollection
+from .subscriptions import change_frames, scope_partitions, start_cursor
+
+log = structlog.get_logger(__name__)
+_PUMP_PERIOD_S = 1.0
 
 
 class QueryRequest(BaseModel):
@@ -54,30 +74,306 @@ class TurnBatch(BaseModel):
     turns: list[dict[str, Any]] = Field(min_length=1, max_length=MAX_BATCH)
 
 
-def create_api(settings: Settings) -> FastAPI:
-    """The API app; components are built when it starts and closed when it stops."""
+class Pipeline:
+    """This process's pipeline stages, run one at a time. On the embedded runtime a
+    background pump runs them after each publish (and every second), so subscribers see
+    changes without anyone querying."""
+
+    def __init__(self, memory: Memory) -> None:
+        self.memory = memory
+        self._lock = asyncio.Lock()
+        self._wake = asyncio.Event()
+
+    async def sync(self) -> None:
+        async with self._lock:
+            await self.memory.sync()
+
+    async def exclusive(self, work: Awaitable[Any]) -> Any:
+        """Run a memory call that syncs by itself, never alongside another sync."""
+        async with self._lock:
+            return await work
+
+    def kick(self) -> None:
+        self._wake.set()
+
+    async def pump(self) -> None:
+        while True:
+            try:
+                await asyncio.wait_for(self._wake.wait(), _PUMP_PERIOD_S)
+            except TimeoutError:
+                pass
+            self._wake.clear()
+            try:
+                await self.sync()
+            except Exception:  # noqa: BLE001 - the pump must outlive one failed run
+                log.exception("api.pump_failed")
+
+
+@dataclass
+class ApiState:
+    settings: Settings
+    pipeline: Pipeline
+    keys: ApiKeys
+    metrics: ApiMetrics
+
+    @property
+    def memory(self) -> Memory:
+        return self.pipeline.memory
+
+
+def create_api(settings: Settings, memory: Memory | None = None) -> FastAPI:
+    """The API app. Components are built when it starts and closed when it stops; pass
+    ``memory`` to serve components someone else owns (tests, benchmarks)."""
+    metrics = ApiMetrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        components = await build(settings)
-        app.state.memory = Memory(components)
-        yield
-        await components.close()
+        served = memory if memory is not None else Memory(await build(settings))
+        store: ApiKeyStore = open_key_store(settings)
+        state = ApiState(settings, Pipeline(served), ApiKeys(store), metrics)
+        app.state.provmem = state
+        pump = asyncio.create_task(state.pipeline.pump()) if _pumps(settings) else None
+        try:
+            yield
+        finally:
+            if pump is not None:
+                pump.cancel()
+            await store.close()
+            if memory is None:
+                await served.components.close()
 
-    api = FastAPI(title="provmem", version="0.1.0", lifespan=lifespan)
-    _routes(api)
+    api = FastAPI(
+        title="provmem",
+        version="0.1.0",
+        lifespan=lifespan,
+        description="Provenance-grounded long-term memory. Authenticate with an API key.",
+    )
+    api.add_middleware(MetricsMiddleware, metrics=metrics)
+    _open_routes(api)
+    _memory_routes(api)
+    _fact_routes(api)
+    _erasure_routes(api)
+    _review_routes(api)
+    _subscription_routes(api)
     return api
 
 
-def _memory(request: Request) -> Memory:
-    memory: Memory = request.app.state.memory
-    return memory
+def _pumps(settings: Settings) -> bool:
+    """Only the embedded runtime derives facts in the API process."""
+    return settings.runtime == "embedded"
 
 
-async def _acting(work: Any) -> ActionResult:
+def _state(request: Request) -> ApiState:
+    state: ApiState = request.app.state.provmem
+    return state
+
+
+_bearer = HTTPBearer(
+    auto_error=False, description="An API key from `provmem keys create --scope ORG[/PROJECT]`"
+)
+
+
+async def _grant(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Security(_bearer)],
+) -> Grant:
+    state = _state(request)
+    token = credentials.credentials if credentials is not None else None
+    try:
+        return await grant_for(token, state.keys, state.settings.api_auth)
+    except Unauthenticated as error:
+        raise HTTPException(401, str(error), headers={"WWW-Authenticate": "Bearer"}) from None
+
+
+GrantDep = Annotated[Grant, Depends(_grant)]
+
+
+def _scope_key(scope: str, grant: Grant) -> str:
+    """A user scope's key, refused (403) outside the grant; 422 when malformed."""
+    try:
+        key = Scope.parse(scope).key
+    except ValueError as error:
+        raise HTTPException(422, str(error)) from error
+    _require(grant, key)
+    return key
+
+
+def _require(grant: Grant, scope_key: str) -> None:
+    if not grant.allows(scope_key):
+        raise HTTPException(403, f"scope {scope_key}: not permitted for this API key")
+
+
+def _foreign_scope(grant: Grant, turns: Sequence[Mapping[str, Any]]) -> str | None:
+    """The first well-formed turn scope the grant does not reach (malformed ones are left
+    for the per-turn validation to report)."""
+    for turn in turns:
+        scope = turn.get("scope")
+        if not isinstance(scope, str):
+            continue
+        try:
+            key = Scope.parse(scope).key
+        except ValueError:
+            continue
+        if not grant.allows(key):
+            return key
+    return None
+
+
+def _open_routes(api: FastAPI) -> None:
+    @api.get("/v1/health")
+    async def health() -> dict[str, str]:
+        """Liveness: the process answers."""
+        return {"status": "ok"}
+
+    @api.get("/v1/ready", responses={503: {"description": "A dependency is failing"}})
+    async def ready(request: Request) -> JSONResponse:
+        """Readiness: the log, the views and the key store answer."""
+        state = _state(request)
+        c = state.memory.components
+        probes: dict[str, Callable[[], Awaitable[object]]] = {
+            "log": lambda: c.log.partitions(c.names.turns),
+            "views": lambda: c.views.get("fact_readiness_probe"),
+            "api_keys": state.keys.any,
+        }
+        checks = {name: await _probe(probe) for name, probe in probes.items()}
+        ok = all(v == "ok" for v in checks.values())
+        body = {"status": "ready" if ok else "not ready", "checks": checks}
+        return JSONResponse(body, status_code=200 if ok else 503)
+
+    @api.get("/metrics", include_in_schema=False)
+    async def metrics(request: Request) -> Response:
+        state = _state(request)
+        c = state.memory.components
+        topics = [c.names.turns, c.names.fact_changes]
+        text = await state.metrics.render(c.log, c.settings.consumer_group, topics)
+        return Response(text, media_type=CONTENT_TYPE)
+
+
+async def _probe(probe: Callable[[], Awaitable[object]]) -> str:
+    try:
+        await asyncio.wait_for(probe(), 5.0)
+    except Exception as error:  # noqa: BLE001 - a readiness probe reports any failure
+        return f"failing: {type(error).__name__}"
+    return "ok"
+
+
+def _memory_routes(api: FastAPI) -> None:
+    @api.post("/v1/turns", response_model=list[PublishResult])
+    async def publish(request: Request, batch: TurnBatch, grant: GrantDep) -> list[PublishResult]:
+        """Publish up to 1,000 turns; bad ones are reported, good ones still recorded.
+        A turn of a scope the key does not reach refuses the whole batch (403)."""
+        foreign = _foreign_scope(grant, batch.turns)
+        if foreign is not None:
+            _require(grant, foreign)
+        state = _state(request)
+        results = await state.memory.publish(batch.turns)
+        state.metrics.published(results)
+        state.pipeline.kick()
+        return results
+
+    @api.post("/v1/query", response_model=Recollection)
+    async def query(request: Request, body: QueryRequest, grant: GrantDep) -> Recollection:
+        """Fact-centred bundles for the query, each with its evidence."""
+        key = _scope_key(body.scope, grant)
+        state = _state(request)
+        await state.pipeline.sync()
+        state.metrics.queries.inc()
+        try:
+            return await state.memory.query(key, body.query, body.limit)
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from error
+
+    @api.get("/v1/evidence/{evidence_id}", response_model=EvidenceQuote)
+    async def evidence(request: Request, evidence_id: str, grant: GrantDep) -> EvidenceQuote:
+        """One evidence turn, decrypted."""
+        memory = _state(request).memory
+        turn = await memory.components.evidence.get(evidence_id)
+        quote = None
+        if turn is not None and grant.allows(turn.scope.key):
+            quote = await memory.evidence(evidence_id, turn.scope.key)
+        if quote is None:
+            raise HTTPException(404, f"evidence {evidence_id} not found")
+        return quote
+
+
+def _fact_routes(api: FastAPI) -> None:
+    @api.get("/v1/facts", response_model=list[Fact])
+    async def facts(request: Request, scope: str, grant: GrantDep) -> list[Fact]:
+        """Every fact of a scope, whatever its status."""
+        key = _scope_key(scope, grant)
+        state = _state(request)
+        await state.pipeline.sync()
+        return await state.memory.facts(key)
+
+    @api.get("/v1/facts/{fact_id}", response_model=FactDetail)
+    async def fact(request: Request, fact_id: str, grant: GrantDep) -> FactDetail:
+        """One fact with the evidence that supports it, its versions and what it superseded."""
+        state = _state(request)
+        await state.pipeline.sync()
+        await _visible_fact(state.memory, fact_id, grant)
+        detail = await state.memory.fact(fact_id)
+        if detail is None:
+            raise HTTPException(404, f"fact {fact_id} not found")
+        return detail
+
+
+async def _visible_fact(memory: Memory, fact_id: str, grant: Grant) -> Fact:
+    """The fact, if the grant reaches it; 404 otherwise (another tenant's or none)."""
+    fact = await memory.components.views.get(fact_id)
+    if fact is None or not grant.allows(fact.scope.key):
+        raise HTTPException(404, f"fact {fact_id} not found")
+    return fact
+
+
+def _erasure_routes(api: FastAPI) -> None:
+    @api.post("/v1/erasures", response_model=ErasureCompleted | None, status_code=202)
+    async def erase(request: Request, body: ErasureBody, grant: GrantDep) -> Any:
+        """File a compliance erasure; on the embedded runtime its receipt comes back."""
+        chosen = [bool(body.evidence_ids), body.session is not None, body.subject]
+        if sum(chosen) != 1:
+            raise HTTPException(422, "choose exactly one of evidence_ids, session or subject")
+        _scope_key(body.scope, grant)
+        try:
+            erasure = erasure_request(
+                body.scope, body.evidence_ids, body.session, body.subject, body.reason
+            )
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from error
+        state = _state(request)
+        return await state.pipeline.exclusive(state.memory.request_erasure(erasure))
+
+    @api.get("/v1/erasures/{request_id}", response_model=ErasureCompleted)
+    async def erasure_receipt(
+        request: Request, request_id: str, grant: GrantDep
+    ) -> ErasureCompleted:
+        """The receipt of an erasure filed in the key's scope (no personal data)."""
+        memory = _state(request).memory
+        scope_key = await _erasure_scope(memory, request_id)
+        receipt = None
+        if scope_key is not None and grant.allows(scope_key):
+            receipt = await memory.erasure_receipt(request_id)
+        if receipt is None:
+            raise HTTPException(404, f"erasure {request_id}: no receipt")
+        return receipt
+
+
+async def _erasure_scope(memory: Memory, request_id: str) -> str | None:
+    """The scope an erasure request was filed for, read from the erasure-requests topic."""
+    c, key, offset = memory.components, request_id.encode(), 0
+    while batch := await c.log.read(c.names.erasure_requests, 0, offset, 500):
+        for record in batch:
+            if record.key == key and record.value is not None:
+                request = ERASURE_REQUESTS.decode(record.value)
+                if isinstance(request, ErasureRequested):
+                    return request.scope.key
+        offset = batch[-1].offset + 1
+    return None
+
+
+async def _acting(state: ApiState, work: Awaitable[ActionResult]) -> ActionResult:
     """Run a correction or review decision; refusals become 403, 404 or 422."""
     try:
-        result: ActionResult = await work
+        result: ActionResult = await state.pipeline.exclusive(work)
     except ForeignScopeError as error:
         raise HTTPException(403, str(error)) from error
     except LookupError as error:
@@ -87,108 +383,89 @@ async def _acting(work: Any) -> ActionResult:
     return result
 
 
-def _routes(api: FastAPI) -> None:
-    _review_routes(api)
-
-    @api.get("/v1/health")
-    async def health() -> dict[str, str]:
-        return {"status": "ok"}
-
-    @api.post("/v1/turns", response_model=list[PublishResult])
-    async def publish(request: Request, batch: TurnBatch) -> list[PublishResult]:
-        """Publish up to 1,000 turns; bad ones are reported, good ones still recorded."""
-        return await _memory(request).publish(batch.turns)
-
-    @api.post("/v1/query", response_model=Recollection)
-    async def query(request: Request, body: QueryRequest) -> Recollection:
-        memory = _memory(request)
-        await memory.sync()
-        try:
-            return await memory.query(body.scope, body.query, body.limit)
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from error
-
-    @api.get("/v1/facts", response_model=list[Fact])
-    async def facts(request: Request, scope: str) -> list[Fact]:
-        memory = _memory(request)
-        await memory.sync()
-        try:
-            return await memory.facts(scope)
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from error
-
-    @api.post("/v1/erasures", response_model=ErasureCompleted | None, status_code=202)
-    async def erase(request: Request, body: ErasureBody) -> ErasureCompleted | None:
-        """File a compliance erasure; on the embedded runtime its receipt comes back."""
-        chosen = [bool(body.evidence_ids), body.session is not None, body.subject]
-        if sum(chosen) != 1:
-            raise HTTPException(422, "choose exactly one of evidence_ids, session or subject")
-        try:
-            erasure = erasure_request(
-                body.scope, body.evidence_ids, body.session, body.subject, body.reason
-            )
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from error
-        return await _memory(request).request_erasure(erasure)
-
-    @api.get("/v1/erasures/{request_id}", response_model=ErasureCompleted)
-    async def erasure_receipt(request: Request, request_id: str) -> ErasureCompleted:
-        receipt = await _memory(request).erasure_receipt(request_id)
-        if receipt is None:
-            raise HTTPException(404, f"erasure {request_id}: no receipt")
-        return receipt
-
-    @api.get("/v1/evidence/{evidence_id}", response_model=EvidenceQuote)
-    async def evidence(request: Request, evidence_id: str) -> EvidenceQuote:
-        quote = await _memory(request).evidence(evidence_id)
-        if quote is None:
-            raise HTTPException(404, f"evidence {evidence_id} not found")
-        return quote
-
-
 def _review_routes(api: FastAPI) -> None:
     @api.post("/v1/facts/{fact_id}/correct", response_model=ActionResult)
-    async def correct(request: Request, fact_id: str, body: CorrectBody) -> ActionResult:
+    async def correct(
+        request: Request, fact_id: str, body: CorrectBody, grant: GrantDep
+    ) -> ActionResult:
         """Correct a fact: a new fact with the statement supersedes it (history kept)."""
-        memory = _memory(request)
-        return await _acting(
-            memory.correct(
-                fact_id, body.statement, by=body.by, reason=body.reason, scope=body.scope
-            )
+        state = _state(request)
+        await _visible_fact(state.memory, fact_id, grant)
+        work = state.memory.correct(
+            fact_id, body.statement, by=body.by, reason=body.reason, scope=body.scope
         )
+        return await _acting(state, work)
 
     @api.post("/v1/facts/{fact_id}/retract", response_model=ActionResult)
-    async def retract(request: Request, fact_id: str, body: ActionBody) -> ActionResult:
-        memory = _memory(request)
-        return await _acting(
-            memory.retract(fact_id, by=body.by, reason=body.reason, scope=body.scope)
-        )
+    async def retract(
+        request: Request, fact_id: str, body: ActionBody, grant: GrantDep
+    ) -> ActionResult:
+        state = _state(request)
+        await _visible_fact(state.memory, fact_id, grant)
+        work = state.memory.retract(fact_id, by=body.by, reason=body.reason, scope=body.scope)
+        return await _acting(state, work)
 
     @api.get("/v1/review", response_model=list[FactDetail])
-    async def review(request: Request, scope: str) -> list[FactDetail]:
+    async def review(request: Request, scope: str, grant: GrantDep) -> list[FactDetail]:
         """Facts of a scope waiting for review, with their reason and evidence."""
-        memory = _memory(request)
-        await memory.sync()
-        try:
-            return await memory.review_queue(scope)
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from error
+        key = _scope_key(scope, grant)
+        state = _state(request)
+        await state.pipeline.sync()
+        return await state.memory.review_queue(key)
 
     @api.post("/v1/facts/{fact_id}/approve", response_model=ActionResult)
-    async def approve(request: Request, fact_id: str, body: ApproveBody) -> ActionResult:
-        memory = _memory(request)
-        return await _acting(
-            memory.approve(
-                fact_id, by=body.by, statement=body.statement, reason=body.reason, scope=body.scope
-            )
+    async def approve(
+        request: Request, fact_id: str, body: ApproveBody, grant: GrantDep
+    ) -> ActionResult:
+        state = _state(request)
+        await _visible_fact(state.memory, fact_id, grant)
+        work = state.memory.approve(
+            fact_id, by=body.by, statement=body.statement, reason=body.reason, scope=body.scope
         )
+        return await _acting(state, work)
 
     @api.post("/v1/facts/{fact_id}/reject", response_model=ActionResult)
-    async def reject(request: Request, fact_id: str, body: ActionBody) -> ActionResult:
-        memory = _memory(request)
-        return await _acting(
-            memory.reject(fact_id, by=body.by, reason=body.reason, scope=body.scope)
-        )
+    async def reject(
+        request: Request, fact_id: str, body: ActionBody, grant: GrantDep
+    ) -> ActionResult:
+        state = _state(request)
+        await _visible_fact(state.memory, fact_id, grant)
+        work = state.memory.reject(fact_id, by=body.by, reason=body.reason, scope=body.scope)
+        return await _acting(state, work)
+
+
+def _subscription_routes(api: FastAPI) -> None:
+    @api.get(
+        "/v1/scopes/{scope:path}/changes",
+        response_class=StreamingResponse,
+        responses={200: {"content": {"text/event-stream": {}}}},
+    )
+    async def changes(
+        request: Request,
+        scope: str,
+        grant: GrantDep,
+        start: Annotated[Literal["earliest", "latest"], Query()] = "earliest",
+        last_event_id: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
+    ) -> StreamingResponse:
+        """Server-Sent Events: the scope's fact changes (FactChanged v1 as ``data``), from
+        the beginning, the end (``start=latest``) or a ``Last-Event-ID``; heartbeats are
+        comment lines."""
+        try:
+            prefix = parse_scope_prefix(scope)
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from error
+        _require(grant, prefix)
+        state = _state(request)
+        c = state.memory.components
+        topic = c.names.fact_changes
+        partitions = scope_partitions(prefix, await c.log.partitions(topic))
+        try:
+            cursor = await start_cursor(c.log, topic, partitions, last_event_id, start)
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from error
+        frames = change_frames(c.log, topic, prefix, cursor, state.settings.api_heartbeat_s)
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        return StreamingResponse(frames, media_type="text/event-stream", headers=headers)
 
 
 __all__ = ["create_api"]

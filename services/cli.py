@@ -277,7 +277,6 @@ def evidence(
 def main() -> None:
     from . import (
         cli_admin,  # noqa: F401 - registers the operator commands on ``app``
-        cli_replay,  # noqa: F401 - registers ``provmem replay``
         cli_dlq,  # noqa: F401 - registers ``provmem dlq``
         cli_keys,  # noqa: F401 - registers the API key commands in ``keys``
         cli_replay,  # noqa: F401 - registers ``provmem replay``

@@ -161,7 +161,7 @@ def evaluate(
     console.print(f"report and plots in {out}")
 
 
-keys_app = typer.Typer(help="Manage the master key and the per-subject data keys.")
+keys_app = typer.Typer(help="Manage API keys, the master key and the per-subject data keys.")
 app.add_typer(keys_app, name="keys")
 
 
