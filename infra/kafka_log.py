@@ -36,6 +36,7 @@ from aiokafka.admin import (  # type: ignore[import-untyped,unused-ignore]
     NewTopic,
 )
 from aiokafka.errors import (  # type: ignore[import-untyped,unused-ignore]
+    KafkaError,
     TopicAlreadyExistsError,
     for_code,
 )
@@ -51,6 +52,10 @@ _REPLICATION_FACTOR = 1
 _TOPIC_WAIT_S = 10.0
 _READ_WAIT_S = 10.0
 _POLL_MS = 500
+
+
+class BrokerUnavailableError(ConnectionError):
+    """The broker did not take the records in time; which of them it has is unknown."""
 
 
 async def _start(client: Any) -> Any:
@@ -77,9 +82,14 @@ class KafkaEventLog:
     """An event log on a Kafka-protocol broker; clients start lazily on first use."""
 
     def __init__(
-        self, bootstrap: str, client_id: str = "provmem", max_batch_size: int | None = None
+        self,
+        bootstrap: str,
+        client_id: str = "provmem",
+        max_batch_size: int | None = None,
+        request_timeout_s: float = 40.0,
     ) -> None:
         self._bootstrap = bootstrap
+        self._request_timeout_ms = int(request_timeout_s * 1000)
         self._client_id = client_id
         self._max_batch_size = max_batch_size or _SAFE_BATCH_SIZE
         self._producer: AIOKafkaProducer | None = None
@@ -107,6 +117,7 @@ class KafkaEventLog:
             enable_idempotence=False,  # Tansu fails InitProducerId
             linger_ms=0,
             max_batch_size=self._max_batch_size,
+            request_timeout_ms=self._request_timeout_ms,
         )
 
     async def _get_reader(self) -> AIOKafkaConsumer:
@@ -218,6 +229,11 @@ class KafkaEventLog:
         results = await asyncio.gather(*futures, return_exceptions=True)
         offsets: list[int] = []
         for result in results:  # every future is awaited, then the first failure raised
+            if isinstance(result, KafkaError):
+                raise BrokerUnavailableError(
+                    f"broker {self._bootstrap}: {type(result).__name__}; "
+                    "the records may be retried (the pipeline is idempotent)"
+                ) from result
             if isinstance(result, BaseException):
                 raise result
             offsets.append(int(result.offset))

@@ -43,6 +43,9 @@ class Settings(BaseSettings):
         None, description="1 in tests against Tansu (see docs/ARCHITECTURE.md)"
     )
     broker_session_timeout_s: float = 30.0
+    broker_request_timeout_s: float = Field(
+        40.0, gt=0, description="How long a publish waits for the broker before failing"
+    )
     broker_heartbeat_interval_s: float = 3.0
     log_level: str = "WARNING"
     api_auth: Literal["on", "off"] = Field(

@@ -146,10 +146,15 @@ async def _build_kafka(settings: Settings, chosen: Generation | None) -> Compone
 
     from ..infra.generations import FollowingFactViews, RedisPointer, redis_pointer_key
     from ..infra.kafka_log import KafkaEventLog
+    from ..infra.logged_keys import LoggedKeyStore
     from ..infra.redis_stores import RedisEvidenceStore, RedisFactViews, RedisKeys, RedisKeyStore
 
     names = TopicNames(settings.topic_prefix)
-    log = KafkaEventLog(settings.broker_url, max_batch_size=settings.producer_max_batch_size)
+    log = KafkaEventLog(
+        settings.broker_url,
+        max_batch_size=settings.producer_max_batch_size,
+        request_timeout_s=settings.broker_request_timeout_s,
+    )
     await log.ensure_topics(names.configs(settings.partitions))
     client = aioredis.Redis.from_url(settings.redis_url)
     pointer = RedisPointer(client, redis_pointer_key(settings.redis_prefix))
@@ -159,7 +164,7 @@ async def _build_kafka(settings: Settings, chosen: Generation | None) -> Compone
     views: FactViews = FollowingFactViews(client, settings.redis_prefix)
     if chosen is not None:  # a replay's target: exactly that generation
         views = RedisFactViews(client, RedisKeys(chosen.redis_prefix(settings.redis_prefix)))
-    keys = RedisKeyStore(client, redis_keys)
+    keys = LoggedKeyStore(RedisKeyStore(client, redis_keys), log, names.data_keys)
     sealer = EvidenceSealer(master_key(settings), keys)
     embedder = MiniLMEmbedder(threads=settings.embedding_threads)
     vectors = _reader_vectors(settings, generation)

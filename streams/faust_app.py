@@ -22,6 +22,8 @@ from ..infra.crypto import EvidenceSealer, master_key
 from ..infra.embedding import DIM as EMBEDDING_DIM
 from ..infra.embedding import MiniLMEmbedder
 from ..infra.generations import FollowingFactViews
+from ..infra.kafka_log import KafkaEventLog
+from ..infra.logged_keys import LoggedKeyStore
 from ..infra.redis_stores import RedisEvidenceStore, RedisKeys, RedisKeyStore
 from ..infra.settings import Settings
 from .indexing import EvidenceIndexer, SearchIndex
@@ -146,7 +148,9 @@ def _handlers(
 ) -> tuple[Deriver, Materializer, EvidenceIndexer | None]:
     client = aioredis.Redis.from_url(settings.redis_url)
     keys = RedisKeys(settings.redis_prefix)
-    sealer = EvidenceSealer(master_key(settings), RedisKeyStore(client, keys))
+    key_log = KafkaEventLog(settings.broker_url, client_id="provmem-worker-keys")
+    data_keys = LoggedKeyStore(RedisKeyStore(client, keys), key_log, names.data_keys)
+    sealer = EvidenceSealer(master_key(settings), data_keys)
     evidence = RedisEvidenceStore(client, keys)
     embedder = MiniLMEmbedder(threads=settings.embedding_threads)
     deriver = Deriver(

@@ -1,0 +1,59 @@
+"""A broker outage, as far as Tansu (which keeps nothing) lets us test it: publishing fails
+with a clear error and loses nothing the caller cannot retry; after the broker is back
+the same turns are accepted (their evidence reservations were released)."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+import pytest
+
+from provmem.infra.kafka_log import BrokerUnavailableError
+from provmem.infra.settings import Settings
+from provmem.infra.tansu import TansuBroker, free_port
+from provmem.services.bootstrap import build
+from provmem.services.memory import Memory
+from tests.conftest import REDIS_URL
+from tests.harness import said
+
+
+async def test_publishing_during_an_outage_fails_clearly_and_can_be_retried(
+    tmp_path: Path, redis_prefix: str
+) -> None:
+    port = free_port()
+    broker = TansuBroker(port=port, log_dir=tmp_path / "tansu").start()
+    settings = Settings(
+        runtime="kafka",
+        broker_url=broker.bootstrap,
+        data_dir=tmp_path / "data",
+        topic_prefix=f"t{uuid.uuid4().hex[:8]}",
+        redis_url=REDIS_URL,
+        redis_prefix=redis_prefix,
+        partitions=2,
+        producer_max_batch_size=1,
+        broker_request_timeout_s=3,
+    )
+    components = await build(settings)
+    memory = Memory(components)
+    try:
+        (first,) = await memory.publish([said("t1", "I live in Paris.")])
+        assert first.status == "accepted"
+        broker.stop()
+        with pytest.raises(BrokerUnavailableError, match=f"broker 127.0.0.1:{port}"):
+            await memory.publish([said("t2", "I play the cello.")])
+
+        broker = TansuBroker(port=port, log_dir=tmp_path / "tansu").start()
+        await components.log.ensure_topics(components.names.configs(settings.partitions))
+        (again,) = await memory.publish([said("t2", "I play the cello.")])
+        assert again.status == "accepted"  # not refused as a duplicate
+        turns = components.names.turns
+        records = [
+            r
+            for p in range(settings.partitions)
+            for r in await components.log.read(turns, p, 0, 100)
+        ]
+        assert [r.key for r in records] == [again.evidence_id.encode()]  # Tansu lost t1
+    finally:
+        await components.close()
+        broker.stop()
