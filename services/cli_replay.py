@@ -108,7 +108,7 @@ def _render(result: ReplayResult, json_out: bool) -> None:
     console.print(
         f"replay {result.job_id} --from {result.mode}: {result.records} records, "
         f"{result.facts} fact changes in {result.seconds:.2f} s ({rate:.0f} facts/s)"
-        + (" [resumed]" if result.resumed else "")
+        + (" (resumed)" if result.resumed else "")
     )
     table = Table("scope", "facts", "points", "facts view", "vector index", "equal")
     for check in result.report.scopes:
