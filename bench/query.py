@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from provmem.core.events import Fact, FactOp
+from provmem.core.ports import VectorPoint
 from provmem.core.scope import Scope
 from provmem.core.stages import fact_changed
 from provmem.infra.settings import Settings
@@ -58,7 +59,10 @@ def statement(i: int, rng: random.Random) -> str:
     )
 
 
-def facts(count: int, rng: random.Random) -> list[Fact]:
+CHUNK = 5_000  # facts generated, written and indexed at a time: memory stays flat
+
+
+def facts(numbers: range, rng: random.Random) -> list[Fact]:
     scope, when = Scope.parse(SCOPE), datetime(2026, 1, 1, tzinfo=UTC)
     return [
         Fact(
@@ -71,28 +75,40 @@ def facts(count: int, rng: random.Random) -> list[Fact]:
             last_verified_at=when,
             version=1,
         )
-        for i in range(count)
+        for i in numbers
     ]
 
 
-def vectors(count: int, dim: int, rng: np.random.Generator) -> np.ndarray:
-    centres = rng.standard_normal((64, dim))
-    points = centres[rng.integers(0, 64, count)] + 0.6 * rng.standard_normal((count, dim))
+def vectors(count: int, centres: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Unit float32 vectors scattered around the given cluster centres."""
+    dim = centres.shape[1]
+    points = centres[rng.integers(0, len(centres), count)]
+    points += 0.6 * rng.standard_normal((count, dim), dtype=np.float32)
     return points / np.linalg.norm(points, axis=1, keepdims=True)
 
 
 async def load(components: Components, count: int, seed: int) -> None:
-    made = facts(count, random.Random(seed))
-    dense = vectors(count, components.embedder.dim, np.random.default_rng(seed))
-    for fact in made:
-        await components.views.apply(fact_changed(FactOp.ADD, fact, "bench", "bench"))
-    from provmem.core.ports import VectorPoint
+    """Write ``count`` facts to the views and the index, one chunk at a time."""
+    rng, vector_rng = random.Random(seed), np.random.default_rng(seed)
+    centres = vector_rng.standard_normal((64, components.embedder.dim), dtype=np.float32)
+    for start in range(0, count, CHUNK):
+        made = facts(range(start, min(count, start + CHUNK)), rng)
+        for fact in made:
+            await components.views.apply(fact_changed(FactOp.ADD, fact, "bench", "bench"))
+        await components.vectors.upsert(
+            points(components, made, vectors(len(made), centres, vector_rng))
+        )
+    optimize = getattr(components.vectors, "optimize", None)
+    if optimize is not None:
+        await optimize()
 
+
+def points(components: Components, made: list[Fact], dense: np.ndarray) -> list[VectorPoint]:
     sparse = components.index.keywords.embed_documents([f.statement for f in made])
-    points = [
+    return [
         VectorPoint(
             f.fact_id,
-            d.tolist(),
+            d,
             SCOPE,
             "active",
             f.statement,
@@ -103,11 +119,6 @@ async def load(components: Components, count: int, seed: int) -> None:
         )
         for f, d, s in zip(made, dense, sparse, strict=True)
     ]
-    for start in range(0, count, 5000):
-        await components.vectors.upsert(points[start : start + 5000])
-    optimize = getattr(components.vectors, "optimize", None)
-    if optimize is not None:
-        await optimize()
 
 
 async def time_queries(memory: Memory, queries: list[str]) -> tuple[list[float], list[float]]:

@@ -113,7 +113,9 @@ def project(
         best: dict[str, float] = {}
         for rank, item in enumerate(result.items, start=1):
             for key, fact, evidence, credit in _targets(item, lookups):
-                bundle = bundles.setdefault(key, Bundle(key, 0.0, set(), fact, evidence))
+                bundle = bundles.get(key) or bundles.setdefault(
+                    key, Bundle(key, 0.0, set(), fact, evidence)
+                )
                 _note_history(bundle, item, lookups)
                 if evidence and fact is not None:
                     bundle.via_evidence.add(evidence)

@@ -21,7 +21,6 @@ from ..core.retrieval import (
     project,
     spread,
     supporting_text,
-    within_budget,
 )
 from ..core.sufficiency import Path, QueryIntent, Routing, analyze, route
 from ..infra.crypto import EvidenceSealer
@@ -35,15 +34,16 @@ EXPAND_TOP = 2  # escalation reads the raw neighbourhood of the best bundles onl
 NEIGHBOURS = 1
 HOPS = 1
 HOP_FACTS = 5
+# Reciprocal rank fusion weighs every route alike: no route has shown itself more reliable
+# in general (on LoCoMo dev the evidence and fact routes each reach R@10 0.6-0.7).
 WEIGHTS = {
     "dense_facts": 1.0,
     "bm25_facts": 1.0,
-    "dense_evidence": 0.8,
-    "bm25_evidence": 0.8,
-    "entity": 0.5,
+    "dense_evidence": 1.0,
+    "bm25_evidence": 1.0,
+    "entity": 1.0,
     "slot": 1.0,
-    "temporal": 0.7,
-    "hop": 0.3,
+    "temporal": 1.0,
 }
 QUOTES = 2  # direct quotes rendered per bundle; every evidence id is still listed
 SLOT_WORDS = {
@@ -86,28 +86,45 @@ class Recall:
         escalate: bool = True,
     ) -> Recollection:
         intent = analyze(query, now or datetime.now(UTC))
-        routes = await self._routes(scope_key, query, intent)
-        bundles = spread(await self._bundles(scope_key, routes))
+        vector = self._d.embedder.embed_query(query)
+        routes = await self._routes(scope_key, query, intent, vector)
+        lookups = await self._lookups(scope_key, routes)
+        temporal = _temporal_route(intent, routes, lookups)
+        routes += [temporal] if temporal else []
+        bundles = spread(project(routes, lookups, WEIGHTS))
         routing = route(intent, [b.fact for b in bundles[:ESCALATE_TOP] if b.fact])
-        if escalate and routing.path is Path.ESCALATE:
-            bundles = await self._hop(scope_key, bundles)
-        views = [
-            await self._view(b, escalate and routing.path is Path.ESCALATE and i < EXPAND_TOP)
-            for i, b in enumerate(bundles[: limit * 3])
-        ]
-        kept = within_budget(views, budget, lambda v: v.tokens) if budget else views
+        expand = escalate and routing.path is Path.ESCALATE
+        if expand:
+            bundles = await self._hop(scope_key, bundles, vector)
+        kept = await self._fitting(bundles[: limit * 3], limit, budget, expand)
         return Recollection(
             scope=scope_key,
             query=query,
-            bundles=tuple(kept[:limit]),
+            bundles=tuple(kept),
             path=routing.path.value,
             path_reasons=routing.reasons,
             routes=tuple(_diagnostic(r) for r in routes),
-            tokens=sum(v.tokens for v in kept[:limit]),
+            tokens=sum(v.tokens for v in kept),
         )
 
-    async def _routes(self, scope_key: str, query: str, intent: QueryIntent) -> list[RouteResult]:
-        vector = self._d.embedder.embed([query])[0]
+    async def _fitting(
+        self, bundles: Sequence[Bundle], limit: int, budget: int | None, expand: bool
+    ) -> list[BundleView]:
+        """Render the best bundles, in rank order, until ``limit`` fit in ``budget`` tokens."""
+        kept: list[BundleView] = []
+        used = 0
+        for i, bundle in enumerate(bundles):
+            if len(kept) >= limit:
+                break
+            view = await self._view(bundle, expand and i < EXPAND_TOP)
+            if budget is None or used + view.tokens <= budget:
+                kept.append(view)
+                used += view.tokens
+        return kept
+
+    async def _routes(
+        self, scope_key: str, query: str, intent: QueryIntent, vector: Sequence[float]
+    ) -> list[RouteResult]:
         sparse = self._d.keywords.embed_query(query)
         vectors = self._d.vectors
         found = []
@@ -140,8 +157,7 @@ class Recall:
         rank = {item: i for i, item in enumerate(dense_order)}
         entity = await self._entity_route(scope_key, intent, vector)
         slot = await self._slot_route(scope_key, query, intent, rank)
-        temporal = await self._temporal_route(scope_key, intent)
-        return [r for r in (entity, slot, temporal) if r is not None]
+        return [r for r in (entity, slot) if r is not None]
 
     async def _entity_route(
         self, scope_key: str, intent: QueryIntent, vector: Sequence[float]
@@ -170,31 +186,17 @@ class Recall:
         ordered = sorted(ids, key=lambda i: (rank.get(i, len(rank)), i))[:ROUTE_DEPTH]
         return RouteResult("slot", tuple(ordered), ", ".join(attributes))
 
-    async def _temporal_route(self, scope_key: str, intent: QueryIntent) -> RouteResult | None:
-        if not intent.time_ranges:
-            return None
-        inside = [
-            f
-            for f in await self._d.views.facts_in_scope(scope_key)
-            if f.status is FactStatus.ACTIVE and _within(f, intent.time_ranges)
-        ]
-        inside.sort(key=lambda f: (f.valid_from or f.last_verified_at, f.fact_id))
-        return RouteResult(
-            "temporal",
-            tuple(f.fact_id for f in inside[:ROUTE_DEPTH]),
-            ", ".join(intent.time_ranges),
-        )
-
-    async def _bundles(self, scope_key: str, routes: Sequence[RouteResult]) -> list[Bundle]:
+    async def _lookups(self, scope_key: str, routes: Sequence[RouteResult]) -> Lookups:
+        """The facts the routes found, directly or through their evidence, with successors."""
         facts: dict[str, Fact] = {}
         facts_of_evidence: dict[str, list[str]] = {}
-        for item in {i for r in routes for i in r.items}:
+        for item in dict.fromkeys(i for r in routes for i in r.items):
             if item.startswith("ev_"):
                 facts_of_evidence[item] = await self._d.views.facts_for_evidence(item)
                 await self._load(facts, facts_of_evidence[item], scope_key)
             else:
                 await self._load(facts, [item], scope_key)
-        return project(routes, Lookups(facts, facts_of_evidence), WEIGHTS)
+        return Lookups(facts, facts_of_evidence)
 
     async def _load(self, facts: dict[str, Fact], ids: Sequence[str], scope_key: str) -> None:
         """Load facts and their successors (projection follows superseded_by)."""
@@ -208,17 +210,21 @@ class Recall:
                 facts[fact_id] = fact
                 pending.extend(i for i in (fact.superseded_by, fact.supersedes) if i)
 
-    async def _hop(self, scope_key: str, bundles: list[Bundle]) -> list[Bundle]:
-        """Bounded multi-hop: facts about the names the top evidence mentions."""
+    async def _hop(
+        self, scope_key: str, bundles: list[Bundle], vector: Sequence[float]
+    ) -> list[Bundle]:
+        """Bounded multi-hop: the facts closest to the query among those about the names
+        the top facts mention (an entity-scoped dense search per name)."""
         seen = {b.key for b in bundles}
         extra: list[Bundle] = []
-        for bundle in bundles[:ESCALATE_TOP]:
-            for name in _names(bundle.fact.statement if bundle.fact else ""):
-                for fact_id in (await self._d.views.facts_for_entity(scope_key, name))[:HOP_FACTS]:
-                    fact = await self._d.views.get(fact_id)
-                    if fact and fact_id not in seen and fact.status is FactStatus.ACTIVE:
-                        seen.add(fact_id)
-                        extra.append(Bundle(fact_id, 0.0, {"hop"}, fact))
+        statements = [b.fact.statement for b in bundles[:ESCALATE_TOP] if b.fact]
+        names = [name for statement in statements for name in _names(statement)]
+        for name in dict.fromkeys(names):
+            for hit in await self._d.vectors.search(scope_key, vector, HOP_FACTS, entity=name):
+                fact = await self._d.views.get(hit.fact_id)
+                if fact and hit.fact_id not in seen and fact.status is FactStatus.ACTIVE:
+                    seen.add(hit.fact_id)
+                    extra.append(Bundle(hit.fact_id, 0.0, {"hop"}, fact))
         return bundles + extra[: HOP_FACTS * HOPS]
 
     async def _view(self, bundle: Bundle, expand: bool) -> BundleView:
@@ -262,6 +268,31 @@ class Recall:
             captured_at=turn.captured_at,
             quote=quote,
         )
+
+
+def _temporal_route(
+    intent: QueryIntent, routes: Sequence[RouteResult], lookups: Lookups
+) -> RouteResult | None:
+    """The facts the other routes found whose time lies in a range the query names, in
+    order of their best rank (bounded by the routes, never a scan of the scope)."""
+    if not intent.time_ranges:
+        return None
+    best: dict[str, int] = {}
+    for result in routes:
+        for rank, item in enumerate(result.items):
+            for fact_id in lookups.facts_of_evidence.get(item, (item,)):
+                best[fact_id] = min(best.get(fact_id, rank), rank)
+    inside = [
+        fact
+        for fact_id in best
+        if (fact := lookups.facts.get(fact_id)) is not None
+        and fact.status is FactStatus.ACTIVE
+        and _within(fact, intent.time_ranges)
+    ]
+    inside.sort(key=lambda f: (best[f.fact_id], f.fact_id))
+    return RouteResult(
+        "temporal", tuple(f.fact_id for f in inside[:ROUTE_DEPTH]), ", ".join(intent.time_ranges)
+    )
 
 
 def _within(fact: Fact, ranges: Sequence[str]) -> bool:
