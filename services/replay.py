@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import structlog
 from pydantic import BaseModel
@@ -125,11 +125,22 @@ class ReplayResult(BaseModel):
 
 
 class Replayer:
-    """Runs replays against one process's live components."""
+    """Runs replays against one process's live components.
 
-    def __init__(self, live: Components) -> None:
+    ``settle`` brings the live views up to date (default: ``Memory.settle``); ``exclusive``
+    runs the final catch-up and the switch with the live pipeline held still (the API
+    passes its pipeline lock; the CLI has nothing else running)."""
+
+    def __init__(
+        self,
+        live: Components,
+        settle: Callable[[], Awaitable[object]] | None = None,
+        exclusive: Callable[[Awaitable[Any]], Awaitable[Any]] | None = None,
+    ) -> None:
         self._c = live
         self._settings = live.settings
+        self._settle = settle or Memory(live).settle
+        self._exclusive = exclusive or _at_once
 
     async def run(
         self,
@@ -148,11 +159,13 @@ class Replayer:
             stack.push_async_callback(target.close)
             work = _Rebuild(self._c, target, pending, plan, progress)
             stack.push_async_callback(work.close)
-            await work.catch_up()
+            await work.catch_up(self._settle)
             report = await self._report(target, pending)
             if before_switch is not None:
                 await before_switch(target)
-            switched, note = await self._finish(pointer, state, pending, plan, work)
+            switched, note = await self._exclusive(
+                self._finish(pointer, state, pending, plan, work)
+            )
         if not switched:  # a check only: its files are closed now, drop them
             await drop_generation(self._settings, pending.target, keep_gate=state.live.gate)
         return ReplayResult(
@@ -230,6 +243,8 @@ class Replayer:
             why = "a check of chosen scopes" if pending.scopes else "switch not asked"
             await pointer.write(state.with_changes(pending=None))
             return False, f"{why}: generation {pending.target.views} checked and dropped"
+        await Memory(self._c).settle()  # what arrived since the report
+        await work.drain()
         if pending.mode == "turns":
             await work.hand_over_fact_changes()
         retired = (*state.retired, state.live)
@@ -265,12 +280,11 @@ class _Rebuild:
     async def close(self) -> None:
         await self._stack.aclose()
 
-    async def catch_up(self) -> None:
+    async def catch_up(self, settle: Callable[[], Awaitable[object]]) -> None:
         """Alternate live settling and draining until the replay has nothing left to do."""
         bindings = await self._bindings()
-        memory = Memory(self._live)
         while True:
-            await memory.settle()
+            await settle()
             if await self._drain(bindings) == 0:
                 return
 
@@ -370,6 +384,10 @@ class _Rebuild:
                 record = Append(partition, change.fact_id.encode(), FACT_CHANGES.encode(change))
                 out.append(Outgoing(live.names.fact_changes, record))
         await send_all(live.log, out)
+
+
+async def _at_once(work: Awaitable[Any]) -> Any:
+    return await work
 
 
 def _replay_state_path(settings: Settings, generation: Generation) -> Path:
