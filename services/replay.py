@@ -23,13 +23,11 @@ generation until they rebuild their components; the caller then drops the old on
 
 from __future__ import annotations
 
-import shutil
 import time
 import uuid
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, Literal
 
 import structlog
@@ -39,13 +37,10 @@ from ..core.erasure import changes_between
 from ..core.ports import Append, StateStore
 from ..core.scope import Scope, partition_for
 from ..infra.generations import (
-    FilePointer,
     Generation,
     GenerationPointer,
     PendingReplay,
     PointerState,
-    RedisPointer,
-    redis_pointer_key,
 )
 from ..infra.settings import Settings
 from ..streams.indexing import EvidenceIndexer
@@ -53,9 +48,16 @@ from ..streams.outcome import Outgoing
 from ..streams.pipeline import Deriver, Materializer
 from ..streams.runner import Runner, StageBinding, send_all
 from ..streams.topics import FACT_CHANGES
-from .bootstrap import Components, build, pointer_path, view_groups
+from .bootstrap import Components, build, view_groups
 from .memory import Memory
 from .replay_checksum import ChecksumReport, checksum_report, scopes_on_log
+from .replay_generations import (
+    drop_generation,
+    open_pointer,
+    replay_state_path,
+    retire_generations,
+    without_retired,
+)
 from .replay_stages import Quiet, Rederive, scope_filter
 
 Mode = Literal["fact-changes", "turns"]
@@ -153,7 +155,7 @@ class Replayer:
         self._refuse(plan)
         started = time.perf_counter()
         async with AsyncExitStack() as stack:
-            pointer = await _pointer(self._settings, stack)
+            pointer = await open_pointer(self._settings, stack)
             state, pending, resumed = await self._begin(pointer, plan)
             target = await build(self._settings, pending.target)
             stack.push_async_callback(target.close)
@@ -202,7 +204,7 @@ class Replayer:
         self, pointer: GenerationPointer, plan: ReplayPlan
     ) -> tuple[PointerState, PendingReplay, bool]:
         """Resume the pending replay, or record a new one with a new generation."""
-        state = await _without_retired(self._settings, pointer, await pointer.read())
+        state = await without_retired(self._settings, pointer, await pointer.read())
         pending = state.pending
         if pending is not None and plan.resume:
             if (pending.mode, pending.scopes) != (plan.mode, plan.scopes):
@@ -349,7 +351,7 @@ class _Rebuild:
         from ..streams.wiring import derive_deps
 
         target, settings = self._target, self._target.settings
-        stores = EmbeddedStores(_replay_state_path(settings, self._pending.target))
+        stores = EmbeddedStores(replay_state_path(settings, self._pending.target))
         self._stack.push_async_callback(stores.close)
         state = EmbeddedStateStore(stores)
         deps = derive_deps(settings, target.evidence, state, target.sealer, target.embedder)
@@ -388,108 +390,6 @@ class _Rebuild:
 
 async def _at_once(work: Awaitable[Any]) -> Any:
     return await work
-
-
-def _replay_state_path(settings: Settings, generation: Generation) -> Path:
-    return settings.data_dir / f"replay{generation.suffix()}.db"
-
-
-async def _pointer(settings: Settings, stack: AsyncExitStack) -> GenerationPointer:
-    if settings.runtime != "kafka":
-        return FilePointer(pointer_path(settings))
-    import redis.asyncio as aioredis
-
-    client = aioredis.Redis.from_url(settings.redis_url)
-    stack.push_async_callback(client.aclose)
-    return RedisPointer(client, redis_pointer_key(settings.redis_prefix))
-
-
-async def _without_retired(
-    settings: Settings, pointer: GenerationPointer, state: PointerState
-) -> PointerState:
-    """Drop generations an earlier switch retired (their processes have let go)."""
-    if not state.retired:
-        return state
-    for generation in state.retired:
-        if generation != state.live:
-            await drop_generation(settings, generation, keep_gate=state.live.gate)
-    state = state.with_changes(retired=())
-    await pointer.write(state)
-    return state
-
-
-async def retire_generations(settings: Settings) -> None:
-    """Drop the generations a switch retired; call once no component holds them open."""
-    async with AsyncExitStack() as stack:
-        pointer = await _pointer(settings, stack)
-        await _without_retired(settings, pointer, await pointer.read())
-
-
-async def drop_generation(settings: Settings, generation: Generation, keep_gate: int) -> None:
-    """Delete a generation's views, vectors and (unless live) gate state."""
-    if settings.runtime == "kafka":
-        await _drop_redis_views(settings, generation)
-        shutil.rmtree(settings.data_dir / f"vectors-local{generation.suffix()}", True)
-    else:
-        _drop_embedded_views(settings, generation)
-        shutil.rmtree(settings.data_dir / f"vectors{generation.suffix()}", True)
-    if generation.gate != keep_gate:
-        await _drop_gate_state(settings, generation)
-    log.info("replay.dropped", views=generation.views, gate=generation.gate)
-
-
-_FACT_TABLES = ("facts", "fact_evidence", "fact_history", "fact_entities", "fact_slots")
-
-
-def _drop_embedded_views(settings: Settings, generation: Generation) -> None:
-    from ..infra.sqlite_db import connect
-
-    if generation.views:
-        for suffix in ("", "-wal", "-shm"):
-            (settings.data_dir / f"views{generation.suffix()}.db{suffix}").unlink(True)
-        return
-    conn = connect(settings.data_dir / "views.db", durable=False)
-    try:
-        with conn:
-            for table in _FACT_TABLES:
-                conn.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
-    finally:
-        conn.close()
-
-
-async def _drop_gate_state(settings: Settings, generation: Generation) -> None:
-    from ..infra.embedded_stores import EmbeddedStateStore, EmbeddedStores
-
-    if settings.runtime == "kafka":
-        for suffix in ("", "-wal", "-shm"):
-            (settings.data_dir / f"replay{generation.suffix()}.db{suffix}").unlink(True)
-        return
-    stores = EmbeddedStores(settings.data_dir / "views.db")
-    try:
-        state = EmbeddedStateStore(stores)
-        for key in await state.keys_with_prefix(generation.gate_namespace() + "gate|"):
-            await state.delete(key)
-    finally:
-        await stores.close()
-
-
-async def _drop_redis_views(settings: Settings, generation: Generation) -> None:
-    import redis.asyncio as aioredis
-
-    prefix = generation.redis_prefix(settings.redis_prefix)
-    families = ["*"] if generation.views else _REDIS_FACT_FAMILIES
-    client = aioredis.Redis.from_url(settings.redis_url)
-    try:
-        for family in families:
-            async for key in client.scan_iter(match=f"{prefix}:{family}", count=500):
-                await client.delete(key)
-    finally:
-        await client.aclose()
-
-
-#: The fact-view key families of infra/redis_stores.py (generation 0 shares its prefix
-#: with evidence and data keys, which a replay never drops).
-_REDIS_FACT_FAMILIES = ["fact:*", "scope:*:facts", "evfacts:*", "history:*", "entity:*", "slot:*"]
 
 
 async def replay(
