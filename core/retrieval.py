@@ -183,3 +183,38 @@ def spread(bundles: Sequence[Bundle]) -> list[Bundle]:
         (redundant if evidence and evidence <= cited else fresh).append(bundle)
         cited |= evidence
     return fresh + redundant
+
+
+def temporal_route(
+    ranges: Sequence[str], routes: Sequence[RouteResult], lookups: Lookups, depth: int = 30
+) -> RouteResult | None:
+    """The active facts the other routes found whose time lies in one of ``ranges``
+    (ISO dates or ``first/last`` ranges), in order of their best rank in any route.
+
+    Bounded by what the routes returned: never a scan of the scope.
+    """
+    if not ranges:
+        return None
+    best: dict[str, int] = {}
+    for result in routes:
+        for rank, item in enumerate(result.items):
+            for fact_id in lookups.facts_of_evidence.get(item, (item,)):
+                best[fact_id] = min(best.get(fact_id, rank), rank)
+    inside = [
+        fact
+        for fact_id in best
+        if (fact := lookups.facts.get(fact_id)) is not None
+        and fact.status is FactStatus.ACTIVE
+        and _within(fact, ranges)
+    ]
+    inside.sort(key=lambda f: (best[f.fact_id], f.fact_id))
+    return RouteResult("temporal", tuple(f.fact_id for f in inside[:depth]), ", ".join(ranges))
+
+
+def _within(fact: Fact, ranges: Sequence[str]) -> bool:
+    moment = (fact.valid_from or fact.last_verified_at).date().isoformat()
+    for value in ranges:
+        first, _, last = value.partition("/")
+        if first <= moment <= (last or first):
+            return True
+    return False

@@ -6,6 +6,7 @@ and route diagnostics, never instructions or an answer.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from ..core.retrieval import (
     project,
     spread,
     supporting_text,
+    temporal_route,
 )
 from ..core.sufficiency import Path, QueryIntent, Routing, analyze, route
 from ..infra.crypto import EvidenceSealer
@@ -86,10 +88,15 @@ class Recall:
         escalate: bool = True,
     ) -> Recollection:
         intent = analyze(query, now or datetime.now(UTC))
-        vector = self._d.embedder.embed_query(query)
-        routes = await self._routes(scope_key, query, intent, vector)
+        embedding = asyncio.get_running_loop().run_in_executor(
+            None, self._d.embedder.embed_query, query
+        )
+        keyword = await self._keyword_routes(scope_key, query)  # while the query is embedded
+        vector = await embedding
+        routes = [*await self._dense_routes(scope_key, vector), *keyword]
+        routes += await self._structured_routes(scope_key, query, intent, vector, routes[0].items)
         lookups = await self._lookups(scope_key, routes)
-        temporal = _temporal_route(intent, routes, lookups)
+        temporal = temporal_route(intent.time_ranges, routes, lookups, ROUTE_DEPTH)
         routes += [temporal] if temporal else []
         bundles = spread(project(routes, lookups, WEIGHTS))
         routing = route(intent, [b.fact for b in bundles[:ESCALATE_TOP] if b.fact])
@@ -122,28 +129,21 @@ class Recall:
                 used += view.tokens
         return kept
 
-    async def _routes(
-        self, scope_key: str, query: str, intent: QueryIntent, vector: Sequence[float]
-    ) -> list[RouteResult]:
-        sparse = self._d.keywords.embed_query(query)
-        vectors = self._d.vectors
+    async def _dense_routes(self, scope_key: str, vector: Sequence[float]) -> list[RouteResult]:
+        """Dense search over facts, then over raw evidence turns."""
         found = []
-        for kind in ("fact", "evidence"):
-            dense = await vectors.search(scope_key, vector, ROUTE_DEPTH, kind=kind)
-            found.append(
-                RouteResult(
-                    f"dense_{kind}s" if kind == "fact" else "dense_evidence",
-                    tuple(h.fact_id for h in dense),
-                )
-            )
-            keyword = await vectors.search_sparse(scope_key, sparse, ROUTE_DEPTH, kind=kind)
-            found.append(
-                RouteResult(
-                    f"bm25_{kind}s" if kind == "fact" else "bm25_evidence",
-                    tuple(h.fact_id for h in keyword),
-                )
-            )
-        found += await self._structured_routes(scope_key, query, intent, vector, found[0].items)
+        for kind, name in (("fact", "dense_facts"), ("evidence", "dense_evidence")):
+            hits = await self._d.vectors.search(scope_key, vector, ROUTE_DEPTH, kind=kind)
+            found.append(RouteResult(name, tuple(h.fact_id for h in hits)))
+        return found
+
+    async def _keyword_routes(self, scope_key: str, query: str) -> list[RouteResult]:
+        """BM25 over facts, then over raw evidence turns (stopwords dropped by the encoder)."""
+        sparse = self._d.keywords.embed_query(query)
+        found = []
+        for kind, name in (("fact", "bm25_facts"), ("evidence", "bm25_evidence")):
+            hits = await self._d.vectors.search_sparse(scope_key, sparse, ROUTE_DEPTH, kind=kind)
+            found.append(RouteResult(name, tuple(h.fact_id for h in hits)))
         return found
 
     async def _structured_routes(
@@ -268,40 +268,6 @@ class Recall:
             captured_at=turn.captured_at,
             quote=quote,
         )
-
-
-def _temporal_route(
-    intent: QueryIntent, routes: Sequence[RouteResult], lookups: Lookups
-) -> RouteResult | None:
-    """The facts the other routes found whose time lies in a range the query names, in
-    order of their best rank (bounded by the routes, never a scan of the scope)."""
-    if not intent.time_ranges:
-        return None
-    best: dict[str, int] = {}
-    for result in routes:
-        for rank, item in enumerate(result.items):
-            for fact_id in lookups.facts_of_evidence.get(item, (item,)):
-                best[fact_id] = min(best.get(fact_id, rank), rank)
-    inside = [
-        fact
-        for fact_id in best
-        if (fact := lookups.facts.get(fact_id)) is not None
-        and fact.status is FactStatus.ACTIVE
-        and _within(fact, intent.time_ranges)
-    ]
-    inside.sort(key=lambda f: (best[f.fact_id], f.fact_id))
-    return RouteResult(
-        "temporal", tuple(f.fact_id for f in inside[:ROUTE_DEPTH]), ", ".join(intent.time_ranges)
-    )
-
-
-def _within(fact: Fact, ranges: Sequence[str]) -> bool:
-    moment = (fact.valid_from or fact.last_verified_at).date().isoformat()
-    for value in ranges:
-        first, _, last = value.partition("/")
-        if first <= moment <= (last or first):
-            return True
-    return False
 
 
 _PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}")

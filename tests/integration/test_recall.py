@@ -106,3 +106,17 @@ async def test_router_escalates_for_missing_values_and_reads_neighbours(
     assert "support" in roles
     answer = await memory_runtime.memory.query(SCOPE, "What is Alice's marathon time?", now=NOW)
     assert answer.path in ("ANSWER", "ESCALATE") and answer.bundles
+
+
+async def test_query_vectors_equal_batch_vectors(memory_runtime: Runtime) -> None:
+    embedder = memory_runtime.memory.components.embedder
+    text = "Where did Alice run a half marathon?"
+    single = embedder.embed_query(text)
+    (batch,) = embedder.embed_transient([text])
+    assert sum(a * b for a, b in zip(single, batch, strict=True)) > 0.9999
+    assert not embedder.cached("I moved to Berlin.")  # evidence documents stay out of the cache
+
+
+async def test_raw_evidence_is_found_by_who_said_it(memory_runtime: Runtime) -> None:
+    result = await memory_runtime.memory.query(SCOPE, "What did Alice laugh about?", now=NOW)
+    assert _routes(result)["bm25_evidence"] >= 1

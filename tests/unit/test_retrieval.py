@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from provmem.core.events import FactStatus
+from provmem.core.events import FactStatus, TurnRecorded
 from provmem.core.memory_state import ScopeMemory
 from provmem.core.retrieval import (
+    Bundle,
     Lookups,
     RouteResult,
     count_tokens,
     fuse,
     project,
+    spread,
+    temporal_route,
     within_budget,
 )
 from provmem.core.stages import Candidate
 from provmem.core.sufficiency import Need, Path, analyze, route
+from provmem.streams.indexing import evidence_document
 from tests.unit.test_gate import claim, run, vec
 
 NOW = datetime(2026, 5, 8, tzinfo=UTC)
@@ -71,6 +75,39 @@ def test_a_half_credit_hit_does_not_mask_a_better_one_further_down() -> None:
     lookups = Lookups({"f1": old, "f2": new}, {"ev_1": ["f1"], "ev_2": ["f2"]})
     (bundle,) = project([RouteResult("raw", ("ev_1", "ev_2"))], lookups)
     assert abs(bundle.score - 1 / 62) < 1e-12  # full credit at rank 2 beats half at rank 1
+
+
+def test_bundles_citing_only_already_cited_evidence_yield_their_place() -> None:
+    first = Bundle("f1", 0.3, set(), _fact("f1", evidence_ids=("ev_1", "ev_2")))
+    same_turn = Bundle("f2", 0.2, set(), _fact("f2", evidence_ids=("ev_2",)))
+    new_turn = Bundle("f3", 0.1, set(), _fact("f3", evidence_ids=("ev_2", "ev_3")))
+    raw = Bundle("ev_4", 0.05, set(), None, "ev_4")
+    assert [b.key for b in spread([first, same_turn, new_turn, raw])] == [
+        "f1",
+        "f3",
+        "ev_4",
+        "f2",
+    ]
+
+
+def test_temporal_route_keeps_found_facts_inside_the_range_by_best_rank() -> None:
+    may = _fact("f_may", valid_from=datetime(2026, 5, 3, tzinfo=UTC))
+    june = _fact("f_june", valid_from=datetime(2026, 6, 3, tzinfo=UTC))
+    late_may = _fact("f_late", valid_from=datetime(2026, 5, 30, tzinfo=UTC))
+    lookups = Lookups({f.fact_id: f for f in (may, june, late_may)}, {"ev_1": ["f_late"]})
+    routes = [RouteResult("dense", ("f_june", "f_may")), RouteResult("raw", ("ev_1",))]
+    found = temporal_route(("2026-05-01/2026-05-31",), routes, lookups)
+    assert found is not None and found.items == ("f_late", "f_may")
+    assert temporal_route((), routes, lookups) is None
+
+
+def test_evidence_is_indexed_with_who_said_it_and_when() -> None:
+    turn = TurnRecorded.model_construct(
+        speaker="Caroline", captured_at=datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    )
+    assert evidence_document(turn, "I went to a support group.") == (
+        "Caroline on 8 May 2023: I went to a support group."
+    )
 
 
 def test_budget_keeps_best_bundles_that_fit() -> None:
