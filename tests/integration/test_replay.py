@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 import pytest
 
+from provmem.core.capture import TurnInput, turn_evidence_id
 from provmem.core.events import Fact, FactStatus
 from provmem.infra.generations import Generation, RedisPointer, read_file_pointer
 from provmem.infra.generations import redis_pointer_key as pointer_key
+from provmem.infra.settings import Settings
 from provmem.services.bootstrap import Components, build, pointer_path
+from provmem.services.erasure import erasure_request
 from provmem.services.replay import (
     Replayer,
     ReplayError,
@@ -106,10 +110,7 @@ def _without_versions(facts: dict[str, list[Fact]]) -> dict[str, list[dict[str, 
     return {s: [f.model_dump(exclude={"version"}) for f in fs] for s, fs in facts.items()}
 
 
-async def test_from_turns_on_kafka_refuses_to_switch(kafka_settings: object) -> None:
-    from provmem.infra.settings import Settings
-
-    assert isinstance(kafka_settings, Settings)
+async def test_from_turns_on_kafka_refuses_to_switch(kafka_settings: Settings) -> None:
     components = await build(kafka_settings)
     try:
         with pytest.raises(ReplayError, match="--no-switch"):
@@ -199,3 +200,22 @@ async def test_a_scoped_replay_is_a_check_that_is_not_switched_in(runtime: Runti
     assert await _live_generation(runtime) == Generation()
     if runtime.settings.runtime == "embedded":
         assert not (runtime.settings.data_dir / "views-g1.db").exists()
+
+
+@pytest.mark.parametrize("mode", ["fact-changes", "turns"])
+async def test_a_replay_after_an_erasure_equals_the_live_views(
+    embedded_settings: Settings, tmp_path: Path, mode: str
+) -> None:
+    """Erasure re-derives a scope and compacts the log; a replay still lands on the same views."""
+    runtime = await Runtime(embedded_settings, tmp_path).start()
+    try:
+        await _ingest(runtime)
+        paris = turn_evidence_id(TurnInput.model_validate(said("t1", "I live in Paris.", 0)))
+        receipt = await runtime.memory.request_erasure(erasure_request(SCOPE, [paris], None, False))
+        assert receipt is not None and receipt.residue_found == 0
+        live = await _facts(runtime.memory.components)
+        result = await Replayer(runtime.memory.components).run(ReplayPlan(mode))
+        assert result.report.equal, result.report
+        assert _without_versions(await _after_switch(runtime)) == _without_versions(live)
+    finally:
+        await runtime.stop()
