@@ -95,6 +95,16 @@ def _replay(settings: Settings, plan: ReplayPlan, advance: Progress) -> ReplayRe
     except ReplayInterrupted as stopped:
         console.print(f"[yellow]stopped[/yellow] {stopped}; run again with --resume")
         raise typer.Exit(3) from stopped
+    except RuntimeError as error:
+        from ..infra.vectors import VectorIndexLocked
+
+        if not isinstance(error, VectorIndexLocked):
+            raise
+        _fail(
+            f"{error}: another process (an API or a worker of this data folder) holds the "
+            "live index; stop it, or start the replay through its API (POST /v1/replays)"
+        )
+        raise  # unreachable: _fail exits
     except (ReplayError, LookupError, OSError) as error:
         _fail(str(error))
         raise  # unreachable: _fail exits

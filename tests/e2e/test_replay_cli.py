@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from provmem.infra.embedding import DIM
+from provmem.infra.vectors import EdgeVectorIndex
 from tests.e2e.test_cli import provmem
 
 SCOPE = "acme/app/u1"
@@ -78,3 +80,16 @@ def test_replay_errors_name_the_option(tmp_path: Path) -> None:
     assert bad_scope.returncode == 2 and "scope must be 'org/project/user'" in bad_scope.stdout
     help_text = provmem("replay", "--help")
     assert help_text.returncode == 0 and "--resume" in help_text.stdout
+
+
+async def test_replay_says_who_holds_the_index(tmp_path: Path) -> None:
+    data = _ingested(tmp_path)
+    held = EdgeVectorIndex(tmp_path / "d" / "vectors", DIM)
+    try:
+        await held.count(SCOPE)  # opens the folder, as a running API would
+        run = provmem("replay", *data)
+    finally:
+        await held.close()
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "holds the live index" in " ".join(run.stdout.split())
+    assert "Traceback" not in run.stderr
