@@ -85,6 +85,14 @@ async def settled(runtime: Runtime, client: AsyncMemoryClient) -> None:
     await client.facts(ALICE)
 
 
+async def until_async(condition: Any, what: str) -> None:
+    """Wait (bounded) until an async ``condition()`` holds."""
+    deadline = time.monotonic() + DEADLINE_S
+    while not await condition():
+        assert time.monotonic() < deadline, what
+        await asyncio.sleep(0.1)
+
+
 async def until(condition: Any, what: str) -> None:
     deadline = time.monotonic() + DEADLINE_S
     while not condition():
@@ -138,8 +146,8 @@ async def test_publish_subscribe_query_erase_over_http(runtime: Runtime) -> None
             assert receipt is not None and receipt.evidence_erased == 1
             assert await client.erasure_receipt(receipt.request_id) == receipt
             await until(lambda: any(c.op is FactOp.ERASE for c in received), "erasure not streamed")
-        else:  # the distributed runtime queues erasures (docs/ARCHITECTURE.md)
-            assert receipt is None
+        else:  # the distributed runtime may answer before the cascade has run
+            assert receipt is None or receipt.evidence_erased == 1
         listening.cancel()
 
 
