@@ -36,6 +36,7 @@ from .subscriptions import change_frames, scope_partitions, start_cursor
 
 log = structlog.get_logger(__name__)
 _PUMP_PERIOD_S = 1.0
+_PUMP_GATHER_S = 0.25
 
 
 class QueryRequest(BaseModel):
@@ -97,9 +98,12 @@ class Pipeline:
         self._wake.set()
 
     async def pump(self) -> None:
+        """Run the stages after publishes (gathered for a moment, so that a stream of
+        small publishes is derived in batches) and every second."""
         while True:
             try:
                 await asyncio.wait_for(self._wake.wait(), _PUMP_PERIOD_S)
+                await asyncio.sleep(_PUMP_GATHER_S)
             except TimeoutError:
                 pass
             self._wake.clear()
