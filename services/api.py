@@ -80,14 +80,23 @@ class Pipeline:
     background pump runs them after each publish (and every second), so subscribers see
     changes without anyone querying."""
 
-    def __init__(self, memory: Memory) -> None:
+    def __init__(self, memory: Memory, pumped: bool = False) -> None:
         self.memory = memory
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
+        self._pumped = pumped
+        self._published, self._synced = 1, 0  # publishes seen; publishes a sync covered
 
-    async def sync(self) -> None:
+    async def sync(self, force: bool = False) -> None:
+        """Bring this process's views up to date before a read. With the pump running,
+        a read after no new publish skips the run (the pump catches up on writes of
+        other processes within a second)."""
+        if self._pumped and not force and self._synced == self._published:
+            return
         async with self._lock:
+            covered = self._published
             await self.memory.sync()
+            self._synced = covered
 
     async def exclusive(self, work: Awaitable[Any]) -> Any:
         """Run a memory call that syncs by itself, never alongside another sync."""
@@ -95,6 +104,7 @@ class Pipeline:
             return await work
 
     def kick(self) -> None:
+        self._published += 1
         self._wake.set()
 
     async def pump(self) -> None:
@@ -108,7 +118,7 @@ class Pipeline:
                 pass
             self._wake.clear()
             try:
-                await self.sync()
+                await self.sync(force=True)
             except Exception:  # noqa: BLE001 - the pump must outlive one failed run
                 log.exception("api.pump_failed")
 
@@ -134,9 +144,10 @@ def create_api(settings: Settings, memory: Memory | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         served = memory if memory is not None else Memory(await build(settings))
         store: ApiKeyStore = open_key_store(settings)
-        state = ApiState(settings, Pipeline(served), ApiKeys(store), metrics)
+        pipeline = Pipeline(served, pumped=_pumps(settings))
+        state = ApiState(settings, pipeline, ApiKeys(store), metrics)
         app.state.provmem = state
-        pump = asyncio.create_task(state.pipeline.pump()) if _pumps(settings) else None
+        pump = asyncio.create_task(pipeline.pump()) if _pumps(settings) else None
         try:
             yield
         finally:
