@@ -6,7 +6,8 @@ Ingests every conversation through the real embedded pipeline, queries every que
 of categories 1-4 and reports, per category: evidence recall@5/@10/@20 (share of gold
 evidence turns covered by the provenance of the top-k bundles), recall within a
 512-token context, mean context tokens of the top 10, share escalated and p50/p95 query
-latency, beside raw-turn BM25 and dense baselines computed in the same run.
+latency, beside raw-turn BM25 and dense baselines computed in the same run (dense over the
+turn text, and over "Speaker: text" as provmem's raw-evidence route sees a turn).
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ def score_baseline(
 async def run(data: Path, folder: Path) -> dict[str, dict[int, Scores]]:
     samples = json.loads(data.read_text())
     systems: dict[str, dict[int, Scores]] = {
-        n: defaultdict(Scores) for n in ("provmem", "bm25", "dense")
+        n: defaultdict(Scores) for n in ("provmem", "bm25", "dense", "dense+speaker")
     }
     components = await build(Settings(data_dir=folder, partitions=4))
     memory = Memory(components)
@@ -151,6 +152,9 @@ async def run(data: Path, folder: Path) -> dict[str, dict[int, Scores]]:
         texts = [t["text"] for t in turns]
         score_baseline(RawBM25(texts).rank, turns, asked, systems["bm25"])
         score_baseline(RawDense(texts, components.embedder).rank, turns, asked, systems["dense"])
+        spoken = [f"{t['speaker']}: {t['text']}" for t in turns]  # who said it, as provmem does
+        dense_speaker = RawDense(spoken, components.embedder).rank
+        score_baseline(dense_speaker, turns, asked, systems["dense+speaker"])
     await components.close()
     return systems
 
