@@ -1,6 +1,6 @@
 """bench/erasure: erase whole subjects with many facts on the embedded runtime.
 
-    python -m bench.erasure [--subjects 3] [--facts 10000]
+    python -m bench.erasure [--subjects 3] [--facts 10000] [--cache DIR]
 
 Builds each subject through the real pipeline (publish, extract, embed, gate, views,
 index), then erases it and reports the time to the receipt and the time to zero
@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import shutil
 import statistics
 import tempfile
 import time
@@ -82,20 +84,42 @@ async def baseline(folder: Path, count: int) -> float:
     return elapsed
 
 
-async def run(subjects: int, facts: int, folder: Path) -> None:
-    components = await build(Settings(data_dir=folder, partitions=4))
+async def run(subjects: int, facts: int, folder: Path, cache: Path | None) -> None:
+    """Build the subjects (or copy them from ``cache``), then erase them one by one."""
+    built_in = cache if cache is not None else folder / "built"
+    counts = await build_all(subjects, facts, built_in)
+    work = folder / "work"
+    shutil.copytree(built_in, work)
+    components = await build(Settings(data_dir=work, partitions=4))
     memory = Memory(components)
     results = []
-    for n in range(subjects):
-        scope = f"bench/erasure/subject-{n}"
-        built = await build_subject(memory, scope, facts)
-        results.append((built, *await erase_subject(memory, scope)))
+    for n, built in enumerate(counts):
+        results.append((built, *await erase_subject(memory, f"bench/erasure/subject-{n}")))
         print(
             f"subject {n}: {built} facts, receipt {results[-1][1]:.2f} s, "
             f"zero residue {results[-1][2]:.2f} s, residue {results[-1][3]}"
         )
     await components.close()
     report(results, await baseline(folder, facts))
+
+
+async def build_all(subjects: int, facts: int, folder: Path) -> list[int]:
+    """Build the subjects into ``folder`` unless an earlier run already did."""
+    marker = folder / "bench-erasure.json"
+    wanted = {"subjects": subjects, "facts": facts}
+    if marker.exists():
+        stored = json.loads(marker.read_text())
+        if stored["wanted"] == wanted:
+            return list(stored["built"])
+        raise SystemExit(f"{folder} holds another build ({stored['wanted']}); use another --cache")
+    components = await build(Settings(data_dir=folder, partitions=4))
+    memory = Memory(components)
+    counts = [
+        await build_subject(memory, f"bench/erasure/subject-{n}", facts) for n in range(subjects)
+    ]
+    await components.close()
+    marker.write_text(json.dumps({"wanted": wanted, "built": counts}))
+    return counts
 
 
 def report(results: list[tuple[int, float, float, int]], base: float) -> None:
@@ -118,9 +142,15 @@ def main() -> None:
     )
     parser.add_argument("--subjects", type=int, default=3)
     parser.add_argument("--facts", type=int, default=10_000)
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        help="keep the built subjects in this folder and reuse them in later runs "
+        "(each run erases a copy)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="provmem-bench-erasure-") as folder:
-        asyncio.run(run(args.subjects, args.facts, Path(folder)))
+        asyncio.run(run(args.subjects, args.facts, Path(folder), args.cache))
 
 
 if __name__ == "__main__":

@@ -171,7 +171,7 @@ class RedisFactViews:
             if change.op is FactOp.ERASE:
                 self._queue_erase(pipe, change, current)
             elif change.fact is not None:
-                self._queue_upsert(pipe, change.fact, current)
+                await self._queue_upsert(pipe, change.fact, current)
             else:
                 marks.pop()
         results = await pipe.execute()
@@ -191,7 +191,7 @@ class RedisFactViews:
             for fact_id, body, history in zip(fact_ids, found[::2], found[1::2], strict=True)
         }
 
-    def _queue_upsert(self, pipe: Any, fact: Fact, current: dict[str, _Stored]) -> None:
+    async def _queue_upsert(self, pipe: Any, fact: Fact, current: dict[str, _Stored]) -> None:
         stored = current[fact.fact_id]
         body = fact.model_dump_json()
         keys = [
@@ -207,7 +207,7 @@ class RedisFactViews:
             self._keys.evidence_facts_prefix(),
             json.dumps(self._keys.indexes(fact)),
         ]
-        self._upsert(keys=keys, args=args, client=pipe)
+        await self._upsert(keys=keys, args=args, client=pipe)  # queued, not yet sent
         previous = stored.fact
         if previous is not None and previous.version >= fact.version:
             return  # the script refuses it: an older or repeated version

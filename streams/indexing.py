@@ -32,8 +32,10 @@ class SearchIndex:
     keywords: KeywordEncoder
 
     async def index_facts(self, changes: Sequence[FactChanged]) -> None:
-        erased = [c.fact_id for c in changes if c.op is FactOp.ERASE]
-        fresh = [c.fact for c in changes if c.op in (FactOp.ADD, FactOp.UPDATE) and c.fact]
+        """One set-based delete and one upsert per batch; a fact's last change wins."""
+        last = {c.fact_id: c for c in changes if c.op is not FactOp.NOOP}
+        erased = [i for i, c in last.items() if c.op is FactOp.ERASE]
+        fresh = [c.fact for c in last.values() if c.op is not FactOp.ERASE and c.fact]
         if erased:
             await self.vectors.delete(erased)
         if fresh:

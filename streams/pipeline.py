@@ -196,9 +196,9 @@ class Materializer:
         return outcome
 
     async def apply(self, changes: Sequence[FactChanged]) -> None:
-        if self._views is not None:
-            for change in changes:
-                await self._views.apply(change)
+        """Apply a batch of changes as one view write and one index update."""
+        if self._views is not None and changes:
+            await self._views.apply_batch(changes)
         if self._index is not None:
             await self._index.index_facts(changes)
 
