@@ -12,31 +12,30 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Any
 
 import structlog
-from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request, Security
-from fastapi.responses import JSONResponse, Response, StreamingResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from ..core.events import ErasureCompleted, ErasureRequested, Fact
 from ..core.scope import Scope
 from ..infra.settings import Settings
 from ..streams.topics import ERASURE_REQUESTS
-from .auth import ApiKeys, ApiKeyStore, Grant, Unauthenticated, grant_for, open_key_store
-from .auth import scope_prefix as parse_scope_prefix
+from .auth import ApiKeys, ApiKeyStore, Grant, GrantDep, open_key_store
 from .bootstrap import build
 from .corrections import ForeignScopeError
 from .erasure import erasure_request
 from .memory import MAX_BATCH, Memory
 from .metrics import CONTENT_TYPE, ApiMetrics, MetricsMiddleware
 from .results import ActionResult, EvidenceQuote, FactDetail, PublishResult, Recollection
-from .subscriptions import change_frames, scope_partitions, start_cursor
+from .subscriptions import changes_router
 
 log = structlog.get_logger(__name__)
 _PUMP_PERIOD_S = 1.0
 _PUMP_GATHER_S = 0.25
+_PUMP_GATHER_MAX_S = 2.0
 
 
 class QueryRequest(BaseModel):
@@ -108,12 +107,13 @@ class Pipeline:
         self._wake.set()
 
     async def pump(self) -> None:
-        """Run the stages after publishes (gathered for a moment, so that a stream of
-        small publishes is derived in batches) and every second."""
+        """Run the stages after publishes and every second. Publishes are gathered while
+        they keep coming (up to ``_PUMP_GATHER_MAX_S``), so that a stream of small
+        publishes is derived in batches."""
         while True:
             try:
                 await asyncio.wait_for(self._wake.wait(), _PUMP_PERIOD_S)
-                await asyncio.sleep(_PUMP_GATHER_S)
+                await self._gather()
             except TimeoutError:
                 pass
             self._wake.clear()
@@ -121,6 +121,13 @@ class Pipeline:
                 await self.sync(force=True)
             except Exception:  # noqa: BLE001 - the pump must outlive one failed run
                 log.exception("api.pump_failed")
+
+    async def _gather(self) -> None:
+        """Wait until no publish came for ``_PUMP_GATHER_S`` (at most the max)."""
+        deadline = asyncio.get_running_loop().time() + _PUMP_GATHER_MAX_S
+        while self._wake.is_set() and asyncio.get_running_loop().time() < deadline:
+            self._wake.clear()
+            await asyncio.sleep(_PUMP_GATHER_S)
 
 
 @dataclass
@@ -169,7 +176,7 @@ def create_api(settings: Settings, memory: Memory | None = None) -> FastAPI:
     _fact_routes(api)
     _erasure_routes(api)
     _review_routes(api)
-    _subscription_routes(api)
+    api.include_router(changes_router())
     return api
 
 
@@ -181,26 +188,6 @@ def _pumps(settings: Settings) -> bool:
 def _state(request: Request) -> ApiState:
     state: ApiState = request.app.state.provmem
     return state
-
-
-_bearer = HTTPBearer(
-    auto_error=False, description="An API key from `provmem keys create --scope ORG[/PROJECT]`"
-)
-
-
-async def _grant(
-    request: Request,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Security(_bearer)],
-) -> Grant:
-    state = _state(request)
-    token = credentials.credentials if credentials is not None else None
-    try:
-        return await grant_for(token, state.keys, state.settings.api_auth)
-    except Unauthenticated as error:
-        raise HTTPException(401, str(error), headers={"WWW-Authenticate": "Bearer"}) from None
-
-
-GrantDep = Annotated[Grant, Depends(_grant)]
 
 
 def _scope_key(scope: str, grant: Grant) -> str:
@@ -449,38 +436,4 @@ def _review_routes(api: FastAPI) -> None:
         return await _acting(state, work)
 
 
-def _subscription_routes(api: FastAPI) -> None:
-    @api.get(
-        "/v1/scopes/{scope:path}/changes",
-        response_class=StreamingResponse,
-        responses={200: {"content": {"text/event-stream": {}}}},
-    )
-    async def changes(
-        request: Request,
-        scope: str,
-        grant: GrantDep,
-        start: Annotated[Literal["earliest", "latest"], Query()] = "earliest",
-        last_event_id: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
-    ) -> StreamingResponse:
-        """Server-Sent Events: the scope's fact changes (FactChanged v1 as ``data``), from
-        the beginning, the end (``start=latest``) or a ``Last-Event-ID``; heartbeats are
-        comment lines."""
-        try:
-            prefix = parse_scope_prefix(scope)
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from error
-        _require(grant, prefix)
-        state = _state(request)
-        c = state.memory.components
-        topic = c.names.fact_changes
-        partitions = scope_partitions(prefix, await c.log.partitions(topic))
-        try:
-            cursor = await start_cursor(c.log, topic, partitions, last_event_id, start)
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from error
-        frames = change_frames(c.log, topic, prefix, cursor, state.settings.api_heartbeat_s)
-        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        return StreamingResponse(frames, media_type="text/event-stream", headers=headers)
-
-
-__all__ = ["create_api"]
+__all__ = ["GrantDep", "create_api"]

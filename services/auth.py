@@ -18,8 +18,10 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Annotated, Protocol
 
+from fastapi import Depends, HTTPException, Request, Security
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 if TYPE_CHECKING:
@@ -174,6 +176,27 @@ async def grant_for(token: str | None, keys: ApiKeys, auth: str) -> Grant:
     return Grant(key.scope, key.key_id)
 
 
+_bearer = HTTPBearer(
+    auto_error=False, description="An API key from `provmem keys create --scope ORG[/PROJECT]`"
+)
+
+
+async def _grant(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Security(_bearer)],
+) -> Grant:
+    """The request's grant (a FastAPI dependency); 401 without usable credentials."""
+    state = request.app.state.provmem  # the API's state: its keys and settings
+    token = credentials.credentials if credentials is not None else None
+    try:
+        return await grant_for(token, state.keys, state.settings.api_auth)
+    except Unauthenticated as error:
+        raise HTTPException(401, str(error), headers={"WWW-Authenticate": "Bearer"}) from None
+
+
+GrantDep = Annotated[Grant, Depends(_grant)]
+
+
 def open_key_store(settings: Settings) -> ApiKeyStore:
     """The key store of the runtime ``settings`` names."""
     if settings.runtime == "kafka":
@@ -193,6 +216,7 @@ __all__ = [
     "ApiKeyStore",
     "ApiKeys",
     "Grant",
+    "GrantDep",
     "IssuedKey",
     "Unauthenticated",
     "grant_for",

@@ -17,13 +17,17 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Header, HTTPException, Query, Request
+from fastapi.responses import StreamingResponse
 
 from ..core.erasure import erased
 from ..core.events import FactChanged
 from ..core.ports import EventLog, LogRecord
 from ..core.scope import partition_for
 from ..streams.topics import FACT_CHANGES
-from .auth import within
+from .auth import GrantDep, scope_prefix, within
 
 EVENT = "fact-changed"
 _BATCH = 200
@@ -132,4 +136,51 @@ async def change_frames(
             await asyncio.sleep(min(_POLL_S, heartbeat_s))
 
 
-__all__ = ["EVENT", "Cursor", "change_frames", "frame", "scope_partitions", "start_cursor"]
+def changes_router() -> APIRouter:
+    """``GET /v1/scopes/{scope}/changes``: the SSE route."""
+    router = APIRouter(tags=["subscriptions"])
+
+    @router.get(
+        "/v1/scopes/{scope:path}/changes",
+        response_class=StreamingResponse,
+        responses={200: {"content": {"text/event-stream": {}}}},
+    )
+    async def changes(
+        request: Request,
+        scope: str,
+        grant: GrantDep,
+        start: Annotated[Literal["earliest", "latest"], Query()] = "earliest",
+        last_event_id: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
+    ) -> StreamingResponse:
+        """Server-Sent Events: the scope's fact changes (FactChanged v1 as ``data``), from
+        the beginning, the end (``start=latest``) or a ``Last-Event-ID``; heartbeats are
+        comment lines."""
+        try:
+            prefix = scope_prefix(scope)
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from error
+        if not grant.allows(prefix):
+            raise HTTPException(403, f"scope {prefix}: not permitted for this API key")
+        state = request.app.state.provmem
+        log, topic = state.memory.components.log, state.memory.components.names.fact_changes
+        partitions = scope_partitions(prefix, await log.partitions(topic))
+        try:
+            cursor = await start_cursor(log, topic, partitions, last_event_id, start)
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from error
+        frames = change_frames(log, topic, prefix, cursor, state.settings.api_heartbeat_s)
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        return StreamingResponse(frames, media_type="text/event-stream", headers=headers)
+
+    return router
+
+
+__all__ = [
+    "EVENT",
+    "Cursor",
+    "change_frames",
+    "changes_router",
+    "frame",
+    "scope_partitions",
+    "start_cursor",
+]
