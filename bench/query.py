@@ -2,10 +2,12 @@
 
     python -m bench.query [--sizes 10000 100000] [--queries 200]
 
-Loads facts straight into the embedded views and index (dense vectors from a clustered
-synthetic distribution, BM25 from the statements), then times the full multi-route recall
-(embedding the query, six routes, projection, views reads) and, in the same run, a raw
-filtered dense search of the same index as the baseline. Reports p50/p95 and peak RSS.
+Loads facts straight into the embedded views and index in chunks of 5,000 (dense float32
+vectors from a clustered synthetic distribution, BM25 from the statements), then times the
+full multi-route recall of distinct queries (embedding the query, dense and BM25 routes
+over facts and raw evidence, the entity route, projection, views reads, router) and, in the
+same run, a raw filtered dense search of the same index as the baseline. Reports p50/p95
+wall-clock and CPU time per query, and the process's peak RSS.
 """
 
 from __future__ import annotations

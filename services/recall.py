@@ -88,13 +88,7 @@ class Recall:
         escalate: bool = True,
     ) -> Recollection:
         intent = analyze(query, now or datetime.now(UTC))
-        embedding = asyncio.get_running_loop().run_in_executor(
-            None, self._d.embedder.embed_query, query
-        )
-        keyword = await self._keyword_routes(scope_key, query)  # while the query is embedded
-        vector = await embedding
-        routes = [*await self._dense_routes(scope_key, vector), *keyword]
-        routes += await self._structured_routes(scope_key, query, intent, vector, routes[0].items)
+        routes, vector = await self._search(scope_key, query, intent)
         lookups = await self._lookups(scope_key, routes)
         temporal = temporal_route(intent.time_ranges, routes, lookups, ROUTE_DEPTH)
         routes += [temporal] if temporal else []
@@ -128,6 +122,20 @@ class Recall:
                 kept.append(view)
                 used += view.tokens
         return kept
+
+    async def _search(
+        self, scope_key: str, query: str, intent: QueryIntent
+    ) -> tuple[list[RouteResult], Sequence[float]]:
+        """Every search route's ranking, and the query vector (embedded in a worker thread
+        while the keyword routes run)."""
+        embedding = asyncio.get_running_loop().run_in_executor(
+            None, self._d.embedder.embed_query, query
+        )
+        keyword = await self._keyword_routes(scope_key, query)
+        vector = await embedding
+        routes = [*await self._dense_routes(scope_key, vector), *keyword]
+        routes += await self._structured_routes(scope_key, query, intent, vector, routes[0].items)
+        return routes, vector
 
     async def _dense_routes(self, scope_key: str, vector: Sequence[float]) -> list[RouteResult]:
         """Dense search over facts, then over raw evidence turns."""
