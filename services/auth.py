@@ -200,11 +200,10 @@ GrantDep = Annotated[Grant, Depends(_grant)]
 def open_key_store(settings: Settings) -> ApiKeyStore:
     """The key store of the runtime ``settings`` names."""
     if settings.runtime == "kafka":
-        import redis.asyncio as aioredis
-
+        from ..infra.redis_client import redis_client
         from ..infra.redis_stores import RedisApiKeyStore, RedisKeys
 
-        client = aioredis.Redis.from_url(settings.redis_url)
+        client = redis_client(settings.redis_url)
         return RedisApiKeyStore(client, RedisKeys(settings.redis_prefix))
     from ..infra.embedded_stores import EmbeddedApiKeyStore
 

@@ -142,11 +142,10 @@ async def _build_embedded(settings: Settings, chosen: Generation | None) -> Comp
 
 
 async def _build_kafka(settings: Settings, chosen: Generation | None) -> Components:
-    import redis.asyncio as aioredis
-
     from ..infra.generations import FollowingFactViews, RedisPointer, redis_pointer_key
     from ..infra.kafka_log import KafkaEventLog
     from ..infra.logged_keys import LoggedKeyStore
+    from ..infra.redis_client import redis_client
     from ..infra.redis_stores import RedisEvidenceStore, RedisFactViews, RedisKeys, RedisKeyStore
 
     names = TopicNames(settings.topic_prefix)
@@ -156,7 +155,7 @@ async def _build_kafka(settings: Settings, chosen: Generation | None) -> Compone
         request_timeout_s=settings.broker_request_timeout_s,
     )
     await log.ensure_topics(names.configs(settings.partitions))
-    client = aioredis.Redis.from_url(settings.redis_url)
+    client = redis_client(settings.redis_url)
     pointer = RedisPointer(client, redis_pointer_key(settings.redis_prefix))
     generation = chosen or (await pointer.read()).live
     redis_keys = RedisKeys(settings.redis_prefix)

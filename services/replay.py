@@ -58,7 +58,7 @@ from .replay_generations import (
     retire_generations,
     without_retired,
 )
-from .replay_stages import Quiet, Rederive, scope_filter
+from .replay_stages import Quiet, Rederive, RestoreEvidence, scope_filter
 
 Mode = Literal["fact-changes", "turns"]
 MODES: tuple[Mode, ...] = ("fact-changes", "turns")
@@ -338,7 +338,8 @@ class _Rebuild:
         else:
             first = Quiet(materializer, keep)  # type: ignore[assignment]
             head = StageBinding("materialize", names.fact_changes, facts_group, first)
-        evidence = Quiet(EvidenceIndexer(target.index, target.sealer), keep)
+        indexer = EvidenceIndexer(target.index, target.sealer)
+        evidence = Quiet(RestoreEvidence(target.evidence, indexer), keep)
         self._counters = [first, evidence]
         return [head, StageBinding("index-evidence", names.turns, evidence_group, evidence)]
 

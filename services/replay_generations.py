@@ -37,9 +37,9 @@ def replay_state_path(settings: Settings, generation: Generation) -> Path:
 async def open_pointer(settings: Settings, stack: AsyncExitStack) -> GenerationPointer:
     if settings.runtime != "kafka":
         return FilePointer(pointer_path(settings))
-    import redis.asyncio as aioredis
+    from ..infra.redis_client import redis_client
 
-    client = aioredis.Redis.from_url(settings.redis_url)
+    client = redis_client(settings.redis_url)
     stack.push_async_callback(client.aclose)
     return RedisPointer(client, redis_pointer_key(settings.redis_prefix))
 
@@ -114,11 +114,11 @@ async def _drop_gate_state(settings: Settings, generation: Generation) -> None:
 
 
 async def _drop_redis_views(settings: Settings, generation: Generation) -> None:
-    import redis.asyncio as aioredis
+    from ..infra.redis_client import redis_client
 
     prefix = generation.redis_prefix(settings.redis_prefix)
     families = ["*"] if generation.views else _REDIS_FACT_FAMILIES
-    client = aioredis.Redis.from_url(settings.redis_url)
+    client = redis_client(settings.redis_url)
     try:
         for family in families:
             async for key in client.scan_iter(match=f"{prefix}:{family}", count=500):

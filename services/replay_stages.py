@@ -14,11 +14,13 @@ from collections.abc import Callable, Sequence
 
 from pydantic import ValidationError
 
-from ..core.ports import LogRecord
+from ..core.events import TurnRecorded
+from ..core.ports import EvidenceStore, LogRecord
 from ..core.scope import Scope
 from ..streams.outcome import Outcome
 from ..streams.pipeline import Deriver
 from ..streams.runner import Stage
+from ..streams.topics import TURNS
 
 ScopeFilter = Callable[[LogRecord], bool]
 
@@ -82,3 +84,31 @@ class Rederive:
         await self._materializer.handle_batch(changes)
         self.applied += len(changes)
         return Outcome(state=derived.state, decisions=derived.decisions)
+
+
+class RestoreEvidence:
+    """The evidence view is a projection of the turns topic too: put each turn (idempotent;
+    a tombstone deletes its evidence, so an erasure is never undone), then run ``stage``.
+
+    This is what brings evidence back when the view store lost it (a Redis restart)."""
+
+    def __init__(self, evidence: EvidenceStore, stage: Stage) -> None:
+        self._evidence = evidence
+        self._stage = stage
+
+    async def handle_batch(self, records: Sequence[LogRecord]) -> Outcome:
+        for record in records:
+            if record.value is None and record.key is not None:
+                await self._evidence.delete(record.key.decode("utf-8"))
+            elif record.value is not None and (turn := _turn(record.value)) is not None:
+                await self._evidence.put(turn)
+        return await self._stage.handle_batch(records)
+
+
+def _turn(value: bytes) -> TurnRecorded | None:
+    """The turn a record holds; None for one the derive stage dead-letters."""
+    try:
+        turn = TURNS.decode(value)
+    except (ValidationError, ValueError):
+        return None
+    return turn if isinstance(turn, TurnRecorded) else None
