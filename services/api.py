@@ -160,6 +160,7 @@ def create_api(settings: Settings, memory: Memory | None = None) -> FastAPI:
         finally:
             if pump is not None:
                 pump.cancel()
+                await asyncio.gather(pump, return_exceptions=True)  # stopped before closing
             await store.close()
             if memory is None:
                 await served.components.close()
