@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from provmem.core.events import Fact
 from provmem.infra.settings import Settings
 from provmem.services.api import create_api
 from tests.e2e.test_api import TURN, issue
+from tests.e2e.test_subscriptions import served
+from tests.harness import SCOPE, Runtime, said
 
 DEADLINE_S = 120.0
 MOVED = {**TURN, "turn_id": "t2", "text": "I work at Initech now."}
@@ -19,8 +24,8 @@ MOVED["captured_at"] = "2026-06-01T10:00:00+00:00"
 OTHER = {**TURN, "scope": "acme/web/u2", "turn_id": "o1", "text": "I have two cats."}
 
 
-def _api(settings: Settings) -> FastAPI:
-    api = create_api(settings)
+def _api(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
+    api = create_api(settings, memory=None if runtime is None else runtime.memory)
     if not any(getattr(r, "path", "") == "/v1/replays" for r in api.routes):  # TEMP
         from provmem.services.api import GrantDep
         from provmem.services.api_replay import replay_router
@@ -96,3 +101,47 @@ def test_a_tenant_key_may_only_check_its_own_scopes(tmp_path: Path) -> None:
         hidden = client.get(f"/v1/replays/{job['job_id']}", headers=theirs)
         assert hidden.status_code == 404
         assert client.get("/v1/replays/rp_missing").status_code == 404
+
+
+async def test_a_replay_job_over_real_http_on_both_runtimes(runtime: Runtime) -> None:
+    """On Kafka the workers keep writing, after the switch, into the new generation."""
+    settings = runtime.settings.model_copy(update={"api_auth": "off"})
+    await runtime.memory.publish([said("t1", "I live in Paris."), said("t2", "I love jazz.", 1)])
+
+    async def two_facts() -> bool:
+        return await runtime.caught_up() and len(await runtime.memory.facts(SCOPE)) == 2
+
+    await runtime.settle(two_facts)
+    before = await runtime.memory.facts(SCOPE)
+    async with served(_api(settings, runtime)) as url:
+        async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+            started = await client.post("/v1/replays", json={"mode": "fact-changes"})
+            assert started.status_code == 202, started.text
+            job = await _followed(client, started.json()["job_id"])
+            assert job["status"] == "done" and job["result"]["report"]["equal"], job
+            assert job["result"]["switched"]
+            listed = await client.get("/v1/facts", params={"scope": SCOPE})
+            assert [Fact.model_validate(f) for f in listed.json()] == before
+            later = said("t3", "I moved to Lisbon.", 2)
+            assert (await client.post("/v1/turns", json={"turns": [later]})).status_code == 200
+            await _until_listed(client, "Lisbon")
+
+
+async def _followed(client: httpx.AsyncClient, job_id: str) -> dict[str, Any]:
+    deadline = time.monotonic() + DEADLINE_S
+    while True:
+        job = (await client.get(f"/v1/replays/{job_id}")).json()
+        if job["status"] != "running":
+            return job  # type: ignore[no-any-return]
+        assert time.monotonic() < deadline, job
+        await asyncio.sleep(0.2)
+
+
+async def _until_listed(client: httpx.AsyncClient, word: str) -> None:
+    deadline = time.monotonic() + DEADLINE_S
+    while True:
+        listed = (await client.get("/v1/facts", params={"scope": SCOPE})).json()
+        if any(word in f["statement"] for f in listed):
+            return
+        assert time.monotonic() < deadline, listed
+        await asyncio.sleep(0.2)
