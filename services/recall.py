@@ -47,7 +47,7 @@ WEIGHTS = {
     "slot": 1.0,
     "temporal": 1.0,
 }
-QUOTES = 2  # direct quotes rendered per bundle; every evidence id is still listed
+QUOTES = 1  # one direct quote grounds the statement; every evidence id is still listed
 SLOT_WORDS = {
     "lives_in": r"\b(?:live|lives|living|home|moved|move|reside)\b",
     "works_at": r"\b(?:work|works|working|employer|job)\b",
