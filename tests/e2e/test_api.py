@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 from fastapi.testclient import TestClient
@@ -133,3 +136,24 @@ def test_readiness_and_metrics(tmp_path: Path) -> None:
             'provmem_http_requests_total{method="POST",route="/v1/turns",status="200"} 1.0' in text
         )
         assert "provmem_pipeline_lag_records{topic=" in text
+
+
+def test_keys_from_the_cli_open_and_close_the_api(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "d", partitions=2)
+
+    def provmem(*args: str) -> str:
+        command = [sys.executable, "-m", "provmem.services.cli", *args, "--data-dir"]
+        done = subprocess.run([*command, str(settings.data_dir)], capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done.stdout
+
+    created = json.loads(provmem("keys", "create", "--scope", "acme/app", "--json"))
+    listed = json.loads(provmem("keys", "list", "--json"))
+    assert [k["key_id"] for k in listed] == [created["key_id"]]
+    assert created["token"] not in json.dumps(listed) and "sha256" not in json.dumps(listed)
+    auth = {"Authorization": f"Bearer {created['token']}"}
+    with TestClient(create_api(settings), headers=auth) as client:
+        assert client.get("/v1/facts", params={"scope": "acme/app/u1"}).status_code == 200
+        assert client.get("/v1/facts", params={"scope": "acme/web/u1"}).status_code == 403
+        provmem("keys", "revoke", created["key_id"])
+        assert client.get("/v1/facts", params={"scope": "acme/app/u1"}).status_code == 401
