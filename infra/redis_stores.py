@@ -274,6 +274,25 @@ class RedisFactViews:
         await self._redis.aclose()
 
 
+class RedisStateStore:
+    """Small per-key records under ``P:state:{key}`` (the erasure ledger of a distributed
+    deployment: any process can read what an erasure removed and its receipt)."""
+
+    def __init__(self, client: aioredis.Redis, keys: RedisKeys) -> None:
+        self._redis = client
+        self._prefix = f"{keys.prefix}:state:"
+
+    async def load(self, key: str) -> bytes | None:
+        raw = await self._redis.get(self._prefix + key)
+        return None if raw is None else bytes(raw)
+
+    async def save(self, key: str, value: bytes) -> None:
+        await self._redis.set(self._prefix + key, value)
+
+    async def delete(self, key: str) -> None:
+        await self._redis.delete(self._prefix + key)
+
+
 class RedisKeyStore:
     def __init__(self, client: aioredis.Redis, keys: RedisKeys) -> None:
         self._redis = client

@@ -121,8 +121,7 @@ class Memory:
         return await self.erasure_receipt(request.request_id)
 
     async def erasure_receipt(self, request_id: str) -> ErasureCompleted | None:
-        if self._c.state is None:
-            return None
+        """The receipt once the erasure completed (on Kafka: once a worker ran it)."""
         from .erasure import Eraser
 
         return await Eraser(self._c).receipt(request_id)

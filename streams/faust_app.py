@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import faust
@@ -24,8 +25,9 @@ from ..infra.embedding import MiniLMEmbedder
 from ..infra.generations import FollowingFactViews
 from ..infra.kafka_log import KafkaEventLog
 from ..infra.logged_keys import LoggedKeyStore
-from ..infra.redis_stores import RedisEvidenceStore, RedisKeys, RedisKeyStore
+from ..infra.redis_stores import RedisEvidenceStore, RedisKeys, RedisKeyStore, RedisStateStore
 from ..infra.settings import Settings
+from .erasure import Eraser, ErasureDeps, ErasureRouter, ScopeRecords, views_applied
 from .indexing import EvidenceIndexer, SearchIndex
 from .pipeline import Deriver, Materializer, Outcome
 from .topics import TopicNames
@@ -69,7 +71,9 @@ def create_app(settings: Settings) -> Worker:
     table = app.Table(
         "gate-state", default=None, partitions=settings.partitions, key_type=bytes, value_type=bytes
     )
-    deriver, materializer, indexer = _handlers(settings, names, TableStateStore(table))
+    deriver, records, materializer, indexer = _handlers(settings, names, TableStateStore(table))
+    requests = _raw_topic(app, names.erasure_requests, None)
+    router = ErasureRouter(names, settings.partitions)
     outgoing = {name: _raw_topic(app, name, None) for name in _outputs(names)}
 
     async def send(outcome: Outcome) -> None:
@@ -85,7 +89,7 @@ def create_app(settings: Settings) -> Worker:
     async def derive(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
         async for event in stream.events():
             log.debug("derive.received", origin=_origin(event))
-            outcome = await deriver.handle(event.key, event.value, _origin(event), {})
+            outcome = await records.handle(event.key, event.value, _origin(event), {})
             await send(outcome)
             for key, value in outcome.state.items():
                 await TableStateStore(table).save(key, value)
@@ -96,6 +100,12 @@ def create_app(settings: Settings) -> Worker:
         async for event in stream.events():
             log.debug("materialize.received", origin=_origin(event))
             await send(await materializer.handle_batch([_record(event)]))
+            yield None
+
+    @app.agent(requests, name="route-erasures")
+    async def route_erasures(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
+        async for event in stream.events():
+            await send(await router.handle_batch([_record(event)]))
             yield None
 
     if indexer is not None:
@@ -140,12 +150,12 @@ def _raw_topic(app: faust.App, name: str, partitions: int | None) -> faust.Topic
 
 
 def _outputs(names: TopicNames) -> tuple[str, ...]:
-    return (names.fact_changes, names.dead_letters)
+    return (names.fact_changes, names.dead_letters, names.turns)
 
 
 def _handlers(
     settings: Settings, names: TopicNames, state: TableStateStore
-) -> tuple[Deriver, Materializer, EvidenceIndexer | None]:
+) -> tuple[Deriver, ScopeRecords, Materializer, EvidenceIndexer | None]:
     client = aioredis.Redis.from_url(settings.redis_url)
     keys = RedisKeys(settings.redis_prefix)
     key_log = KafkaEventLog(settings.broker_url, client_id="provmem-worker-keys")
@@ -160,7 +170,27 @@ def _handlers(
     views = FollowingFactViews(client, settings.redis_prefix)  # follows a replay's switch
     materializer = Materializer(names, views, index)
     indexer = EvidenceIndexer(index, sealer) if index is not None else None
-    return deriver, materializer, indexer
+    cascade_log = KafkaEventLog(
+        settings.broker_url, max_batch_size=settings.producer_max_batch_size
+    )
+    eraser = Eraser(
+        ErasureDeps(
+            settings=settings,
+            names=names,
+            log=cascade_log,
+            evidence=evidence,
+            views=views,
+            keys=data_keys,
+            sealer=sealer,
+            vectors=index.vectors if index is not None else None,
+            embedder=embedder,
+            ledger=RedisStateStore(client, keys),
+            state=state,
+            deriver=deriver,
+            settle=partial(views_applied, cascade_log, settings.consumer_group, names.fact_changes),
+        )
+    )
+    return deriver, ScopeRecords(deriver, eraser), materializer, indexer
 
 
 def _server_index(settings: Settings, embedder: MiniLMEmbedder) -> SearchIndex | None:

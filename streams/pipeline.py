@@ -36,6 +36,10 @@ from .topics import FACT_CHANGES, TURNS, TopicNames
 
 log = structlog.get_logger(__name__)
 
+#: Key prefix of an erasure control record on the turns topic (turn keys are evidence
+#: ids). The distributed runtime's derive agent runs the cascade when it meets one.
+CONTROL_PREFIX = b"erasure|"
+
 
 @dataclass(frozen=True)
 class DeriveDeps:
@@ -79,6 +83,8 @@ class Deriver:
     ) -> Outcome:
         if raw is None:
             return Outcome()  # a tombstone: erasure handles its effects
+        if key is not None and key.startswith(CONTROL_PREFIX):
+            return Outcome()  # an erasure control record: see streams/erasure.py
         try:
             turn = TURNS.decode(raw)
             assert isinstance(turn, TurnRecorded)  # noqa: S101 - TURNS carries TurnRecorded

@@ -1,21 +1,32 @@
-"""Erasure equivalence on the embedded runtime: after erasing any set of evidence, the
-views equal a fresh replay without it, and the audit finds no residue."""
+"""Erasure equivalence on both runtimes: after erasing any set of evidence, the views
+equal a fresh replay without it, and the audit finds no residue.
+
+The embedded runtime runs the cascade in-process; on Kafka the request goes through the
+erasure-requests topic to a control record on the scope's turns partition, where the
+worker's derive agent runs it against its faust table. One runtime serves every example
+of a test (each example has a scope of its own); the fresh replay runs on the embedded
+runtime, so on Kafka it also shows that both runtimes derive the same views.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import tempfile
+import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from provmem.core.events import Fact
+from provmem.core.capture import TurnInput, turn_evidence_id
+from provmem.core.events import ErasureCompleted, ErasureRequested, Fact
 from provmem.infra.settings import Settings
 from provmem.services.bootstrap import build
 from provmem.services.erasure import Eraser, erasure_request
 from provmem.services.memory import Memory
-from tests.harness import SCOPE, said
+from tests.harness import SCOPE, Runtime, said
 
 SAYINGS = [
     "I live in Paris.",
@@ -30,6 +41,16 @@ SAYINGS = [
     "I am allergic to peanuts.",
 ]
 
+EXAMPLES = st.fixed_dictionaries(
+    {
+        "texts": st.lists(st.sampled_from(SAYINGS), min_size=2, max_size=7),
+        "republish": st.lists(st.integers(0, 6), max_size=2),
+        "erase": st.lists(st.integers(0, 6), min_size=1, max_size=3),
+        "subject": st.booleans(),
+    }
+)
+SHARED_RUNTIME = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+
 
 def _view(facts: list[Fact]) -> list[dict[str, object]]:
     return sorted(
@@ -37,74 +58,101 @@ def _view(facts: list[Fact]) -> list[dict[str, object]]:
     )
 
 
-async def _memory_of(folder: Path, turns: list[dict[str, object]]) -> tuple[Memory, object]:
-    components = await build(Settings(data_dir=folder, partitions=2))
-    memory = Memory(components)
-    await memory.publish(turns)
-    await memory.sync()
-    return memory, components
+async def _fresh_replay(scope: str, turns: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The views a fresh embedded replay of ``turns`` derives."""
+    with tempfile.TemporaryDirectory() as folder:
+        components = await build(Settings(data_dir=Path(folder), partitions=2))
+        memory = Memory(components)
+        await memory.publish(turns)
+        await memory.sync()
+        view = _view(await memory.facts(scope))
+        await components.close()
+    return view
 
 
-async def _scenario(
-    texts: list[str], republish: list[int], erase: list[int], subject: bool
+async def _receipt(runtime: Runtime, request: ErasureRequested) -> ErasureCompleted:
+    """File the request through the erasure-requests topic and wait for its receipt."""
+    memory = runtime.memory
+    receipt = await memory.request_erasure(request)
+    if receipt is None:  # Kafka: a worker runs it
+
+        async def completed() -> bool:
+            return await memory.erasure_receipt(request.request_id) is not None
+
+        await runtime.settle(completed)
+        receipt = await memory.erasure_receipt(request.request_id)
+    assert receipt is not None
+    await runtime.settle(runtime.caught_up)  # views, and this process's local index
+    return receipt
+
+
+async def _scenario(runtime: Runtime, example: dict[str, list[object] | bool]) -> None:
+    texts, republish, erase = example["texts"], example["republish"], example["erase"]
+    assert isinstance(texts, list) and isinstance(republish, list) and isinstance(erase, list)
+    scope = f"acme/support/u{uuid.uuid4().hex[:10]}"
+    turns = [said(f"t{i}", str(text), minute=i, scope=scope) for i, text in enumerate(texts)]
+    again = [turns[int(i) % len(turns)] for i in republish]
+    await runtime.memory.publish(turns + again)
+    await runtime.settle(runtime.caught_up)
+    ids = [turn_evidence_id(TurnInput.model_validate(t)) for t in turns]
+    chosen = sorted({ids[int(i) % len(ids)] for i in erase})
+    subject = bool(example["subject"])
+    request = erasure_request(scope, [] if subject else chosen, None, subject)
+    receipt = await _receipt(runtime, request)
+    eraser = Eraser(runtime.memory.components)
+    assert receipt.residue_found == 0, receipt
+    assert (await eraser.audit(request.request_id)).total == 0
+    assert await _receipt(runtime, request) == receipt  # idempotent
+    erased = set(ids) if subject else set(chosen)
+    kept = [t for t, i in zip(turns, ids, strict=True) if i not in erased]
+    assert _view(await runtime.memory.facts(scope)) == await _fresh_replay(scope, kept)
+
+
+@pytest.fixture
+async def embedded_runtime(embedded_settings: Settings, tmp_path: Path) -> AsyncIterator[Runtime]:
+    started = await Runtime(embedded_settings, tmp_path).start()
+    yield started
+    await started.stop()
+
+
+@pytest.fixture
+async def kafka_runtime(kafka_settings: Settings, tmp_path: Path) -> AsyncIterator[Runtime]:
+    started = await Runtime(kafka_settings, tmp_path).start()
+    yield started
+    await started.stop()
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=SHARED_RUNTIME)
+@given(example=EXAMPLES)
+async def test_erasure_equals_a_fresh_replay_embedded(
+    embedded_runtime: Runtime, example: dict[str, list[object] | bool]
 ) -> None:
-    turns = [said(f"t{i}", text, minute=i) for i, text in enumerate(texts)]
-    again = [turns[i % len(turns)] for i in republish]
-    with tempfile.TemporaryDirectory() as live_dir, tempfile.TemporaryDirectory() as fresh_dir:
-        memory, components = await _memory_of(Path(live_dir), turns + again)
-        ids = [await _evidence_id(memory, i) for i in range(len(turns))]
-        chosen = sorted({ids[i % len(ids)] for i in erase})
-        request = (
-            erasure_request(SCOPE, [], None, True)
-            if subject
-            else erasure_request(SCOPE, chosen, None, False)
-        )
-        eraser = Eraser(memory.components)
-        receipt = await eraser.erase(request)
-        assert receipt.residue_found == 0, receipt
-        assert (await eraser.audit(request.request_id)).total == 0
-        assert await eraser.erase(request) == receipt  # idempotent
-        erased = set(ids) if subject else set(chosen)
-        kept = [t for t, i in zip(turns, ids, strict=True) if i not in erased]
-        fresh, fresh_components = await _memory_of(Path(fresh_dir), kept)
-        assert _view(await memory.facts(SCOPE)) == _view(await fresh.facts(SCOPE))
-        await components.close()  # type: ignore[attr-defined]
-        await fresh_components.close()  # type: ignore[attr-defined]
-
-
-async def _evidence_id(memory: Memory, index: int) -> str:
-    from provmem.core.capture import TurnInput, turn_evidence_id
-
-    return turn_evidence_id(TurnInput.model_validate(said(f"t{index}", "x", minute=index)))
+    await _scenario(embedded_runtime, example)
 
 
 @settings(
-    max_examples=12,
+    max_examples=4,
     deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    suppress_health_check=SHARED_RUNTIME,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],  # shrinking on a broker is slow
 )
-@given(
-    texts=st.lists(st.sampled_from(SAYINGS), min_size=2, max_size=7),
-    republish=st.lists(st.integers(0, 6), max_size=2),
-    erase=st.lists(st.integers(0, 6), min_size=1, max_size=3),
-    subject=st.booleans(),
-)
-def test_erasure_equals_a_fresh_replay_without_the_evidence(
-    texts: list[str],
-    republish: list[int],
-    erase: list[int],
-    subject: bool,
+@given(example=EXAMPLES)
+async def test_erasure_equals_a_fresh_replay_kafka(
+    kafka_runtime: Runtime, example: dict[str, list[object] | bool]
 ) -> None:
-    asyncio.run(_scenario(texts, republish, erase, subject))
+    await _scenario(kafka_runtime, example)
 
 
 def test_subject_erasure_destroys_the_data_key(tmp_path: Path) -> None:
     async def scenario() -> None:
-        memory, components = await _memory_of(tmp_path, [said("t1", "I live in Paris.")])
-        receipt = await Eraser(memory.components).erase(erasure_request(SCOPE, [], None, True))
+        components = await build(Settings(data_dir=tmp_path, partitions=2))
+        memory = Memory(components)
+        await memory.publish([said("t1", "I live in Paris.")])
+        await memory.sync()
+        receipt = await Eraser(components).erase(erasure_request(SCOPE, [], None, True))
         assert receipt.removed_per_store["data_keys"] == 1
         assert await memory.facts(SCOPE) == []
-        assert await memory.components.keys.key_ids() == []
-        await components.close()  # type: ignore[attr-defined]
+        assert await components.keys.key_ids() == []
+        await components.close()
 
     asyncio.run(scenario())

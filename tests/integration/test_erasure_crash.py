@@ -1,8 +1,9 @@
 """Kill the process in the middle of an erasure cascade; after a restart the cascade
-completes and the audit finds no residue (embedded runtime)."""
+completes and the audit finds no residue (the embedded CLI process; a Kafka worker)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import sqlite3
@@ -12,11 +13,12 @@ import time
 from pathlib import Path
 
 from provmem.core.capture import TurnInput, turn_evidence_id
+from provmem.core.scope import Scope, partition_for
 from provmem.infra.settings import Settings
 from provmem.services.bootstrap import build
 from provmem.services.erasure import Eraser, erasure_request
 from provmem.services.memory import Memory
-from tests.harness import SCOPE, said
+from tests.harness import SCOPE, Runtime, said
 
 TURNS = 40
 
@@ -94,3 +96,55 @@ async def test_a_killed_cascade_completes_after_restart(tmp_path: Path) -> None:
     await components.close()
     kept = [t for t, i in zip(turns, ids, strict=True) if i not in set(chosen)]
     assert after == await _facts(fresh, kept)
+
+
+async def _first_tombstone(runtime: Runtime, partition: int, start: int) -> None:
+    """Wait until the cascade has put a tombstone on the scope's turns partition."""
+    components = runtime.memory.components
+    deadline = time.monotonic() + 120
+    offset = start
+    while True:
+        for record in await components.log.read(components.names.turns, partition, offset, 500):
+            offset = record.offset + 1
+            if record.value is None and record.key and record.key.startswith(b"ev_"):
+                return
+        assert time.monotonic() < deadline, "the erasure never started"
+        await asyncio.sleep(0.02)
+
+
+async def test_a_killed_worker_completes_the_cascade_after_restart(
+    kafka_settings: Settings, tmp_path: Path
+) -> None:
+    """Kafka: SIGKILL the faust worker in the middle of the cascade (after its first
+    tombstones); the restarted worker meets the uncommitted control record again,
+    re-runs the cascade, and the audit finds no residue."""
+    runtime = await Runtime(kafka_settings, tmp_path).start()
+    turns = _turns()[:12]
+    await runtime.memory.publish(turns)
+    await runtime.settle(runtime.caught_up)
+    ids = [turn_evidence_id(TurnInput.model_validate(t)) for t in turns]
+    chosen = ids[::2]
+    request = erasure_request(SCOPE, chosen, None, False)
+    log, names = runtime.memory.components.log, runtime.memory.components.names
+    partition = partition_for(Scope.parse(SCOPE).key, kafka_settings.partitions)
+    start = await log.end_offset(names.turns, partition)
+    assert await runtime.memory.request_erasure(request) is None  # queued for the workers
+    await _first_tombstone(runtime, partition, start)
+    assert await runtime.memory.erasure_receipt(request.request_id) is None, "finished too soon"
+    await runtime.restart(kill=True)
+
+    async def completed() -> bool:
+        return await runtime.memory.erasure_receipt(request.request_id) is not None
+
+    await runtime.settle(completed)
+    await runtime.settle(runtime.caught_up)
+    receipt = await runtime.memory.erasure_receipt(request.request_id)
+    assert receipt is not None and receipt.residue_found == 0, receipt
+    assert (await Eraser(runtime.memory.components).audit(request.request_id)).total == 0
+    after = sorted(
+        (f.model_dump(exclude={"version"}) for f in await runtime.memory.facts(SCOPE)),
+        key=lambda f: str(f["fact_id"]),
+    )
+    await runtime.stop()
+    kept = [t for t, i in zip(turns, ids, strict=True) if i not in set(chosen)]
+    assert after == await _facts(tmp_path / "fresh", kept)

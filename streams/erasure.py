@@ -1,0 +1,498 @@
+"""The erasure cascade, for both runtimes: tombstones, re-derivation, cleanup, receipt, audit.
+
+It runs where the scope's gate state lives. The embedded runtime runs it in-process
+(:class:`Eraser` over the process's components). The distributed runtime routes each
+request to a *control record* on the scope's turns partition (:class:`ErasureRouter`);
+the derive agent that owns the partition meets it after the scope's earlier turns and
+runs the same cascade against its faust table (:class:`ScopeRecords`). See
+core/erasure.py for why re-derivation makes every view equal a fresh replay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import re
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import structlog
+
+from ..core.erasure import changes_between, fingerprint, fragments_in, remaining, shingles, targeted
+from ..core.events import (
+    ErasureCompleted,
+    ErasureRequested,
+    ErasureTarget,
+    FactChanged,
+    FactOp,
+    TurnRecorded,
+)
+from ..core.memory_state import ScopeMemory
+from ..core.ports import (
+    Append,
+    EventLog,
+    EvidenceStore,
+    FactViews,
+    KeyStore,
+    LogRecord,
+    StateStore,
+    VectorIndex,
+)
+from ..core.scope import partition_for
+from ..infra.crypto import EvidenceSealer, master_key, subject_key_id
+from ..infra.embedding import MiniLMEmbedder
+from ..infra.settings import Settings
+from .outcome import Outcome, Outgoing
+from .pipeline import CONTROL_PREFIX, Deriver
+from .runner import send_all
+from .topics import ERASURE_RECEIPTS, ERASURE_REQUESTS, FACT_CHANGES, TURNS, TopicNames
+
+LEDGER = "erasure|"
+SCAN_BATCH = 1000
+log = structlog.get_logger(__name__)
+
+CatchUp = Callable[[], Awaitable[None]]
+#: Waits until the views have applied what is on a fact-changes partition.
+Settle = Callable[[int], Awaitable[None]]
+
+
+class ErasureUnavailableError(RuntimeError):
+    """This process cannot run an erasure: the gate state lives elsewhere."""
+
+
+async def _nothing() -> None:
+    return None
+
+
+async def _applied_inline(partition: int) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class ErasureDeps:
+    """What the cascade reads and writes. ``state`` and ``deriver`` are the gate's (absent
+    in a process that only audits); ``ledger`` keeps what each request erased (ids and
+    keyed fingerprints, never text) and its receipt; ``catch_up`` derives every turn
+    already on the log, ``settle`` waits until the views have applied the changes sent."""
+
+    settings: Settings
+    names: TopicNames
+    log: EventLog
+    evidence: EvidenceStore
+    views: FactViews
+    keys: KeyStore
+    sealer: EvidenceSealer
+    vectors: VectorIndex | None
+    embedder: MiniLMEmbedder
+    ledger: StateStore
+    state: StateStore | None = None
+    deriver: Deriver | None = None
+    catch_up: CatchUp = _nothing
+    settle: Settle = _applied_inline
+
+
+@dataclass(frozen=True)
+class Residue:
+    found: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        return sum(self.found.values())
+
+
+@dataclass(frozen=True)
+class _Scan:
+    """One pass over the scope's turns partition (up to a control record's offset)."""
+
+    turns: list[TurnRecorded]
+    tombstoned: set[str]
+
+
+class Eraser:
+    """Runs erasure requests, and audits them, against one runtime's stores."""
+
+    def __init__(self, deps: ErasureDeps) -> None:
+        self._d = deps
+        self._secret = hmac.new(
+            master_key(deps.settings), b"provmem-audit", hashlib.sha256
+        ).digest()
+
+    async def erase(self, request: ErasureRequested, until: int | None = None) -> ErasureCompleted:
+        """Erase what the request targets among the scope's turns (those before offset
+        ``until`` of its partition, when given); idempotent by request id."""
+        done = await self._ledger(request.request_id)
+        if done is not None:
+            return ErasureCompleted.model_validate(done["receipt"])
+        state, deriver = self._gate_of()
+        started = time.perf_counter()
+        await self._d.catch_up()
+        scan = await self._scope_log(request.scope.key, until)
+        live = remaining(scan.turns, scan.tombstoned)
+        erased_ids = list(dict.fromkeys(targeted(request, scan.turns)))  # tombstoned too
+        texts = await self._texts([t for t in live if t.evidence_id in erased_ids])
+        prints = await self._fingerprints(texts, remaining(live, set(erased_ids)))
+        removed = await self._cascade(request, live, erased_ids, texts, deriver)
+        seconds = time.perf_counter() - started
+        residue = await self._verify(request, erased_ids, texts, prints, state)
+        receipt = self._receipt(request, erased_ids, removed, seconds, residue)
+        await self._record(request, erased_ids, prints, receipt)
+        return receipt
+
+    async def _fingerprints(self, texts: list[str], kept: list[TurnRecorded]) -> set[str]:
+        """Keyed fingerprints of the erased text's word runs, except runs that live
+        evidence of the scope also says (those are not a trace of the erased turns)."""
+        erased = {fingerprint(self._secret, s) for t in texts for s in shingles(t)}
+        if not erased or not kept:
+            return erased
+        live = {fingerprint(self._secret, s) for t in await self._texts(kept) for s in shingles(t)}
+        return erased - live
+
+    def _gate_of(self) -> tuple[StateStore, Deriver]:
+        if self._d.state is None or self._d.deriver is None:
+            raise ErasureUnavailableError(
+                "erasure runs where the gate state lives: use the embedded runtime, or file "
+                "the request on the erasure-requests topic for the workers"
+            )
+        return self._d.state, self._d.deriver
+
+    async def _texts(self, turns: list[TurnRecorded]) -> list[str]:
+        """Plaintext of the turns to erase, while it can still be read (for the audit)."""
+        texts = []
+        for turn in turns:
+            try:
+                texts.append(await self._d.sealer.open(turn.text))
+            except LookupError:
+                continue  # already shredded by an interrupted run of this request
+        return texts
+
+    async def _scope_log(self, scope_key: str, until: int | None) -> _Scan:
+        """The scope's turns and the ids tombstoned, in one pass over its partition."""
+        log, topic = self._d.log, self._d.names.turns
+        partition = partition_for(scope_key, self._d.settings.partitions)
+        scan = _Scan([], set())
+        offset = 0
+        while batch := await log.read(topic, partition, offset, SCAN_BATCH):
+            offset = batch[-1].offset + 1
+            for record in batch:
+                if until is not None and record.offset >= until:
+                    return scan
+                _collect(scan, scope_key, record)
+        return scan
+
+    async def _cascade(
+        self,
+        request: ErasureRequested,
+        live: list[TurnRecorded],
+        erased_ids: list[str],
+        texts: list[str],
+        deriver: Deriver,
+    ) -> dict[str, int]:
+        """Send, then save state: tombstones and fact changes go out before the gate's
+        rebuilt memory is saved, so a crash in between re-derives the same changes."""
+        scope_key = request.scope.key
+        partition = partition_for(scope_key, self._d.settings.partitions)
+        await self._d.log.append(
+            self._d.names.turns, [Append(partition, e.encode(), None) for e in erased_ids]
+        )
+        revision, before = await deriver.gate.load(scope_key, {})
+        after = await deriver.rebuild(remaining(live, set(erased_ids)))
+        changes = changes_between(before, after, request.request_id)
+        await self._publish_changes(changes, partition)
+        counts = await self._clean_stores(request, erased_ids, texts)
+        await deriver.gate.replace(scope_key, revision, before, after, erased_ids)
+        await self._d.settle(partition)
+        counts["log_records_compacted"] = await self._compact()
+        counts["facts_erased"] = sum(c.op is FactOp.ERASE for c in changes)
+        counts["facts_revalidated"] = sum(c.op is not FactOp.ERASE for c in changes)
+        return counts
+
+    async def _publish_changes(self, changes: list[FactChanged], partition: int) -> None:
+        topic = self._d.names.fact_changes
+        out = [
+            Outgoing(topic, Append(partition, c.fact_id.encode(), FACT_CHANGES.encode(c)))
+            for c in changes
+        ]
+        out += [
+            Outgoing(topic, Append(partition, c.fact_id.encode(), None))
+            for c in changes
+            if c.op is FactOp.ERASE
+        ]
+        await send_all(self._d.log, out)
+
+    async def _clean_stores(
+        self, request: ErasureRequested, erased_ids: list[str], texts: list[str]
+    ) -> dict[str, int]:
+        evidence = sum([await self._d.evidence.delete(e) for e in erased_ids])
+        if self._d.vectors is not None:
+            await self._d.vectors.delete(erased_ids)
+        cached = self._d.embedder.forget(texts)
+        keys = 0
+        if request.target is ErasureTarget.SUBJECT:
+            key_id = subject_key_id(request.scope.key)
+            keys = int(await self._d.keys.destroy(key_id))
+            self._d.sealer.forget(key_id)
+        return {
+            "evidence_store": evidence,
+            "vector_index": len(erased_ids) if self._d.vectors is not None else 0,
+            "embedding_cache": cached,
+            "data_keys": keys,
+        }
+
+    async def _compact(self) -> int:
+        compact = getattr(self._d.log, "compact", None)
+        if compact is None:
+            return 0  # Kafka compacts on the broker (log cleaner)
+        return int(await compact(self._d.names.turns)) + int(
+            await compact(self._d.names.fact_changes)
+        )
+
+    async def _verify(
+        self,
+        request: ErasureRequested,
+        erased_ids: list[str],
+        texts: list[str],
+        prints: set[str],
+        state: StateStore,
+    ) -> Residue:
+        residue = await self._scan(request.scope.key, erased_ids, prints)
+        residue.found["gate_state"] = await self._gate_residue(state, request.scope.key, erased_ids)
+        residue.found["embedding_cache"] = sum(self._d.embedder.cached(t) for t in texts)
+        return residue
+
+    async def audit(self, request_id: str) -> Residue:
+        """Scan every store this process can see for traces of what the request erased
+        (the gate state too where it lives here; a worker checks it before the receipt)."""
+        entry = await self._ledger(request_id)
+        if entry is None:
+            raise LookupError(f"erasure {request_id}: no such request")
+        scope_key, erased_ids = entry["scope"], entry["evidence_ids"]
+        residue = await self._scan(scope_key, erased_ids, set(entry["fragments"]))
+        if self._d.state is not None and self._d.deriver is not None:
+            residue.found["gate_state"] = await self._gate_residue(
+                self._d.state, scope_key, erased_ids
+            )
+        return residue
+
+    async def _scan(self, scope_key: str, erased_ids: list[str], prints: set[str]) -> Residue:
+        found = {"evidence_store": 0, "fact_views": 0, "vector_index": 0, "log": 0}
+        for evidence_id in erased_ids:
+            found["evidence_store"] += await self._d.evidence.get(evidence_id) is not None
+            found["fact_views"] += len(await self._d.views.facts_for_evidence(evidence_id))
+            found["vector_index"] += await self._payload(evidence_id) is not None
+        found["fact_views"] += await self._fragment_residue(scope_key, prints)
+        found["log"] = await self._log_residue(erased_ids)
+        return Residue(found)
+
+    async def _payload(self, item_id: str) -> object:
+        payload = getattr(self._d.vectors, "payload", None)
+        return None if payload is None else await payload(item_id)
+
+    async def _gate_residue(self, state: StateStore, scope_key: str, erased_ids: list[str]) -> int:
+        assert self._d.deriver is not None  # noqa: S101 - only called where the gate lives
+        gate = self._d.deriver.gate
+        seen = sum([await state.load(k) is not None for k in gate.seen_keys(scope_key, erased_ids)])
+        _, memory = await gate.load(scope_key, {})
+        return seen + _cited(memory, set(erased_ids))
+
+    async def _fragment_residue(self, scope_key: str, prints: set[str]) -> int:
+        count = 0
+        for fact in await self._d.views.facts_in_scope(scope_key):
+            for version in [fact, *await self._d.views.history(fact.fact_id)]:
+                count += fragments_in(version.statement, prints, self._secret) > 0
+        return count
+
+    async def _log_residue(self, erased_ids: list[str]) -> int:
+        """Readable traces that compaction would keep: the latest record of a key that is
+        an erased turn, or a fact change still citing erased evidence. (The embedded log
+        compacts at once; a Kafka broker's log cleaner drops the older records later.)"""
+        erased, count = set(erased_ids), 0
+        for topic in (self._d.names.turns, self._d.names.fact_changes):
+            for partition in range(await self._d.log.partitions(topic)):
+                latest = await self._latest(topic, partition)
+                count += sum(_survives(key, value, erased) for key, value in latest.items())
+        return count
+
+    async def _latest(self, topic: str, partition: int) -> dict[bytes, bytes | None]:
+        latest: dict[bytes, bytes | None] = {}
+        offset = 0
+        while batch := await self._d.log.read(topic, partition, offset, SCAN_BATCH):
+            offset = batch[-1].offset + 1
+            latest.update((r.key or b"", r.value) for r in batch)
+        return latest
+
+    def _receipt(
+        self,
+        request: ErasureRequested,
+        erased_ids: list[str],
+        removed: dict[str, int],
+        seconds: float,
+        residue: Residue,
+    ) -> ErasureCompleted:
+        stores = {k: v for k, v in removed.items() if not k.startswith("facts_")}
+        return ErasureCompleted(
+            request_id=request.request_id,
+            scope_key_hash=hashlib.sha256(request.scope.key.encode()).hexdigest()[:32],
+            evidence_erased=len(erased_ids),
+            facts_erased=removed["facts_erased"],
+            facts_revalidated=removed["facts_revalidated"],
+            removed_per_store=stores,
+            seconds_to_receipt=round(seconds, 4),
+            residue_found=residue.total,
+            verified_by="provmem-audit/1",
+            completed_at=datetime.now(UTC),
+        )
+
+    async def _record(
+        self,
+        request: ErasureRequested,
+        erased_ids: list[str],
+        prints: set[str],
+        receipt: ErasureCompleted,
+    ) -> None:
+        entry = {
+            "scope": request.scope.key,
+            "evidence_ids": erased_ids,
+            "fragments": sorted(prints),
+            "receipt": receipt.model_dump(mode="json"),
+        }
+        await self._d.ledger.save(LEDGER + request.request_id, json.dumps(entry).encode())
+        record = Append(0, request.request_id.encode(), ERASURE_RECEIPTS.encode(receipt))
+        await self._d.log.append(self._d.names.erasure_receipts, [record])
+
+    async def receipt(self, request_id: str) -> ErasureCompleted | None:
+        entry = await self._ledger(request_id)
+        return None if entry is None else ErasureCompleted.model_validate(entry["receipt"])
+
+    async def _ledger(self, request_id: str) -> dict | None:  # type: ignore[type-arg]
+        raw = await self._d.ledger.load(LEDGER + request_id)
+        return None if raw is None else json.loads(raw)
+
+
+def _collect(scan: _Scan, scope_key: str, record: LogRecord) -> None:
+    if record.value is None:
+        scan.tombstoned.add((record.key or b"").decode())
+    elif (turn := _turn(record.value)) is not None and turn.scope.key == scope_key:
+        scan.turns.append(turn)
+
+
+def _cited(memory: ScopeMemory, erased: set[str]) -> int:
+    return sum(bool(set(f.evidence_ids) & erased) for f in memory.facts.values())
+
+
+def _turn(raw: bytes | None) -> TurnRecorded | None:
+    if raw is None:
+        return None
+    try:
+        turn = TURNS.decode(raw)
+    except ValueError:
+        return None
+    return turn if isinstance(turn, TurnRecorded) else None
+
+
+_EVIDENCE_ID = re.compile(rb"ev_[0-9a-f]{32}")
+
+
+def _survives(key: bytes, value: bytes | None, erased: set[str]) -> bool:
+    """Whether a record that compaction keeps still holds an erased turn or names erased
+    evidence in a fact change (turn records are sealed: their key is what counts)."""
+    if value is None or key.startswith(CONTROL_PREFIX):
+        return False  # a control record names ids, not content; it is tombstoned after
+    if key.decode(errors="replace") in erased:
+        return True
+    if value.startswith(b'{"schema_version":1,"evidence_id"'):
+        return False
+    return any(m.decode() in erased for m in _EVIDENCE_ID.findall(value))
+
+
+# ------------------------------------------------------------------- distributed runtime
+
+
+def control_record(request: ErasureRequested, partitions: int) -> Append:
+    """The request as a control record on its scope's turns partition: it lands after
+    the scope's turns, in the order the partition's derive agent handles them."""
+    return Append(
+        partition_for(request.scope.key, partitions),
+        CONTROL_PREFIX + request.request_id.encode(),
+        ERASURE_REQUESTS.encode(request),
+    )
+
+
+def control_request(key: bytes | None, raw: bytes | None) -> ErasureRequested | None:
+    """The erasure request a turns-topic record carries, if it is a control record."""
+    if key is None or raw is None or not key.startswith(CONTROL_PREFIX):
+        return None
+    request = ERASURE_REQUESTS.decode(raw)
+    return request if isinstance(request, ErasureRequested) else None
+
+
+class ErasureRouter:
+    """Erasure requests (erasure-requests topic) -> control records on the turns topic."""
+
+    def __init__(self, names: TopicNames, partitions: int) -> None:
+        self._names = names
+        self._partitions = partitions
+
+    async def handle_batch(self, records: Sequence[LogRecord]) -> Outcome:
+        outcome = Outcome()
+        for record in records:
+            request = _request(record)
+            if request is not None:
+                append = control_record(request, self._partitions)
+                outcome.outgoing.append(Outgoing(self._names.turns, append))
+        return outcome
+
+
+def _request(record: LogRecord) -> ErasureRequested | None:
+    if record.value is None:
+        return None
+    try:
+        request = ERASURE_REQUESTS.decode(record.value)
+    except ValueError as error:
+        log.warning("erasure.undecodable", offset=record.offset, reason=str(error))
+        return None
+    return request if isinstance(request, ErasureRequested) else None
+
+
+class ScopeRecords:
+    """The records of a turns partition: turns go to the deriver, erasure control records
+    to the cascade, which runs against the same gate state."""
+
+    def __init__(self, deriver: Deriver, eraser: Eraser) -> None:
+        self._deriver = deriver
+        self._eraser = eraser
+
+    async def handle(
+        self,
+        key: bytes | None,
+        raw: bytes | None,
+        origin: tuple[str, int, int],
+        pending: dict[str, bytes],
+    ) -> Outcome:
+        try:
+            request = control_request(key, raw)
+        except ValueError as error:
+            log.warning("erasure.undecodable", origin=origin, reason=str(error))
+            return Outcome()
+        if request is None:
+            return await self._deriver.handle(key, raw, origin, pending)
+        receipt = await self._eraser.erase(request, until=origin[2])
+        log.info("erasure.completed", request_id=request.request_id, residue=receipt.residue_found)
+        done = Append(origin[1], key or b"", None)  # the compacted log drops the request
+        return Outcome([Outgoing(origin[0], done)])
+
+
+async def views_applied(
+    log_: EventLog, group: str, topic: str, partition: int, timeout_s: float = 120.0
+) -> None:
+    """Wait until ``group`` has committed everything now on the partition (the views
+    of a distributed runtime apply fact changes in another agent, maybe another worker)."""
+    end = await log_.end_offset(topic, partition)
+    deadline = time.monotonic() + timeout_s
+    while await log_.committed(group, topic, partition) < end:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{topic}[{partition}] not applied up to {end} in {timeout_s} s")
+        await asyncio.sleep(0.1)
