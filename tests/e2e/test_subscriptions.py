@@ -107,6 +107,7 @@ async def test_publish_subscribe_query_erase_over_http(runtime: Runtime) -> None
     received: list[FactChanged] = []
     async with served(app) as url:
         client = AsyncMemoryClient(url, api_key=token)
+        assert (await client.ready())["status"] == "ready"
         first = [said("a1", "I live in Paris."), said("b1", "I work at Globex.", scope=BOB)]
         assert [r.status for r in await client.publish(first)] == ["accepted"] * 2
         await settled(runtime, client)
@@ -148,6 +149,10 @@ async def test_publish_subscribe_query_erase_over_http(runtime: Runtime) -> None
             await until(lambda: any(c.op is FactOp.ERASE for c in received), "erasure not streamed")
         else:  # the distributed runtime may answer before the cascade has run
             assert receipt is None or receipt.evidence_erased == 1
+        async with httpx.AsyncClient(base_url=url) as http:
+            metrics = (await http.get("/metrics")).text
+        assert 'provmem_turns_published_total{status="accepted"} 2.0' in metrics
+        assert f'provmem_pipeline_lag_records{{topic="{settings.topic_prefix}.turns"}}' in metrics
         listening.cancel()
 
 
