@@ -1,7 +1,8 @@
 """Schemathesis against the published OpenAPI spec: no request the spec allows (or that
 breaks it) gets a server error (5xx). Bounded: a few examples per operation, on the
-embedded runtime behind a real uvicorn server, with auth off (no key exists) so that
-generated requests reach the handlers rather than stopping at 401.
+embedded runtime behind a real uvicorn server: once with auth off (no key exists) so that
+generated requests reach the handlers rather than stopping at 401, once with a key bound
+to one organisation.
 
 The SSE stream (``/v1/scopes/{scope}/changes``) never ends, so it is left out here; the
 subscription tests drive it.
@@ -22,6 +23,7 @@ from schemathesis.checks import not_a_server_error
 from provmem.infra.settings import Settings
 from provmem.services.api import create_api
 from provmem.services.client import MemoryClient
+from tests.e2e.test_api import issue
 from tests.e2e.test_client import serving
 from tests.harness import said
 
@@ -50,6 +52,24 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 )
 def test_no_server_errors(case: schemathesis.Case, base_url: str) -> None:
     case.call_and_validate(base_url=base_url, checks=[not_a_server_error], timeout=60)
+
+
+@pytest.fixture(scope="module")
+def keyed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
+    """A server with auth on and one key for ``acme``: generated calls meet 401/403/404."""
+    settings = Settings(data_dir=Path(tmp_path_factory.mktemp("keyed")) / "d", partitions=2)
+    auth = issue(settings, "acme")
+    with serving(create_api(settings)) as url:
+        yield url, auth
+
+
+@schema.parametrize()
+@settings(max_examples=4, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+def test_no_server_errors_with_a_scoped_key(
+    case: schemathesis.Case, keyed: tuple[str, dict[str, str]]
+) -> None:
+    url, auth = keyed
+    case.call_and_validate(base_url=url, headers=auth, checks=[not_a_server_error], timeout=60)
 
 
 def test_the_run_reached_the_handlers_without_a_server_error(base_url: str) -> None:
