@@ -1,6 +1,7 @@
 """bench/replay: rebuild rate of a replay against the raw log read rate, in one run.
 
-    python -m bench.replay [--facts 1000] [--scopes 4] [--runtime embedded]
+    python -m bench.replay [--facts 1000] [--scopes 4]
+    python -m provmem.infra.testbed -- python -m bench.replay --kafka   # broker, Redis, 1 worker
 
 Builds the scopes through the real pipeline (publish, extract, embed, gate, views,
 index), then, in the same run:
@@ -12,23 +13,30 @@ index), then, in the same run:
   (materialize or derive), the whole replay's seconds (with the evidence re-index, the
   catch-up and the checksum report) and whether the report says equal.
 
-The ratio printed is raw read rate (records/s) over rebuild rate (facts/s).
+The ratio printed is raw read rate (records/s) over rebuild rate (facts/s). With
+``--kafka`` (under the testbed) one faust worker derives and materializes, the replay from
+fact changes switches the Redis views while the worker runs, and the replay from turns is a
+check only (docs/replay.md, limits).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import tempfile
 import time
+from contextlib import AsyncExitStack
 from pathlib import Path
 
 from bench.erasure import subject_turns
+from bench.ingest import settings_for
 from provmem.infra.settings import Settings
 from provmem.services.bootstrap import build
 from provmem.services.logs import configure_logging
 from provmem.services.memory import Memory
 from provmem.services.replay import ReplayPlan, ReplayResult, replay
+from provmem.services.worker_process import WorkerProcess
 
 READ_BATCH = 256
 
@@ -79,6 +87,29 @@ def describe(result: ReplayResult, read_rate: float) -> str:
 
 
 async def run(settings: Settings, scopes: int, facts: int) -> None:
+    async with AsyncExitStack() as stack:
+        if settings.runtime == "kafka":
+            stack.push_async_callback(forget_redis_keys, settings)
+            settings.data_dir.mkdir(parents=True, exist_ok=True)
+            worker = WorkerProcess(settings, settings.data_dir / "worker.log").start()
+            stack.push_async_callback(worker.stop)
+            await worker.ready(timeout_s=180)
+        await measure(settings, scopes, facts)
+
+
+async def forget_redis_keys(settings: Settings) -> None:
+    """The shared Redis keeps nothing of this run."""
+    import redis.asyncio as aioredis
+
+    client = aioredis.Redis.from_url(settings.redis_url)
+    try:
+        async for key in client.scan_iter(match=f"{settings.redis_prefix}:*", count=500):
+            await client.delete(key)
+    finally:
+        await client.aclose()
+
+
+async def measure(settings: Settings, scopes: int, facts: int) -> None:
     started = time.perf_counter()
     made = await ingest(settings, scopes, facts)
     print(f"ingested {made} facts in {scopes} scopes in {time.perf_counter() - started:.1f} s")
@@ -97,14 +128,15 @@ def main() -> None:
     )
     parser.add_argument("--facts", type=int, default=1000, help="statements in all")
     parser.add_argument("--scopes", type=int, default=4)
-    parser.add_argument("--runtime", choices=["embedded", "kafka"], default="embedded")
+    parser.add_argument(
+        "--kafka", action="store_true", help="the distributed runtime (PROVMEM_TEST_BROKER)"
+    )
     args = parser.parse_args()
     configure_logging("WARNING")
     with tempfile.TemporaryDirectory(prefix="provmem-bench-replay-") as folder:
-        overrides = {"runtime": args.runtime, "partitions": 4}
-        if args.runtime == "embedded":
-            overrides |= {"data_dir": Path(folder), "topic_prefix": "bench-replay"}
-        settings = Settings(**overrides)  # kafka: PROVMEM_* from the environment
+        settings = Settings(data_dir=Path(folder), partitions=4, topic_prefix="bench-replay")
+        if args.kafka:
+            settings = settings_for(os.environ["PROVMEM_TEST_BROKER"], Path(folder))
         asyncio.run(run(settings, args.scopes, args.facts))
 
 
