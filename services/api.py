@@ -154,6 +154,8 @@ def create_api(settings: Settings, memory: Memory | None = None) -> FastAPI:
         pipeline = Pipeline(served, pumped=_pumps(settings))
         state = ApiState(settings, pipeline, ApiKeys(store), metrics)
         app.state.provmem = state
+        if not await state.keys.any():
+            log.warning("api.no_api_keys", hint="provmem keys create --scope ORG[/PROJECT]")
         pump = asyncio.create_task(pipeline.pump()) if _pumps(settings) else None
         try:
             yield
