@@ -14,13 +14,12 @@ from collections.abc import Callable, Sequence
 
 from pydantic import ValidationError
 
-from ..core.events import TurnRecorded
 from ..core.ports import EvidenceStore, LogRecord
 from ..core.scope import Scope
+from ..streams.indexing import decode_turn
 from ..streams.outcome import Outcome
 from ..streams.pipeline import Deriver
 from ..streams.runner import Stage
-from ..streams.topics import TURNS
 
 ScopeFilter = Callable[[LogRecord], bool]
 
@@ -100,15 +99,6 @@ class RestoreEvidence:
         for record in records:
             if record.value is None and record.key is not None:
                 await self._evidence.delete(record.key.decode("utf-8"))
-            elif record.value is not None and (turn := _turn(record.value)) is not None:
+            elif record.value is not None and (turn := decode_turn(record.value)) is not None:
                 await self._evidence.put(turn)
         return await self._stage.handle_batch(records)
-
-
-def _turn(value: bytes) -> TurnRecorded | None:
-    """The turn a record holds; None for one the derive stage dead-letters."""
-    try:
-        turn = TURNS.decode(value)
-    except (ValidationError, ValueError):
-        return None
-    return turn if isinstance(turn, TurnRecorded) else None

@@ -111,7 +111,7 @@ class EvidenceIndexer:
             if record.value is None:
                 erased.append((record.key or b"").decode())
                 continue
-            turn = _decode_turn(record.value)
+            turn = decode_turn(record.value)
             if turn is not None and turn.action == "say":  # actions are covered by facts
                 try:
                     turns.append((turn, await self._sealer.open(turn.text)))
@@ -124,7 +124,8 @@ class EvidenceIndexer:
         return Outcome()  # malformed turns are dead-lettered by the derive stage
 
 
-def _decode_turn(raw: bytes) -> TurnRecorded | None:
+def decode_turn(raw: bytes) -> TurnRecorded | None:
+    """The turn a record holds; None for one the derive stage dead-letters."""
     try:
         turn = TURNS.decode(raw)
     except (ValidationError, ValueError):
