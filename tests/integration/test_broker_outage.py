@@ -4,7 +4,6 @@ the same turns are accepted (their evidence reservations were released)."""
 
 from __future__ import annotations
 
-import uuid
 from pathlib import Path
 
 import pytest
@@ -14,25 +13,16 @@ from provmem.infra.settings import Settings
 from provmem.infra.tansu import TansuBroker, free_port
 from provmem.services.bootstrap import build
 from provmem.services.memory import Memory
-from tests.conftest import REDIS_URL
 from tests.harness import said
 
 
 async def test_publishing_during_an_outage_fails_clearly_and_can_be_retried(
-    tmp_path: Path, redis_prefix: str
+    tmp_path: Path, kafka_settings: Settings
 ) -> None:
     port = free_port()
     broker = TansuBroker(port=port, log_dir=tmp_path / "tansu").start()
-    settings = Settings(
-        runtime="kafka",
-        broker_url=broker.bootstrap,
-        data_dir=tmp_path / "data",
-        topic_prefix=f"t{uuid.uuid4().hex[:8]}",
-        redis_url=REDIS_URL,
-        redis_prefix=redis_prefix,
-        partitions=2,
-        producer_max_batch_size=1,
-        broker_request_timeout_s=3,
+    settings = kafka_settings.model_copy(
+        update={"broker_url": broker.bootstrap, "broker_request_timeout_s": 3}
     )
     components = await build(settings)
     memory = Memory(components)
