@@ -29,7 +29,14 @@ from .corrections import ForeignScopeError
 from .erasure import erasure_request
 from .memory import MAX_BATCH, Memory
 from .metrics import CONTENT_TYPE, ApiMetrics, MetricsMiddleware
-from .results import ActionResult, EvidenceQuote, FactDetail, PublishResult, Recollection
+from .results import (
+    ActionResult,
+    ErasureQueued,
+    EvidenceQuote,
+    FactDetail,
+    PublishResult,
+    Recollection,
+)
 from .subscriptions import changes_router
 
 log = structlog.get_logger(__name__)
@@ -331,9 +338,10 @@ async def _visible_fact(memory: Memory, fact_id: str, grant: Grant) -> Fact:
 
 
 def _erasure_routes(api: FastAPI) -> None:
-    @api.post("/v1/erasures", response_model=ErasureCompleted | None, status_code=202)
+    @api.post("/v1/erasures", response_model=ErasureCompleted | ErasureQueued, status_code=202)
     async def erase(request: Request, body: ErasureBody, grant: GrantDep) -> Any:
-        """File a compliance erasure; on the embedded runtime its receipt comes back."""
+        """File a compliance erasure: its receipt when it ran at once (embedded runtime),
+        else its request id to follow (distributed runtime)."""
         chosen = [bool(body.evidence_ids), body.session is not None, body.subject]
         if sum(chosen) != 1:
             raise HTTPException(422, "choose exactly one of evidence_ids, session or subject")
@@ -345,20 +353,27 @@ def _erasure_routes(api: FastAPI) -> None:
         except ValueError as error:
             raise HTTPException(422, str(error)) from error
         state = _state(request)
-        return await state.pipeline.exclusive(state.memory.request_erasure(erasure))
+        receipt = await state.pipeline.exclusive(state.memory.request_erasure(erasure))
+        return receipt if receipt is not None else ErasureQueued(request_id=erasure.request_id)
 
-    @api.get("/v1/erasures/{request_id}", response_model=ErasureCompleted)
+    @api.get(
+        "/v1/erasures/{request_id}",
+        response_model=ErasureCompleted | ErasureQueued,
+        responses={202: {"model": ErasureQueued, "description": "Filed, not completed yet"}},
+    )
     async def erasure_receipt(
-        request: Request, request_id: str, grant: GrantDep
-    ) -> ErasureCompleted:
-        """The receipt of an erasure filed in the key's scope (no personal data)."""
+        request: Request, response: Response, request_id: str, grant: GrantDep
+    ) -> Any:
+        """The receipt of an erasure filed in the key's scope (no personal data); 202 while
+        it has not completed."""
         memory = _state(request).memory
         scope_key = await _erasure_scope(memory, request_id)
-        receipt = None
-        if scope_key is not None and grant.allows(scope_key):
-            receipt = await memory.erasure_receipt(request_id)
+        if scope_key is None or not grant.allows(scope_key):
+            raise HTTPException(404, f"erasure {request_id} not found")
+        receipt = await memory.erasure_receipt(request_id)
         if receipt is None:
-            raise HTTPException(404, f"erasure {request_id}: no receipt")
+            response.status_code = 202
+            return ErasureQueued(request_id=request_id)
         return receipt
 
 

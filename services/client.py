@@ -21,7 +21,14 @@ import httpx
 from pydantic import TypeAdapter
 
 from ..core.events import ErasureCompleted, Fact, FactChanged
-from .results import ActionResult, EvidenceQuote, FactDetail, PublishResult, Recollection
+from .results import (
+    ActionResult,
+    ErasureQueued,
+    EvidenceQuote,
+    FactDetail,
+    PublishResult,
+    Recollection,
+)
 
 
 class MemoryApiError(RuntimeError):
@@ -81,20 +88,22 @@ class _Calls:
     @staticmethod
     def erase(scope: str, what: Mapping[str, Any]) -> _Call:
         """``what``: ``evidence_ids``, ``session`` or ``subject=True``; and ``reason``."""
-        return _Call("POST", "/v1/erasures", _receipt_or_none, {"scope": scope, **what})
+        return _Call("POST", "/v1/erasures", _receipt_or_queued, {"scope": scope, **what})
 
     @staticmethod
     def erasure_receipt(request_id: str) -> _Call:
-        return _Call("GET", f"/v1/erasures/{request_id}", ErasureCompleted.model_validate)
+        return _Call("GET", f"/v1/erasures/{request_id}", _receipt_or_queued)
 
     @staticmethod
     def ready() -> _Call:
         return _Call("GET", "/v1/ready", dict)
 
 
-def _receipt_or_none(body: Any) -> ErasureCompleted | None:
-    """The receipt (embedded runtime), or None while the erasure is queued (Kafka)."""
-    return None if body is None else ErasureCompleted.model_validate(body)
+def _receipt_or_queued(body: Any) -> ErasureCompleted | ErasureQueued:
+    """The receipt, or the request id of an erasure not completed yet (Kafka)."""
+    if isinstance(body, dict) and body.get("status") == "queued":
+        return ErasureQueued.model_validate(body)
+    return ErasureCompleted.model_validate(body)
 
 
 def _auth(api_key: str | None) -> dict[str, str]:
@@ -290,11 +299,12 @@ class MemoryClient:
     def evidence(self, evidence_id: str) -> EvidenceQuote:
         return self._do(_Calls.evidence(evidence_id))  # type: ignore[no-any-return]
 
-    def erase(self, scope: str, **what: Any) -> ErasureCompleted | None:
-        """``evidence_ids=[...]``, ``session=...`` or ``subject=True`` (and ``reason``)."""
+    def erase(self, scope: str, **what: Any) -> ErasureCompleted | ErasureQueued:
+        """``evidence_ids=[...]``, ``session=...`` or ``subject=True`` (and ``reason``):
+        the receipt, or (distributed runtime) the request id to follow."""
         return self._do(_Calls.erase(scope, what))  # type: ignore[no-any-return]
 
-    def erasure_receipt(self, request_id: str) -> ErasureCompleted:
+    def erasure_receipt(self, request_id: str) -> ErasureCompleted | ErasureQueued:
         return self._do(_Calls.erasure_receipt(request_id))  # type: ignore[no-any-return]
 
     def ready(self) -> dict[str, Any]:
@@ -362,10 +372,10 @@ class AsyncMemoryClient:
     async def evidence(self, evidence_id: str) -> EvidenceQuote:
         return await self._do(_Calls.evidence(evidence_id))  # type: ignore[no-any-return]
 
-    async def erase(self, scope: str, **what: Any) -> ErasureCompleted | None:
+    async def erase(self, scope: str, **what: Any) -> ErasureCompleted | ErasureQueued:
         return await self._do(_Calls.erase(scope, what))  # type: ignore[no-any-return]
 
-    async def erasure_receipt(self, request_id: str) -> ErasureCompleted:
+    async def erasure_receipt(self, request_id: str) -> ErasureCompleted | ErasureQueued:
         return await self._do(_Calls.erasure_receipt(request_id))  # type: ignore[no-any-return]
 
     async def ready(self) -> dict[str, Any]:

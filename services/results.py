@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -112,3 +113,13 @@ class ActionResult(BaseModel):
     evidence_id: str
     scope: str
     speaker: str
+
+
+class ErasureQueued(BaseModel):
+    """An erasure filed but not completed yet (the distributed runtime runs it in the
+    worker that owns the scope); its receipt follows at ``GET /v1/erasures/{request_id}``."""
+
+    model_config = _FROZEN
+
+    request_id: str
+    status: Literal["queued"] = "queued"

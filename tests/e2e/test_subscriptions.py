@@ -18,12 +18,13 @@ import httpx
 import uvicorn
 from fastapi import FastAPI
 
-from provmem.core.events import FactChanged, FactOp
+from provmem.core.events import ErasureCompleted, FactChanged, FactOp
 from provmem.infra.settings import Settings
 from provmem.services.api import create_api
 from provmem.services.auth import ApiKeys, open_key_store
 from provmem.services.bootstrap import Components
 from provmem.services.client import AsyncMemoryClient
+from provmem.services.results import ErasureQueued
 from provmem.streams.topics import FACT_CHANGES
 from tests.harness import Runtime, said
 
@@ -142,18 +143,28 @@ async def test_publish_subscribe_query_erase_over_http(runtime: Runtime) -> None
         assert detail.evidence[0].quote == "I moved to Lisbon."
 
         evidence_id = detail.fact.evidence_ids[0]
-        receipt = await client.erase(ALICE, evidence_ids=[evidence_id], reason="asked")
-        if settings.runtime == "embedded":
-            assert receipt is not None and receipt.evidence_erased == 1
-            assert await client.erasure_receipt(receipt.request_id) == receipt
-            await until(lambda: any(c.op is FactOp.ERASE for c in received), "erasure not streamed")
-        else:  # the distributed runtime may answer before the cascade has run
-            assert receipt is None or receipt.evidence_erased == 1
+        filed = await client.erase(ALICE, evidence_ids=[evidence_id], reason="asked")
+        receipt = await _receipt(client, filed)
+        assert receipt.evidence_erased == 1 and receipt.residue_found == 0
+        assert await client.erasure_receipt(receipt.request_id) == receipt
+        await until(lambda: any(c.op is FactOp.ERASE for c in received), "erasure not streamed")
         async with httpx.AsyncClient(base_url=url) as http:
             metrics = (await http.get("/metrics")).text
         assert 'provmem_turns_published_total{status="accepted"} 2.0' in metrics
         assert f'provmem_pipeline_lag_records{{topic="{settings.topic_prefix}.turns"}}' in metrics
         listening.cancel()
+
+
+async def _receipt(
+    client: AsyncMemoryClient, filed: ErasureCompleted | ErasureQueued
+) -> ErasureCompleted:
+    """The receipt: at once (embedded), or once a worker ran the cascade (Kafka)."""
+    deadline = time.monotonic() + DEADLINE_S
+    while isinstance(filed, ErasureQueued):
+        assert time.monotonic() < deadline, f"no receipt for {filed.request_id}"
+        await asyncio.sleep(0.2)
+        filed = await client.erasure_receipt(filed.request_id)
+    return filed
 
 
 async def test_heartbeats_and_resume_from_an_event_id(runtime: Runtime) -> None:
