@@ -52,8 +52,10 @@ from .bootstrap import Components, build, view_groups
 from .memory import Memory
 from .replay_checksum import ChecksumReport, checksum_report, scopes_on_log
 from .replay_generations import (
+    ReplayError,
     drop_generation,
     open_pointer,
+    replay_lease,
     replay_state_path,
     retire_generations,
     without_retired,
@@ -67,10 +69,6 @@ Progress = Callable[[int, int], None]
 #: Called with the built generation's components before it is switched in (or dropped).
 Inspect = Callable[[Components], Awaitable[None]]
 log = structlog.get_logger(__name__)
-
-
-class ReplayError(ValueError):
-    """A replay that cannot run as asked; the message says why and what to do."""
 
 
 class ReplayInterrupted(RuntimeError):
@@ -153,6 +151,13 @@ class Replayer:
         """Replay as planned; ``before_switch`` sees the built generation's components."""
         plan = plan.checked()
         self._refuse(plan)
+        assert plan.job_id is not None  # noqa: S101 - set by ReplayPlan.checked
+        async with replay_lease(self._settings, plan.job_id):
+            return await self._run(plan, progress, before_switch)
+
+    async def _run(
+        self, plan: ReplayPlan, progress: Progress | None, before_switch: Inspect | None
+    ) -> ReplayResult:
         started = time.perf_counter()
         async with AsyncExitStack() as stack:
             pointer = await open_pointer(self._settings, stack)

@@ -6,12 +6,21 @@ or the fact tables of ``views.db`` for generation 0; the ``<prefix>:gN:*`` Redis
 the fact-view key families of the plain prefix for generation 0), its vector folder and,
 unless the live generation shares it, its gate state. Evidence, data keys, publication
 claims and the erasure ledger are not views of a generation and are never dropped.
+
+A lease keeps replays of one deployment apart (a run without ``resume`` discards the
+pending generation, which another run may be building): an exclusive ``flock`` on
+``replay.lock`` in the data folder, or a Redis key with a 60 s expiry that the holder
+renews every 20 s (a crashed holder's lease lapses by itself).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import fcntl
 import shutil
-from contextlib import AsyncExitStack
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
 import structlog
@@ -28,6 +37,63 @@ from ..infra.settings import Settings
 from .bootstrap import pointer_path
 
 log = structlog.get_logger(__name__)
+LEASE_S = 60
+
+
+class ReplayError(ValueError):
+    """A replay that cannot run as asked; the message says why and what to do."""
+
+
+@asynccontextmanager
+async def replay_lease(settings: Settings, job_id: str) -> AsyncIterator[None]:
+    """Hold the deployment's replay lease while the block runs, or raise ReplayError."""
+    if settings.runtime == "kafka":
+        async with _redis_lease(settings, job_id):
+            yield
+        return
+    path = settings.data_dir / "replay.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ReplayError("another replay of this data folder is running") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+@asynccontextmanager
+async def _redis_lease(settings: Settings, job_id: str) -> AsyncIterator[None]:
+    from ..infra.redis_client import redis_client
+
+    client, key = redis_client(settings.redis_url), f"{settings.redis_prefix}:replay-lease"
+    try:
+        if not await client.set(key, job_id, nx=True, ex=LEASE_S):
+            holder = await client.get(key)
+            raise ReplayError(
+                f"replay {holder.decode() if holder else '?'} is running on this deployment; "
+                f"wait for it (a crashed run's lease lapses within {LEASE_S} s), then --resume"
+            )
+        renewer = asyncio.create_task(_renew(client, key, job_id))
+        try:
+            yield
+        finally:
+            renewer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewer
+            if await client.get(key) == job_id.encode():
+                await client.delete(key)
+    finally:
+        await client.aclose()
+
+
+async def _renew(client: object, key: str, job_id: str) -> None:
+    while True:
+        await asyncio.sleep(LEASE_S / 3)
+        if await client.get(key) == job_id.encode():  # type: ignore[attr-defined]
+            await client.expire(key, LEASE_S)  # type: ignore[attr-defined]
 
 
 def replay_state_path(settings: Settings, generation: Generation) -> Path:

@@ -21,6 +21,7 @@ from provmem.services.replay import (
     ReplayPlan,
     retire_generations,
 )
+from provmem.services.replay_generations import replay_lease
 from tests.harness import SCOPE, Runtime, said
 
 OTHER = "globex/support/bob"  # another partition than SCOPE's
@@ -219,3 +220,12 @@ async def test_a_replay_after_an_erasure_equals_the_live_views(
         assert _without_versions(await _after_switch(runtime)) == _without_versions(live)
     finally:
         await runtime.stop()
+
+
+async def test_one_replay_at_a_time(runtime: Runtime) -> None:
+    await _ingest(runtime)
+    async with replay_lease(runtime.settings, "rp_elsewhere"):
+        with pytest.raises(ReplayError, match="running"):
+            await Replayer(runtime.memory.components).run(ReplayPlan("fact-changes"))
+    result = await Replayer(runtime.memory.components).run(ReplayPlan("fact-changes"))
+    assert result.report.equal and result.switched
