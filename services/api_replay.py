@@ -87,12 +87,24 @@ def replay_router(grant_dep: Any) -> APIRouter:
     """The replay routes, authenticated by the API's grant dependency (``GrantDep``)."""
     router = APIRouter(tags=["replays"])
 
-    @router.post("/v1/replays", response_model=ReplayJob, status_code=202)
+    @router.post(
+        "/v1/replays",
+        response_model=ReplayJob,
+        status_code=202,
+        responses={
+            403: {"description": "A scope outside the key, or everything with a scoped key"},
+            409: {"description": "A replay is already running in this process"},
+        },
+    )
     async def start_replay(request: Request, body: ReplayRequest, grant: grant_dep) -> ReplayJob:
         """Start a replay job; poll ``GET /v1/replays/{job_id}`` for progress and report."""
         return _start(request, _plan(body, grant))
 
-    @router.get("/v1/replays/{job_id}", response_model=ReplayJob)
+    @router.get(
+        "/v1/replays/{job_id}",
+        response_model=ReplayJob,
+        responses={404: {"description": "No such job visible to this key"}},
+    )
     async def replay_status(request: Request, job_id: str, grant: grant_dep) -> ReplayJob:
         """A replay job's status, progress and, when done, its checksum report."""
         job = _jobs(request).jobs.get(job_id)
