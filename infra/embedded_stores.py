@@ -110,6 +110,9 @@ class EmbeddedEvidenceStore:
         """The shared connection is closed by :class:`EmbeddedStores`."""
 
 
+_SQL_VARIABLES = 500  # ids per IN (...) query, well under SQLite's limit
+
+
 class EmbeddedFactViews:
     def __init__(self, stores: EmbeddedStores) -> None:
         self._conn = stores.conn
@@ -195,6 +198,17 @@ class EmbeddedFactViews:
     async def get(self, fact_id: str) -> Fact | None:
         row = self._conn.execute("SELECT body FROM facts WHERE fact_id=?", (fact_id,)).fetchone()
         return None if row is None else Fact.model_validate_json(row[0])
+
+    async def get_many(self, fact_ids: Sequence[str]) -> dict[str, Fact]:
+        ids = list(dict.fromkeys(fact_ids))
+        found: dict[str, Fact] = {}
+        for start in range(0, len(ids), _SQL_VARIABLES):
+            chunk = ids[start : start + _SQL_VARIABLES]
+            marks = ",".join("?" * len(chunk))
+            query = f"SELECT fact_id, body FROM facts WHERE fact_id IN ({marks})"  # noqa: S608
+            for fact_id, body in self._conn.execute(query, chunk):
+                found[fact_id] = Fact.model_validate_json(body)
+        return found
 
     async def facts_in_scope(self, scope_key: str) -> list[Fact]:
         rows = self._conn.execute(

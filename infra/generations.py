@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -184,6 +185,9 @@ class FollowingFactViews:
 
     async def get(self, fact_id: str) -> Fact | None:
         return await (await self._current()).get(fact_id)
+
+    async def get_many(self, fact_ids: Sequence[str]) -> dict[str, Fact]:
+        return await (await self._current()).get_many(fact_ids)
 
     async def facts_in_scope(self, scope_key: str) -> list[Fact]:
         return await (await self._current()).facts_in_scope(scope_key)

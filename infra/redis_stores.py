@@ -248,6 +248,18 @@ class RedisFactViews:
         raw = await self._redis.hget(self._keys.fact(fact_id), "body")
         return None if raw is None else Fact.model_validate_json(raw)
 
+    async def get_many(self, fact_ids: Sequence[str]) -> dict[str, Fact]:
+        ids = list(dict.fromkeys(fact_ids))
+        pipe = self._redis.pipeline(transaction=False)
+        for fact_id in ids:
+            pipe.hget(self._keys.fact(fact_id), "body")
+        bodies = await pipe.execute() if ids else []
+        return {
+            fact_id: Fact.model_validate_json(body)
+            for fact_id, body in zip(ids, bodies, strict=True)
+            if body is not None
+        }
+
     async def facts_in_scope(self, scope_key: str) -> list[Fact]:
         members = await self._redis.smembers(self._keys.scope_facts(scope_key))
         ids = sorted(member.decode() for member in members)

@@ -196,27 +196,27 @@ class Recall:
 
     async def _lookups(self, scope_key: str, routes: Sequence[RouteResult]) -> Lookups:
         """The facts the routes found, directly or through their evidence, with successors."""
-        facts: dict[str, Fact] = {}
+        items = list(dict.fromkeys(i for r in routes for i in r.items))
         facts_of_evidence: dict[str, list[str]] = {}
-        for item in dict.fromkeys(i for r in routes for i in r.items):
+        for item in items:
             if item.startswith("ev_"):
                 facts_of_evidence[item] = await self._d.views.facts_for_evidence(item)
-                await self._load(facts, facts_of_evidence[item], scope_key)
-            else:
-                await self._load(facts, [item], scope_key)
-        return Lookups(facts, facts_of_evidence)
+        wanted = [i for i in items if not i.startswith("ev_")]
+        wanted += [f for ids in facts_of_evidence.values() for f in ids]
+        return Lookups(await self._load(wanted, scope_key), facts_of_evidence)
 
-    async def _load(self, facts: dict[str, Fact], ids: Sequence[str], scope_key: str) -> None:
-        """Load facts and their successors (projection follows superseded_by)."""
-        pending = list(ids)
+    async def _load(self, ids: Sequence[str], scope_key: str) -> dict[str, Fact]:
+        """Load facts and their successors (projection follows superseded_by), one batched
+        read per step along the supersession chains."""
+        facts: dict[str, Fact] = {}
+        pending = list(dict.fromkeys(ids))
         while pending:
-            fact_id = pending.pop()
-            if fact_id in facts:
-                continue
-            fact = await self._d.views.get(fact_id)
-            if fact is not None and fact.scope.key == scope_key:
-                facts[fact_id] = fact
-                pending.extend(i for i in (fact.superseded_by, fact.supersedes) if i)
+            found = await self._d.views.get_many(pending)
+            step = {i: f for i, f in found.items() if f.scope.key == scope_key}
+            facts.update(step)
+            chained = (i for f in step.values() for i in (f.superseded_by, f.supersedes) if i)
+            pending = [i for i in dict.fromkeys(chained) if i not in facts]
+        return facts
 
     async def _hop(
         self, scope_key: str, bundles: list[Bundle], vector: Sequence[float]
@@ -228,8 +228,10 @@ class Recall:
         statements = [b.fact.statement for b in bundles[:ESCALATE_TOP] if b.fact]
         names = [name for statement in statements for name in _names(statement)]
         for name in dict.fromkeys(names):
-            for hit in await self._d.vectors.search(scope_key, vector, HOP_FACTS, entity=name):
-                fact = await self._d.views.get(hit.fact_id)
+            hits = await self._d.vectors.search(scope_key, vector, HOP_FACTS, entity=name)
+            found = await self._d.views.get_many([hit.fact_id for hit in hits])
+            for hit in hits:
+                fact = found.get(hit.fact_id)
                 if fact and hit.fact_id not in seen and fact.status is FactStatus.ACTIVE:
                     seen.add(hit.fact_id)
                     extra.append(Bundle(hit.fact_id, 0.0, {"hop"}, fact))

@@ -101,3 +101,12 @@ async def test_erase_removes_the_fact_and_its_indexes(views: FactViews) -> None:
     assert await views.get(add.fact_id) is None
     assert await views.facts_in_scope(add.scope.key) == []
     assert await views.facts_for_evidence(add.caused_by) == []
+
+
+async def test_many_facts_are_read_at_once_and_missing_ids_left_out(views: FactViews) -> None:
+    add, noop = _changes()
+    await views.apply_batch([add, noop])
+    found = await views.get_many([add.fact_id, "fact_missing", add.fact_id])
+    assert list(found) == [add.fact_id]
+    assert found[add.fact_id] == await views.get(add.fact_id)
+    assert await views.get_many([]) == {}
