@@ -23,6 +23,7 @@ from ..core.events import ErasureCompleted, ErasureRequested, Fact
 from ..core.scope import Scope
 from ..infra.settings import Settings
 from ..streams.topics import ERASURE_REQUESTS
+from .api_pipeline import Pipeline
 from .auth import ApiKeys, ApiKeyStore, Grant, GrantDep, open_key_store
 from .bootstrap import build
 from .corrections import ForeignScopeError
@@ -40,9 +41,6 @@ from .results import (
 from .subscriptions import changes_router
 
 log = structlog.get_logger(__name__)
-_PUMP_PERIOD_S = 1.0
-_PUMP_GATHER_S = 0.25
-_PUMP_GATHER_MAX_S = 2.0
 
 
 class QueryRequest(BaseModel):
@@ -79,62 +77,6 @@ class ApproveBody(ActionBody):
 
 class TurnBatch(BaseModel):
     turns: list[dict[str, Any]] = Field(min_length=1, max_length=MAX_BATCH)
-
-
-class Pipeline:
-    """This process's pipeline stages, run one at a time. On the embedded runtime a
-    background pump runs them after each publish (and every second), so subscribers see
-    changes without anyone querying."""
-
-    def __init__(self, memory: Memory, pumped: bool = False) -> None:
-        self.memory = memory
-        self._lock = asyncio.Lock()
-        self._wake = asyncio.Event()
-        self._pumped = pumped
-        self._published, self._synced = 1, 0  # publishes seen; publishes a sync covered
-
-    async def sync(self, force: bool = False) -> None:
-        """Bring this process's views up to date before a read. With the pump running,
-        a read after no new publish skips the run (the pump catches up on writes of
-        other processes within a second)."""
-        if self._pumped and not force and self._synced == self._published:
-            return
-        async with self._lock:
-            covered = self._published
-            await self.memory.sync()
-            self._synced = covered
-
-    async def exclusive(self, work: Awaitable[Any]) -> Any:
-        """Run a memory call that syncs by itself, never alongside another sync."""
-        async with self._lock:
-            return await work
-
-    def kick(self) -> None:
-        self._published += 1
-        self._wake.set()
-
-    async def pump(self) -> None:
-        """Run the stages after publishes and every second. Publishes are gathered while
-        they keep coming (up to ``_PUMP_GATHER_MAX_S``), so that a stream of small
-        publishes is derived in batches."""
-        while True:
-            try:
-                await asyncio.wait_for(self._wake.wait(), _PUMP_PERIOD_S)
-                await self._gather()
-            except TimeoutError:
-                pass
-            self._wake.clear()
-            try:
-                await self.sync(force=True)
-            except Exception:  # noqa: BLE001 - the pump must outlive one failed run
-                log.exception("api.pump_failed")
-
-    async def _gather(self) -> None:
-        """Wait until no publish came for ``_PUMP_GATHER_S`` (at most the max)."""
-        deadline = asyncio.get_running_loop().time() + _PUMP_GATHER_MAX_S
-        while self._wake.is_set() and asyncio.get_running_loop().time() < deadline:
-            self._wake.clear()
-            await asyncio.sleep(_PUMP_GATHER_S)
 
 
 @dataclass
