@@ -200,11 +200,19 @@ GrantDep = Annotated[Grant, Depends(_grant)]
 def open_key_store(settings: Settings) -> ApiKeyStore:
     """The key store of the runtime ``settings`` names."""
     if settings.runtime == "kafka":
+        from ..infra.kafka_log import KafkaEventLog
+        from ..infra.logged_keys import LoggedApiKeyStore
         from ..infra.redis_client import redis_client
         from ..infra.redis_stores import RedisApiKeyStore, RedisKeys
+        from ..streams.topics import API_KEYS
 
-        client = redis_client(settings.redis_url)
-        return RedisApiKeyStore(client, RedisKeys(settings.redis_prefix))
+        cache = RedisApiKeyStore(redis_client(settings.redis_url), RedisKeys(settings.redis_prefix))
+        log = KafkaEventLog(
+            settings.broker_url,
+            client_id="provmem-api-keys",
+            max_batch_size=settings.producer_max_batch_size,
+        )
+        return LoggedApiKeyStore(cache, log, API_KEYS.config(settings.topic_prefix))
     from ..infra.embedded_stores import EmbeddedApiKeyStore
 
     return EmbeddedApiKeyStore(settings.data_dir / "api-keys.db")

@@ -25,7 +25,7 @@ from ..streams.gate_store import GateStore
 from ..streams.indexing import EvidenceIndexer, SearchIndex
 from ..streams.pipeline import Deriver, Materializer
 from ..streams.runner import Runner, StageBinding
-from ..streams.topics import TopicNames
+from ..streams.topics import DATA_KEYS, TopicNames
 from ..streams.wiring import derive_deps
 
 
@@ -163,7 +163,7 @@ async def _build_kafka(settings: Settings, chosen: Generation | None) -> Compone
     views: FactViews = FollowingFactViews(client, settings.redis_prefix)
     if chosen is not None:  # a replay's target: exactly that generation
         views = RedisFactViews(client, RedisKeys(chosen.redis_prefix(settings.redis_prefix)))
-    keys = LoggedKeyStore(RedisKeyStore(client, redis_keys), log, names.data_keys)
+    keys = LoggedKeyStore(RedisKeyStore(client, redis_keys), log, DATA_KEYS.config(names.prefix))
     sealer = EvidenceSealer(master_key(settings), keys)
     embedder = MiniLMEmbedder(threads=settings.embedding_threads)
     vectors = _reader_vectors(settings, generation)

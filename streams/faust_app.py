@@ -15,7 +15,6 @@ from functools import partial
 from typing import Any
 
 import faust
-import redis.asyncio as aioredis
 import structlog
 
 from ..core.ports import LogRecord
@@ -25,12 +24,13 @@ from ..infra.embedding import MiniLMEmbedder
 from ..infra.generations import FollowingFactViews
 from ..infra.kafka_log import KafkaEventLog
 from ..infra.logged_keys import LoggedKeyStore
+from ..infra.redis_client import redis_client
 from ..infra.redis_stores import RedisEvidenceStore, RedisKeys, RedisKeyStore, RedisStateStore
 from ..infra.settings import Settings
 from .erasure import Eraser, ErasureDeps, ErasureRouter, ScopeRecords, views_applied
 from .indexing import EvidenceIndexer, SearchIndex
 from .pipeline import Deriver, Materializer, Outcome
-from .topics import TopicNames
+from .topics import DATA_KEYS, TopicNames
 from .wiring import derive_deps
 
 log = structlog.get_logger(__name__)
@@ -156,10 +156,10 @@ def _outputs(names: TopicNames) -> tuple[str, ...]:
 def _handlers(
     settings: Settings, names: TopicNames, state: TableStateStore
 ) -> tuple[Deriver, ScopeRecords, Materializer, EvidenceIndexer | None]:
-    client = aioredis.Redis.from_url(settings.redis_url)
+    client = redis_client(settings.redis_url)
     keys = RedisKeys(settings.redis_prefix)
     key_log = KafkaEventLog(settings.broker_url, client_id="provmem-worker-keys")
-    data_keys = LoggedKeyStore(RedisKeyStore(client, keys), key_log, names.data_keys)
+    data_keys = LoggedKeyStore(RedisKeyStore(client, keys), key_log, DATA_KEYS.config(names.prefix))
     sealer = EvidenceSealer(master_key(settings), data_keys)
     evidence = RedisEvidenceStore(client, keys)
     embedder = MiniLMEmbedder(threads=settings.embedding_threads)

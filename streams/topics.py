@@ -61,6 +61,8 @@ DEAD_LETTERS = Topic(
 
 DATA_KEYS = Topic("data-keys", "key id", None, 1, 1, Cleanup.COMPACT)
 """Per-subject data keys wrapped under the master key; a tombstone crypto-shreds a subject."""
+API_KEYS = Topic("api-keys", "key id", None, 1, 1, Cleanup.COMPACT)
+"""API key records (scope, name, SHA-256 of the secret, revocation), never tokens."""
 
 ALL_TOPICS: tuple[Topic, ...] = (
     TURNS,
@@ -69,6 +71,7 @@ ALL_TOPICS: tuple[Topic, ...] = (
     ERASURE_RECEIPTS,
     DEAD_LETTERS,
     DATA_KEYS,
+    API_KEYS,
 )
 
 
@@ -101,6 +104,10 @@ class TopicNames:
     @property
     def data_keys(self) -> str:
         return DATA_KEYS.name(self.prefix)
+
+    @property
+    def api_keys(self) -> str:
+        return API_KEYS.name(self.prefix)
 
     def configs(self, partitions: int | None = None) -> list[TopicConfig]:
         """Every topic's config; ``partitions`` overrides the count of the scoped topics."""
