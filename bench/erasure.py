@@ -1,6 +1,6 @@
 """bench/erasure: erase whole subjects with many facts on the embedded runtime.
 
-    python -m bench.erasure [--subjects 3] [--facts 10000] [--cache DIR]
+    python -m bench.erasure [--subjects 3] [--facts 10000] [--repeats 1] [--cache DIR]
 
 Builds each subject through the real pipeline (publish, extract, embed, gate, views,
 index), then erases it and reports the time to the receipt and the time to zero
@@ -84,22 +84,25 @@ async def baseline(folder: Path, count: int) -> float:
     return elapsed
 
 
-async def run(subjects: int, facts: int, folder: Path, cache: Path | None) -> None:
-    """Build the subjects (or copy them from ``cache``), then erase them one by one."""
+async def run(subjects: int, facts: int, repeats: int, folder: Path, cache: Path | None) -> None:
+    """Build the subjects (or copy them from ``cache``), then erase them one by one, on
+    ``repeats`` fresh copies of the built data."""
     built_in = cache if cache is not None else folder / "built"
     counts = await build_all(subjects, facts, built_in)
-    work = folder / "work"
-    shutil.copytree(built_in, work)
-    components = await build(Settings(data_dir=work, partitions=4))
-    memory = Memory(components)
     results = []
-    for n, built in enumerate(counts):
-        results.append((built, *await erase_subject(memory, f"bench/erasure/subject-{n}")))
-        print(
-            f"subject {n}: {built} facts, receipt {results[-1][1]:.2f} s, "
-            f"zero residue {results[-1][2]:.2f} s, residue {results[-1][3]}"
-        )
-    await components.close()
+    for run_number in range(repeats):
+        work = folder / f"work-{run_number}"
+        shutil.copytree(built_in, work)
+        components = await build(Settings(data_dir=work, partitions=4))
+        memory = Memory(components)
+        for n, built in enumerate(counts):
+            results.append((built, *await erase_subject(memory, f"bench/erasure/subject-{n}")))
+            print(
+                f"run {run_number} subject {n}: {built} facts, receipt {results[-1][1]:.2f} s, "
+                f"zero residue {results[-1][2]:.2f} s, residue {results[-1][3]}"
+            )
+        await components.close()
+        shutil.rmtree(work)
     report(results, await baseline(folder, facts))
 
 
@@ -143,6 +146,9 @@ def main() -> None:
     parser.add_argument("--subjects", type=int, default=3)
     parser.add_argument("--facts", type=int, default=10_000)
     parser.add_argument(
+        "--repeats", type=int, default=1, help="erase every subject on this many copies"
+    )
+    parser.add_argument(
         "--cache",
         type=Path,
         help="keep the built subjects in this folder and reuse them in later runs "
@@ -150,7 +156,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="provmem-bench-erasure-") as folder:
-        asyncio.run(run(args.subjects, args.facts, Path(folder), args.cache))
+        asyncio.run(run(args.subjects, args.facts, args.repeats, Path(folder), args.cache))
 
 
 if __name__ == "__main__":

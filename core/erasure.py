@@ -10,7 +10,6 @@ erased, and facts superseded only by erased evidence come back.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 from collections.abc import Iterable, Sequence
 
@@ -63,7 +62,9 @@ def changes_between(old: ScopeMemory, new: ScopeMemory, cause: str) -> list[Fact
 
 
 def erased(fact: Fact, cause: str) -> FactChanged:
-    return FactChanged(
+    """The ERASE change of a fact (built from valid parts, so not validated again: a
+    subject erasure builds one per fact)."""
+    return FactChanged.model_construct(
         change_id=f"{fact.fact_id}@{fact.version + 1}",
         op=FactOp.ERASE,
         fact_id=fact.fact_id,
@@ -77,7 +78,7 @@ def erased(fact: Fact, cause: str) -> FactChanged:
 
 def fingerprint(secret: bytes, value: str) -> str:
     """A keyed hash that lets an audit recognise an erased id without keeping the id."""
-    return hmac.new(secret, value.encode("utf-8"), hashlib.sha256).hexdigest()[:32]
+    return hmac.digest(secret, value.encode("utf-8"), "sha256").hex()[:32]
 
 
 def shingles(text: str, size: int = 4) -> list[str]:

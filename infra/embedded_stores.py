@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from itertools import groupby
 from pathlib import Path
@@ -38,6 +39,8 @@ CREATE TABLE IF NOT EXISTS publications (evidence_id TEXT PRIMARY KEY);
 """
 # Tables linking a fact to its evidence and index entries (indexed by fact id for deletes).
 _LINKS = ("fact_evidence", "fact_entities", "fact_slots")
+# One statement deletes a whole id list (a JSON array bound as one parameter).
+_DELETE_IN = "DELETE FROM {table} WHERE fact_id IN (SELECT value FROM json_each(?))"
 
 
 class EmbeddedStores:
@@ -187,13 +190,11 @@ class EmbeddedFactViews:
 
     def _erase(self, fact_ids: list[str]) -> int:
         """Delete facts and everything that links to them, set-based (by id list)."""
-        rows = [(fact_id,) for fact_id in dict.fromkeys(fact_ids)]
-        before = self._conn.total_changes
-        self._conn.executemany("DELETE FROM facts WHERE fact_id=?", rows)
-        removed = self._conn.total_changes - before
+        ids = json.dumps(list(dict.fromkeys(fact_ids)))
+        removed = self._conn.execute(_DELETE_IN.format(table="facts"), (ids,)).rowcount
         for table in ("fact_history", *_LINKS):
-            self._conn.executemany(f"DELETE FROM {table} WHERE fact_id=?", rows)  # noqa: S608
-        return removed
+            self._conn.execute(_DELETE_IN.format(table=table), (ids,))
+        return int(removed)
 
     async def get(self, fact_id: str) -> Fact | None:
         row = self._conn.execute("SELECT body FROM facts WHERE fact_id=?", (fact_id,)).fetchone()
@@ -263,6 +264,20 @@ class EmbeddedStateStore:
 
     async def delete(self, key: str) -> None:
         self._conn.execute("DELETE FROM state WHERE key=?", (key,))
+
+    async def load_many(self, keys: Sequence[str]) -> dict[str, bytes]:
+        """The stored values of these keys, in one query (absent keys are left out)."""
+        rows = self._conn.execute(
+            "SELECT key, value FROM state WHERE key IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(keys)),),
+        ).fetchall()
+        return {key: bytes(value) for key, value in rows}
+
+    async def delete_many(self, keys: Sequence[str]) -> None:
+        """Delete keys in one transaction (an erasure drops a whole scope's records)."""
+        with self._conn:
+            self._conn.execute("BEGIN IMMEDIATE")
+            self._conn.executemany("DELETE FROM state WHERE key=?", [(key,) for key in keys])
 
     async def keys_with_prefix(self, prefix: str) -> list[str]:
         rows = self._conn.execute(

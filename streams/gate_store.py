@@ -21,6 +21,7 @@ from ..core.memory_state import ScopeMemory, Vector
 from ..core.ports import StateStore
 
 CACHE_SCOPES = 256
+BULK_READ_FROM = 64  # facts in a scope from which a cold load reads them in one query
 
 
 def _key(scope_key: str, *parts: str) -> str:
@@ -50,21 +51,25 @@ class GateStore:
         if cached is not None and cached[0] == index["revision"]:
             self._cache.move_to_end(scope_key)
             return cached
-        entries = [await self._entry(scope_key, i, pending) for i in index["facts"]]
+        records = await self._fact_records(scope_key, index["facts"], pending)
+        entries = [
+            _entry(fact_id, raw) for fact_id, raw in zip(index["facts"], records, strict=True)
+        ]
         memory = ScopeMemory.restore(entries, index.get("active", []), index.get("distances", {}))
         loaded = (int(index["revision"]), memory)
         self._remember(scope_key, loaded)
         return loaded
 
-    async def _entry(
-        self, scope_key: str, fact_id: str, pending: Mapping[str, bytes]
-    ) -> tuple[Fact, Vector]:
-        raw = await self._read(self._key(scope_key, "fact", fact_id), pending)
-        if raw is None:
-            raise LookupError(f"gate state of {fact_id} is missing")
-        record = json.loads(raw)
-        vector = np.frombuffer(base64.b64decode(record["vector"]), dtype=np.float32)
-        return Fact.model_validate(record["fact"]), vector.copy()
+    async def _fact_records(
+        self, scope_key: str, fact_ids: list[str], pending: Mapping[str, bytes]
+    ) -> list[bytes | None]:
+        """The scope's fact records; one query for a large cold scope when the store can."""
+        keys = self.fact_keys(scope_key, fact_ids)
+        load_many = getattr(self._state, "load_many", None)
+        if load_many is not None and not pending and len(keys) >= BULK_READ_FROM:
+            found: dict[str, bytes] = await load_many(keys)
+            return [found.get(key) for key in keys]
+        return [await self._read(key, pending) for key in keys]
 
     def dump(
         self,
@@ -100,10 +105,13 @@ class GateStore:
         erased_evidence: list[str],
     ) -> None:
         """Swap in a rebuilt memory: drop what it no longer has, write what changed."""
-        for fact_id in set(before.facts) - set(after.facts):
-            await self._state.delete(self._key(scope_key, "fact", fact_id))
-        for evidence_id in erased_evidence:
-            await self._state.delete(self._key(scope_key, "seen", evidence_id))
+        gone = sorted(set(before.facts) - set(after.facts))
+        stale = self.fact_keys(scope_key, gone) + self.seen_keys(scope_key, erased_evidence)
+        delete_many = getattr(self._state, "delete_many", None)  # one transaction, if it can
+        if delete_many is not None:
+            await delete_many(stale)
+        for key in stale if delete_many is None else ():
+            await self._state.delete(key)
         writes = self.dump(scope_key, revision, before, after, "")
         writes.pop(self._key(scope_key, "seen", ""))
         for key, value in writes.items():
@@ -120,6 +128,14 @@ class GateStore:
         self._cache.move_to_end(scope_key)
         while len(self._cache) > CACHE_SCOPES:
             self._cache.popitem(last=False)
+
+
+def _entry(fact_id: str, raw: bytes | None) -> tuple[Fact, Vector]:
+    if raw is None:
+        raise LookupError(f"gate state of {fact_id} is missing")
+    record = json.loads(raw)
+    vector = np.frombuffer(base64.b64decode(record["vector"]), dtype=np.float32)
+    return Fact.model_validate(record["fact"]), vector.copy()
 
 
 def _encode(fact: Fact, vector: Vector) -> bytes:

@@ -14,7 +14,7 @@ from typing import Protocol
 from ..core.ports import Append, EventLog, LogRecord, StateStore
 from .pipeline import Outcome, Outgoing
 
-BATCH = 256
+BATCH = 1024
 
 
 class Stage(Protocol):
