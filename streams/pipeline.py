@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from ..core.corrections import ActionInput, Original, apply_action, target_of
 from ..core.events import FactChanged, TurnRecorded
+from ..core.extraction import Claim
 from ..core.gate import GateConfig, MergeAdvisor
 from ..core.memory_state import ScopeMemory, as_unit
 from ..core.ports import (
@@ -61,18 +62,45 @@ class Deriver:
         self._names = names
         self._partitions = partitions
         self._deps = deps
+        self._prepared: dict[str, list[Candidate]] = {}
 
     @property
     def gate(self) -> GateStore:
         return self._deps.gate
 
     async def handle_batch(self, records: Sequence[LogRecord]) -> Outcome:
-        """Handle records in order; later turns of a scope see the earlier ones' state."""
-        outcome = Outcome()
+        """Handle records in order; later turns of a scope see the earlier ones' state.
+
+        The batch's claims are extracted and embedded together first (neither depends on
+        the gate state), so the model runs once per batch, not once per turn."""
+        self._prepared = await self._prepare(records)
+        try:
+            outcome = Outcome()
+            for record in records:
+                origin = origin_of(record)
+                handled = await self.handle(record.key, record.value, origin, outcome.state)
+                outcome.merge(handled)
+            return outcome
+        finally:
+            self._prepared = {}
+
+    async def _prepare(self, records: Sequence[LogRecord]) -> dict[str, list[Candidate]]:
+        """Candidates of the batch's readable spoken turns, embedded in one call."""
+        claims: dict[str, list[Claim]] = {}
         for record in records:
-            handled = await self.handle(record.key, record.value, origin_of(record), outcome.state)
-            outcome.merge(handled)
-        return outcome
+            turn = _spoken_turn(record)
+            if turn is None or turn.evidence_id in claims:
+                continue
+            try:
+                claims[turn.evidence_id] = await self._claims(turn)
+            except LookupError:
+                continue  # its subject was erased: handle() says so
+        statements = [c.statement for found in claims.values() for c in found]
+        vectors = iter(self._deps.embedder.embed(statements) if statements else [])
+        return {
+            evidence_id: [Candidate(c, as_unit(next(vectors))) for c in found]
+            for evidence_id, found in claims.items()
+        }
 
     async def handle(
         self,
@@ -158,16 +186,34 @@ class Deriver:
         return originals
 
     async def _candidates(self, turn: TurnRecorded) -> list[Candidate]:
-        text = await self._deps.sealer.open(turn.text)
-        claims = self._deps.extractor.extract(
-            text, speaker=turn.speaker, captured_at=turn.captured_at
-        )
+        prepared = self._prepared.pop(turn.evidence_id, None)
+        if prepared is not None:
+            return prepared
+        claims = await self._claims(turn)
         vectors = self._deps.embedder.embed([c.statement for c in claims]) if claims else []
         return [Candidate(c, as_unit(v)) for c, v in zip(claims, vectors, strict=True)]
+
+    async def _claims(self, turn: TurnRecorded) -> list[Claim]:
+        text = await self._deps.sealer.open(turn.text)
+        return self._deps.extractor.extract(
+            text, speaker=turn.speaker, captured_at=turn.captured_at
+        )
 
     def _out(self, change: FactChanged, partition: int) -> Outgoing:
         record = Append(partition, change.fact_id.encode(), FACT_CHANGES.encode(change))
         return Outgoing(self._names.fact_changes, record)
+
+
+def _spoken_turn(record: LogRecord) -> TurnRecorded | None:
+    """The turn a record holds when it is something said (not an action, a control record,
+    a tombstone or a record the derive stage dead-letters)."""
+    if record.value is None or (record.key or b"").startswith(CONTROL_PREFIX):
+        return None
+    try:
+        turn = TURNS.decode(record.value)
+    except (ValidationError, ValueError):
+        return None
+    return turn if isinstance(turn, TurnRecorded) and turn.action == "say" else None
 
 
 class Materializer:
