@@ -35,6 +35,13 @@ from .wiring import derive_deps
 
 log = structlog.get_logger(__name__)
 
+#: Materializing and indexing take up to this many records at once (acked after the batch
+#: is handled, so delivery stays at-least-once): the model embeds a batch in one call.
+#: The derive agent stays one event at a time: a faust table write goes to the changelog
+#: partition of the stream's current event, which in a batch is the last one buffered.
+BATCH = 64
+BATCH_WAIT_S = 0.2
+
 
 class TableStateStore:
     """The gate's per-scope state in a faust table (a changelogged, partitioned dict)."""
@@ -97,9 +104,9 @@ def create_app(settings: Settings) -> Worker:
 
     @app.agent(fact_changes, name="materialize")
     async def materialize(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
-        async for event in stream.events():
-            log.debug("materialize.received", origin=_origin(event))
-            await send(await materializer.handle_batch([_record(event)]))
+        async for events in stream.take_events(BATCH, within=BATCH_WAIT_S):
+            log.debug("materialize.received", records=len(events))
+            await send(await materializer.handle_batch([_record(e) for e in events]))
             yield None
 
     @app.agent(requests, name="route-erasures")
@@ -112,8 +119,8 @@ def create_app(settings: Settings) -> Worker:
 
         @app.agent(turns, name="index-evidence")
         async def index_evidence(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
-            async for event in stream.events():
-                await indexer.handle_batch([_record(event)])
+            async for events in stream.take_events(BATCH, within=BATCH_WAIT_S):
+                await indexer.handle_batch([_record(e) for e in events])
                 yield None
 
     return Worker(app, deriver, materializer)
