@@ -1,6 +1,6 @@
 """bench/ingest: end-to-end ingest on the distributed runtime with 1 and 2 faust workers.
 
-    python -m bench.ingest [--turns 1451] [--broker HOST:PORT]
+    python -m bench.ingest [--turns 1451] [--workers 1 2] [--broker HOST:PORT]
 
 Turns are LoCoMo dev turns, one scope per (conversation, session) so they spread over the
 partitions. Workers are started and ready before publishing; the clock runs from the first
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import tempfile
 import time
 import uuid
@@ -108,6 +109,9 @@ async def ingest_rate(
     settings = settings_for(broker, folder)
     components = await build(settings)
     memory = Memory(components)
+    # One host: the workers share its cores, so each embeds on its share of them.
+    threads = max(1, (os.cpu_count() or 1) // workers)
+    settings = settings.model_copy(update={"embedding_threads": threads})
     started = [
         WorkerProcess(settings, folder / f"worker-{workers}-{n}.log").start()
         for n in range(workers)
@@ -166,9 +170,9 @@ async def sealed_records(broker: str, folder: Path, turns: list[dict[str, Any]])
         await components.close()
 
 
-async def run(broker: str, count: int, folder: Path) -> None:
+async def run(broker: str, count: int, folder: Path, workers: list[int], sample: int) -> None:
     turns = bench_turns(count)
-    texts = [t["text"] for t in turns]
+    texts = [t["text"] for t in turns][:sample]  # a rate per text: a sample suffices
     embed = await embedding_rate(texts)
     raw = await broker_rate(broker, await sealed_records(broker, folder, turns))
     print(
@@ -176,11 +180,11 @@ async def run(broker: str, count: int, folder: Path) -> None:
     )
     print(f"raw embedding:  {embed:8.1f} texts/s (MiniLM, batches of 64)")
     print(f"raw broker:     {raw:8.1f} records/s (append + read back)")
-    for workers in (1, 2):
-        got = await ingest_rate(broker, folder, turns, workers)
+    for count_ in workers:
+        got = await ingest_rate(broker, folder, turns, count_)
         rss = ", ".join(f"{p:.0f}" for p in got["peak_rss_mib"])
         print(
-            f"{workers} worker(s):    {got['turns_per_s']:8.1f} turns/s end to end "
+            f"{count_} worker(s):    {got['turns_per_s']:8.1f} turns/s end to end "
             f"({got['seconds']:.1f} s; publish {got['publish_per_s']:.0f}/s) | "
             f"vs embedding {got['turns_per_s'] / embed:.2f}x | vs broker "
             f"{got['turns_per_s'] / raw:.2f}x | peak RSS MiB [{rss}] | "
@@ -192,13 +196,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--turns", type=int, default=1451, help="turns to ingest")
     parser.add_argument("--broker", help="Kafka bootstrap servers (default: start Tansu)")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="worker counts")
+    parser.add_argument(
+        "--baseline-sample", type=int, default=2000, help="texts the raw embedding rate uses"
+    )
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="provmem-bench-ingest-"))
+    options = (args.turns, folder, args.workers, args.baseline_sample)
     if args.broker:
-        asyncio.run(run(args.broker, args.turns, folder))
+        asyncio.run(run(args.broker, *options))
         return
     with TansuBroker() as broker:
-        asyncio.run(run(broker.bootstrap, args.turns, folder))
+        asyncio.run(run(broker.bootstrap, *options))
 
 
 if __name__ == "__main__":
