@@ -24,6 +24,7 @@ from ..core.scope import Scope
 from ..infra.settings import Settings
 from ..streams.topics import ERASURE_REQUESTS
 from .api_pipeline import Pipeline
+from .api_replay import replay_router
 from .auth import ApiKeys, ApiKeyStore, Grant, GrantDep, open_key_store
 from .bootstrap import build
 from .corrections import ForeignScopeError
@@ -129,6 +130,7 @@ def create_api(settings: Settings, memory: Memory | None = None) -> FastAPI:
     _erasure_routes(api)
     _review_routes(api)
     api.include_router(changes_router())
+    api.include_router(replay_router())
     return api
 
 

@@ -83,8 +83,10 @@ def _jobs(request: Request) -> _Jobs:
     return jobs
 
 
-def replay_router(grant_dep: Any) -> APIRouter:
+def replay_router(grant_dep: Any = None) -> APIRouter:
     """The replay routes, authenticated by the API's grant dependency (``GrantDep``)."""
+    if grant_dep is None:
+        from .auth import GrantDep as grant_dep
     router = APIRouter(tags=["replays"])
 
     @router.post(

@@ -25,13 +25,7 @@ OTHER = {**TURN, "scope": "acme/web/u2", "turn_id": "o1", "text": "I have two ca
 
 
 def _api(settings: Settings, runtime: Runtime | None = None) -> FastAPI:
-    api = create_api(settings, memory=None if runtime is None else runtime.memory)
-    if not any(getattr(r, "path", "") == "/v1/replays" for r in api.routes):  # TEMP
-        from provmem.services.api import GrantDep
-        from provmem.services.api_replay import replay_router
-
-        api.include_router(replay_router(GrantDep))
-    return api
+    return create_api(settings, memory=None if runtime is None else runtime.memory)
 
 
 def _finished(client: TestClient, job_id: str) -> dict[str, Any]:
