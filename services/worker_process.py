@@ -16,6 +16,8 @@ from pydantic import SecretStr
 from ..infra.settings import Settings
 
 READY_LINE = "[^Worker]: Ready"
+#: Logged when a worker has recovered its tables, at start-up and after every rebalance.
+RECOVERED_LINE = "[^---Recovery]: Worker ready"
 
 
 def settings_env(settings: Settings) -> dict[str, str]:
@@ -59,11 +61,11 @@ class WorkerProcess:
     def alive(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
 
-    async def ready(self, timeout_s: float = 90.0, seen: int = 0) -> None:
+    async def ready(self, timeout_s: float = 90.0, seen: int = 0, line: str = READY_LINE) -> None:
         """Wait until the worker has joined its group and recovered its tables
-        (the ``seen + 1``-th Ready line of its log)."""
+        (the ``seen + 1``-th ``line`` of its log)."""
         deadline = time.monotonic() + timeout_s
-        while self.log_text().count(READY_LINE) <= seen:
+        while self.log_text().count(line) <= seen:
             if not self.alive:
                 raise RuntimeError(f"worker exited: {self.log_text()[-3000:]}")
             if time.monotonic() > deadline:

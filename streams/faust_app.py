@@ -35,10 +35,11 @@ from .wiring import derive_deps
 
 log = structlog.get_logger(__name__)
 
-#: Materializing and indexing take up to this many records at once (acked after the batch
-#: is handled, so delivery stays at-least-once): the model embeds a batch in one call.
-#: The derive agent stays one event at a time: a faust table write goes to the changelog
-#: partition of the stream's current event, which in a batch is the last one buffered.
+#: Indexing raw evidence (with a Qdrant server) takes up to this many records at once
+#: (acked after the batch is handled, so delivery stays at-least-once): the model embeds
+#: a batch in one call. The derive agent stays one event at a time: a faust table write
+#: goes to the changelog partition of the stream's current event, which in a batch is the
+#: last one buffered.
 BATCH = 64
 BATCH_WAIT_S = 0.2
 
@@ -104,9 +105,9 @@ def create_app(settings: Settings) -> Worker:
 
     @app.agent(fact_changes, name="materialize")
     async def materialize(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
-        async for events in stream.take_events(BATCH, within=BATCH_WAIT_S):
-            log.debug("materialize.received", records=len(events))
-            await send(await materializer.handle_batch([_record(e) for e in events]))
+        async for event in stream.events():
+            log.debug("materialize.received", origin=_origin(event))
+            await send(await materializer.handle_batch([_record(event)]))
             yield None
 
     @app.agent(requests, name="route-erasures")
