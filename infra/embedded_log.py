@@ -47,23 +47,30 @@ class EmbeddedEventLog:
             )
 
     async def append(self, topic: str, records: Sequence[Append]) -> list[int]:
+        """Append in one transaction: one end-offset query per partition, one insert."""
         count = await self.partitions(topic)
-        offsets: list[int] = []
+        for record in records:
+            if not 0 <= record.partition < count:
+                raise ValueError(f"partition {record.partition} out of range for {topic} ({count})")
         with self._conn:
             self._conn.execute("BEGIN IMMEDIATE")
-            for record in records:
-                offsets.append(self._append_one(topic, count, record))
-        return offsets
+            rows = self._numbered(topic, records)
+            self._conn.executemany("INSERT INTO records VALUES (?, ?, ?, ?, ?)", rows)
+        return [offset for _, _, offset, _, _ in rows]
 
-    def _append_one(self, topic: str, count: int, record: Append) -> int:
-        if not 0 <= record.partition < count:
-            raise ValueError(f"partition {record.partition} out of range for {topic} ({count})")
-        offset = self._end(topic, record.partition)
-        self._conn.execute(
-            "INSERT INTO records VALUES (?, ?, ?, ?, ?)",
-            (topic, record.partition, offset, record.key, record.value),
-        )
-        return offset
+    def _numbered(
+        self, topic: str, records: Sequence[Append]
+    ) -> list[tuple[str, int, int, bytes | None, bytes | None]]:
+        """The rows to insert, each with its offset (inside the append's transaction)."""
+        ends: dict[int, int] = {}
+        rows = []
+        for record in records:
+            if record.partition not in ends:
+                ends[record.partition] = self._end(topic, record.partition)
+            offset = ends[record.partition]
+            ends[record.partition] = offset + 1
+            rows.append((topic, record.partition, offset, record.key, record.value))
+        return rows
 
     async def read(self, topic: str, partition: int, start: int, limit: int) -> list[LogRecord]:
         rows = self._conn.execute(

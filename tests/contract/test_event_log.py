@@ -21,6 +21,17 @@ async def test_offsets_count_from_zero_per_partition(event_log: EventLog, topic:
     assert await event_log.partitions(topic) == 3
 
 
+async def test_one_append_numbers_each_partition_on_its_own(
+    event_log: EventLog, topic: str
+) -> None:
+    await _topic(event_log, topic)
+    await event_log.append(topic, [Append(1, b"x", b"0")])
+    batch = [Append(p, f"k{i}".encode(), f"v{i}".encode()) for i, p in enumerate([0, 1, 0, 2, 1])]
+    assert await event_log.append(topic, batch) == [0, 1, 1, 0, 2]
+    assert [r.value for r in await event_log.read(topic, 1, 0, 10)] == [b"0", b"v1", b"v4"]
+    assert [await event_log.end_offset(topic, p) for p in range(3)] == [2, 3, 1]
+
+
 async def test_read_returns_keys_values_and_tombstones_in_order(
     event_log: EventLog, topic: str
 ) -> None:
