@@ -108,11 +108,14 @@ def project(
     old version does not mask a better-credited hit further down.
     """
     bundles: dict[str, Bundle] = {}
+    landings: dict[str, list[Target]] = {}  # an item found by several routes lands once
     for result in results:
         weight = (weights or {}).get(result.route, 1.0)
         best: dict[str, float] = {}
         for rank, item in enumerate(result.items, start=1):
-            for key, fact, evidence, credit in _targets(item, lookups):
+            if item not in landings:
+                landings[item] = _targets(item, lookups)
+            for key, fact, evidence, credit in landings[item]:
                 bundle = bundles.get(key) or bundles.setdefault(
                     key, Bundle(key, 0.0, set(), fact, evidence)
                 )

@@ -194,6 +194,13 @@ class EdgeVectorIndex(VectorIndex):
     async def count(self, scope_key: str) -> int:
         return self._open().count(edge.CountRequest(exact=True, filter=self._filter(scope_key)))
 
+    async def delete_scope(self, scope_key: str) -> int:
+        count = await self.count(scope_key)
+        if count:
+            by_scope = edge.UpdateOperation.delete_points_by_filter(self._filter(scope_key))
+            self._open().update(by_scope)
+        return count
+
     async def optimize(self) -> None:
         """Build the engine's search index (HNSW) over what was written; call after bulk loads."""
         self._open().optimize()
@@ -224,10 +231,12 @@ class EdgeVectorIndex(VectorIndex):
         search_filter = self._filter(scope_key, ACTIVE, _kind(kind), entity)
         if limit <= 0:
             return []
-        request = edge.SearchRequest(
+        # query() rather than search(): the same points, ~0.6 ms less CPU per dense
+        # search over 100k points (bench/query)
+        request = edge.QueryRequest(
             query=query, limit=limit, filter=search_filter, with_payload=["fact_id"]
         )
-        return _hits(self._open().search(request))
+        return _hits(self._open().query(request))
 
     @staticmethod
     def _filter(
@@ -374,6 +383,16 @@ class QdrantVectorIndex(VectorIndex):
             self._collection, count_filter=self._filter(scope_key), exact=True
         )
         return result.count
+
+    async def delete_scope(self, scope_key: str) -> int:
+        from qdrant_client import models as qm
+
+        count = await self.count(scope_key)
+        if count:
+            selector = qm.FilterSelector(filter=self._filter(scope_key))
+            client = await self._open()
+            await client.delete(self._collection, points_selector=selector, wait=True)
+        return count
 
     async def payload(self, item_id: str) -> dict[str, Any] | None:
         """The stored payload of an item, or None when absent (for audits)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from ..core.events import Fact, FactStatus
@@ -88,8 +88,7 @@ class Recall:
         escalate: bool = True,
     ) -> Recollection:
         intent = analyze(query, now or datetime.now(UTC))
-        routes, vector = await self._search(scope_key, query, intent)
-        lookups = await self._lookups(scope_key, routes)
+        routes, vector, lookups = await self._search(scope_key, query, intent)
         temporal = temporal_route(intent.time_ranges, routes, lookups, ROUTE_DEPTH)
         routes += [temporal] if temporal else []
         bundles = spread(project(routes, lookups, WEIGHTS))
@@ -125,17 +124,27 @@ class Recall:
 
     async def _search(
         self, scope_key: str, query: str, intent: QueryIntent
-    ) -> tuple[list[RouteResult], Sequence[float]]:
-        """Every search route's ranking, and the query vector (embedded in a worker thread
-        while the keyword routes run)."""
+    ) -> tuple[list[RouteResult], Sequence[float], Lookups]:
+        """Every search route's ranking, the facts they found, and the query vector.
+
+        The query is embedded in a worker thread (onnxruntime releases the GIL) while the
+        work that needs no vector runs: the keyword routes, the slot lookup and reading
+        the facts those found.
+        """
         embedding = asyncio.get_running_loop().run_in_executor(
             None, self._d.embedder.embed_query, query
         )
         keyword = await self._keyword_routes(scope_key, query)
+        slots = await self._slot_ids(scope_key, query, intent)
+        found = _Found()
+        await self._read(scope_key, [*_items(keyword), *slots[0]], found)
         vector = await embedding
-        routes = [*await self._dense_routes(scope_key, vector), *keyword]
-        routes += await self._structured_routes(scope_key, query, intent, vector, routes[0].items)
-        return routes, vector
+        dense = await self._dense_routes(scope_key, vector)
+        entity = await self._entity_route(scope_key, intent, vector)
+        slot = _slot_route(*slots, dense[0].items)
+        routes = [*dense, *keyword, *(r for r in (entity, slot) if r is not None)]
+        await self._read(scope_key, _items(routes), found)
+        return routes, vector, Lookups(found.facts, found.facts_of_evidence)
 
     async def _dense_routes(self, scope_key: str, vector: Sequence[float]) -> list[RouteResult]:
         """Dense search over facts, then over raw evidence turns."""
@@ -154,19 +163,6 @@ class Recall:
             found.append(RouteResult(name, tuple(h.fact_id for h in hits)))
         return found
 
-    async def _structured_routes(
-        self,
-        scope_key: str,
-        query: str,
-        intent: QueryIntent,
-        vector: Sequence[float],
-        dense_order: Sequence[str],
-    ) -> list[RouteResult]:
-        rank = {item: i for i, item in enumerate(dense_order)}
-        entity = await self._entity_route(scope_key, intent, vector)
-        slot = await self._slot_route(scope_key, query, intent, rank)
-        return [r for r in (entity, slot) if r is not None]
-
     async def _entity_route(
         self, scope_key: str, intent: QueryIntent, vector: Sequence[float]
     ) -> RouteResult | None:
@@ -180,43 +176,43 @@ class Recall:
         ordered = list(dict.fromkeys(fact_id for _, fact_id in sorted(ranked)))[:ROUTE_DEPTH]
         return RouteResult("entity", tuple(ordered), ", ".join(intent.entities))
 
-    async def _slot_route(
-        self, scope_key: str, query: str, intent: QueryIntent, rank: dict[str, int]
-    ) -> RouteResult | None:
+    async def _slot_ids(
+        self, scope_key: str, query: str, intent: QueryIntent
+    ) -> tuple[set[str], list[str]]:
+        """The facts in the slots the query asks about (``subject|attribute``), and the
+        attributes asked."""
         attributes = [a for a, pattern in SLOT_WORDS.items() if re.search(pattern, query, re.I)]
         subjects = [name.lower() for name in intent.entities]
         ids: set[str] = set()
         for subject in subjects:
             for attribute in attributes:
                 ids.update(await self._d.views.facts_for_slot(scope_key, f"{subject}|{attribute}"))
-        if not ids:
-            return None
-        ordered = sorted(ids, key=lambda i: (rank.get(i, len(rank)), i))[:ROUTE_DEPTH]
-        return RouteResult("slot", tuple(ordered), ", ".join(attributes))
+        return ids, attributes
 
-    async def _lookups(self, scope_key: str, routes: Sequence[RouteResult]) -> Lookups:
-        """The facts the routes found, directly or through their evidence, with successors."""
-        items = list(dict.fromkeys(i for r in routes for i in r.items))
-        facts_of_evidence: dict[str, list[str]] = {}
-        for item in items:
+    async def _read(self, scope_key: str, items: Sequence[str], found: _Found) -> None:
+        """Add the facts these items are or support to ``found`` (items read before are
+        skipped): evidence is mapped to its facts, then facts are loaded with their
+        successors and predecessors (projection follows the supersession chains)."""
+        fresh = [i for i in dict.fromkeys(items) if i not in found.seen]
+        found.seen.update(fresh)
+        wanted = [i for i in fresh if not i.startswith("ev_")]
+        for item in fresh:
             if item.startswith("ev_"):
-                facts_of_evidence[item] = await self._d.views.facts_for_evidence(item)
-        wanted = [i for i in items if not i.startswith("ev_")]
-        wanted += [f for ids in facts_of_evidence.values() for f in ids]
-        return Lookups(await self._load(wanted, scope_key), facts_of_evidence)
+                found.facts_of_evidence[item] = await self._d.views.facts_for_evidence(item)
+                wanted += found.facts_of_evidence[item]
+        await self._load(wanted, scope_key, found)
 
-    async def _load(self, ids: Sequence[str], scope_key: str) -> dict[str, Fact]:
-        """Load facts and their successors (projection follows superseded_by), one batched
-        read per step along the supersession chains."""
-        facts: dict[str, Fact] = {}
-        pending = list(dict.fromkeys(ids))
+    async def _load(self, ids: Sequence[str], scope_key: str, found: _Found) -> None:
+        """Load the facts not requested before, one batched read per step along the
+        supersession chains; facts of other scopes are left out."""
+        pending = [i for i in dict.fromkeys(ids) if i not in found.requested]
         while pending:
-            found = await self._d.views.get_many(pending)
-            step = {i: f for i, f in found.items() if f.scope.key == scope_key}
-            facts.update(step)
+            found.requested.update(pending)
+            loaded = await self._d.views.get_many(pending)
+            step = {i: f for i, f in loaded.items() if f.scope.key == scope_key}
+            found.facts.update(step)
             chained = (i for f in step.values() for i in (f.superseded_by, f.supersedes) if i)
-            pending = [i for i in dict.fromkeys(chained) if i not in facts]
-        return facts
+            pending = [i for i in dict.fromkeys(chained) if i not in found.requested]
 
     async def _hop(
         self, scope_key: str, bundles: list[Bundle], vector: Sequence[float]
@@ -278,6 +274,31 @@ class Recall:
             captured_at=turn.captured_at,
             quote=quote,
         )
+
+
+@dataclass
+class _Found:
+    """What one recall has read from the views so far."""
+
+    facts: dict[str, Fact] = field(default_factory=dict)
+    facts_of_evidence: dict[str, list[str]] = field(default_factory=dict)
+    seen: set[str] = field(default_factory=set)  # route items mapped already
+    requested: set[str] = field(default_factory=set)  # fact ids asked of the views
+
+
+def _items(routes: Sequence[RouteResult]) -> list[str]:
+    return [item for result in routes for item in result.items]
+
+
+def _slot_route(
+    ids: set[str], attributes: Sequence[str], dense_order: Sequence[str]
+) -> RouteResult | None:
+    """The slot facts in the order the dense route ranked them (the others after)."""
+    if not ids:
+        return None
+    rank = {item: i for i, item in enumerate(dense_order)}
+    ordered = sorted(ids, key=lambda i: (rank.get(i, len(rank)), i))[:ROUTE_DEPTH]
+    return RouteResult("slot", tuple(ordered), ", ".join(attributes))
 
 
 _PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}")
