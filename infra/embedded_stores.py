@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import sqlite3
 from collections.abc import Sequence
 from itertools import groupby
 from pathlib import Path
@@ -41,12 +43,14 @@ CREATE TABLE IF NOT EXISTS publications (evidence_id TEXT PRIMARY KEY);
 _LINKS = ("fact_evidence", "fact_entities", "fact_slots")
 # One statement deletes a whole id list (a JSON array bound as one parameter).
 _DELETE_IN = "DELETE FROM {table} WHERE fact_id IN (SELECT value FROM json_each(?))"
+_DELETE_EVIDENCE = "DELETE FROM {table} WHERE evidence_id IN (SELECT value FROM json_each(?))"
 
 
 class EmbeddedStores:
     """One SQLite file holding every embedded view; each port is a thin facade on it."""
 
     def __init__(self, path: Path) -> None:
+        self.path = path
         self.conn = connect(path, durable=False)
         self.conn.executescript(_SCHEMA)
 
@@ -102,6 +106,15 @@ class EmbeddedEvidenceStore:
         await self.release(evidence_id)
         return removed > 0
 
+    async def delete_many(self, evidence_ids: Sequence[str]) -> int:
+        """Delete evidence and publication claims by id list, in one transaction."""
+        ids = json.dumps(list(dict.fromkeys(evidence_ids)))
+        with self._conn:
+            self._conn.execute("BEGIN IMMEDIATE")
+            removed = self._conn.execute(_DELETE_EVIDENCE.format(table="evidence"), (ids,))
+            self._conn.execute(_DELETE_EVIDENCE.format(table="publications"), (ids,))
+        return int(removed.rowcount)
+
     async def reserve(self, evidence_id: str) -> bool:
         cursor = self._conn.execute("INSERT OR IGNORE INTO publications VALUES (?)", (evidence_id,))
         return cursor.rowcount == 1
@@ -119,6 +132,7 @@ _SQL_VARIABLES = 500  # ids per IN (...) query, well under SQLite's limit
 class EmbeddedFactViews:
     def __init__(self, stores: EmbeddedStores) -> None:
         self._conn = stores.conn
+        self._path = stores.path
 
     async def apply(self, change: FactChanged) -> bool:
         return await self.apply_batch([change]) == 1
@@ -189,12 +203,13 @@ class EmbeddedFactViews:
             )
 
     def _erase(self, fact_ids: list[str]) -> int:
-        """Delete facts and everything that links to them, set-based (by id list)."""
-        ids = json.dumps(list(dict.fromkeys(fact_ids)))
-        removed = self._conn.execute(_DELETE_IN.format(table="facts"), (ids,)).rowcount
-        for table in ("fact_history", *_LINKS):
-            self._conn.execute(_DELETE_IN.format(table=table), (ids,))
-        return int(removed)
+        return _erase_facts(self._conn, fact_ids)
+
+    async def delete_scope(self, scope_key: str) -> int:
+        """Delete the scope's facts and what links to them, in one transaction, in a worker
+        thread on a connection of its own (a subject has many rows to delete): the event
+        loop stays free meanwhile, and SQLite's lock orders it with other writers."""
+        return await asyncio.to_thread(_delete_scope, self._path, scope_key)
 
     async def get(self, fact_id: str) -> Fact | None:
         row = self._conn.execute("SELECT body FROM facts WHERE fact_id=?", (fact_id,)).fetchone()
@@ -251,6 +266,26 @@ class EmbeddedFactViews:
         """The shared connection is closed by :class:`EmbeddedStores`."""
 
 
+def _erase_facts(conn: sqlite3.Connection, fact_ids: list[str]) -> int:
+    """Delete facts and everything that links to them, set-based (by id list)."""
+    ids = json.dumps(list(dict.fromkeys(fact_ids)))
+    removed = conn.execute(_DELETE_IN.format(table="facts"), (ids,)).rowcount
+    for table in ("fact_history", *_LINKS):
+        conn.execute(_DELETE_IN.format(table=table), (ids,))
+    return int(removed)
+
+
+def _delete_scope(path: Path, scope_key: str) -> int:
+    conn = connect(path, durable=False)
+    try:
+        with conn:
+            conn.execute("BEGIN IMMEDIATE")
+            rows = conn.execute("SELECT fact_id FROM facts WHERE scope_key=?", (scope_key,))
+            return _erase_facts(conn, [fact_id for (fact_id,) in rows.fetchall()])
+    finally:
+        conn.close()
+
+
 class EmbeddedStateStore:
     def __init__(self, stores: EmbeddedStores) -> None:
         self._conn = stores.conn
@@ -272,6 +307,19 @@ class EmbeddedStateStore:
             (json.dumps(list(keys)),),
         ).fetchall()
         return {key: bytes(value) for key, value in rows}
+
+    async def load_fields_many(
+        self, keys: Sequence[str], paths: Sequence[str]
+    ) -> dict[str, tuple[object, ...]]:
+        """Fields (JSON paths, ``$.a.b``) of the JSON values of these keys, extracted by
+        SQLite without decoding the values in Python; absent keys are left out."""
+        fields = ", ".join("json_extract(CAST(value AS TEXT), ?)" for _ in paths)
+        rows = self._conn.execute(
+            f"SELECT key, {fields} FROM state "  # noqa: S608 - placeholders only
+            "WHERE key IN (SELECT value FROM json_each(?))",
+            (*paths, json.dumps(list(keys))),
+        ).fetchall()
+        return {key: tuple(found) for key, *found in rows}
 
     async def delete_many(self, keys: Sequence[str]) -> None:
         """Delete keys in one transaction (an erasure drops a whole scope's records)."""

@@ -136,6 +136,9 @@ class RedisEvidenceStore:
         await self.release(evidence_id)
         return bool(removed)
 
+    async def delete_many(self, evidence_ids: Sequence[str]) -> int:
+        return sum([await self.delete(evidence_id) for evidence_id in dict.fromkeys(evidence_ids)])
+
     async def reserve(self, evidence_id: str) -> bool:
         return bool(await self._redis.set(self._keys.publication(evidence_id), 1, nx=True))
 
@@ -235,14 +238,33 @@ class RedisFactViews:
         return kept
 
     def _queue_erase(self, pipe: Any, change: FactChanged, current: dict[str, _Stored]) -> None:
-        stored = current[change.fact_id].fact
-        pipe.delete(self._keys.fact(change.fact_id), self._keys.history(change.fact_id))
-        pipe.srem(self._keys.scope_facts(change.scope.key), change.fact_id)
+        self._queue_delete(pipe, change.fact_id, change.scope.key, current)
+
+    def _queue_delete(
+        self, pipe: Any, fact_id: str, scope_key: str, current: dict[str, _Stored]
+    ) -> None:
+        stored = current[fact_id].fact
+        pipe.delete(self._keys.fact(fact_id), self._keys.history(fact_id))
+        pipe.srem(self._keys.scope_facts(scope_key), fact_id)
         for evidence_id in stored.evidence_ids if stored else ():
-            pipe.srem(self._keys.evidence_facts_prefix() + evidence_id, change.fact_id)
+            pipe.srem(self._keys.evidence_facts_prefix() + evidence_id, fact_id)
         for index in self._keys.indexes(stored) if stored else ():
-            pipe.srem(index, change.fact_id)
-        current[change.fact_id] = _Stored(None, [])
+            pipe.srem(index, fact_id)
+        current[fact_id] = _Stored(None, [])
+
+    async def delete_scope(self, scope_key: str) -> int:
+        """Delete the scope's facts and what links to them: one read pipeline, then one
+        MULTI/EXEC (the scope's set names them all)."""
+        members = await self._redis.smembers(self._keys.scope_facts(scope_key))
+        current = await self._current(sorted(member.decode() for member in members))
+        if not current:
+            return 0
+        stored = sum(entry.fact is not None for entry in current.values())
+        pipe = self._redis.pipeline(transaction=True)
+        for fact_id in list(current):
+            self._queue_delete(pipe, fact_id, scope_key, current)
+        await pipe.execute()
+        return stored
 
     async def get(self, fact_id: str) -> Fact | None:
         raw = await self._redis.hget(self._keys.fact(fact_id), "body")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from provmem.core.events import FactChanged, FactOp
-from provmem.core.ports import FactViews
+from provmem.core.ports import EvidenceStore, FactViews
 from tests.conftest import REDIS_URL
 from tests.factories import turn
 from tests.unit.test_gate import CONFIG, claim, vec
@@ -31,6 +31,25 @@ async def views(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
     view = RedisFactViews(aioredis.Redis.from_url(REDIS_URL), RedisKeys(prefix))
     yield view
     await view.close()
+
+
+@pytest.fixture(params=["embedded", "redis"])
+async def evidence(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[EvidenceStore]:
+    if request.param == "embedded":
+        from provmem.infra.embedded_stores import EmbeddedEvidenceStore, EmbeddedStores
+
+        stores = EmbeddedStores(tmp_path / "views.db")
+        yield EmbeddedEvidenceStore(stores)
+        await stores.close()
+        return
+    import redis.asyncio as aioredis
+
+    from provmem.infra.redis_stores import RedisEvidenceStore, RedisKeys
+
+    prefix = request.getfixturevalue("redis_prefix")
+    store = RedisEvidenceStore(aioredis.Redis.from_url(REDIS_URL), RedisKeys(prefix))
+    yield store
+    await store.close()
 
 
 def _changes() -> list[FactChanged]:
@@ -110,3 +129,48 @@ async def test_many_facts_are_read_at_once_and_missing_ids_left_out(views: FactV
     assert list(found) == [add.fact_id]
     assert found[add.fact_id] == await views.get(add.fact_id)
     assert await views.get_many([]) == {}
+
+
+async def test_delete_scope_removes_the_scopes_facts_and_their_links(views: FactViews) -> None:
+    from provmem.core.scope import Scope
+
+    add, noop = _changes()
+    assert add.fact is not None
+    fact = add.fact.model_copy(update={"entities": ("Alice",), "slot": "alice|lives_in"})
+    elsewhere = Scope.parse("acme/other/u-9")
+    other = fact.model_copy(update={"fact_id": "fact_other", "scope": elsewhere})
+    await views.apply_batch(
+        [
+            add.model_copy(update={"fact": fact}),
+            noop,
+            add.model_copy(update={"fact_id": "fact_other", "scope": elsewhere, "fact": other}),
+        ]
+    )
+    scope = add.scope.key
+    assert await views.delete_scope(scope) == 1
+    assert await views.get(add.fact_id) is None
+    assert await views.history(add.fact_id) == []
+    assert await views.facts_in_scope(scope) == []
+    assert await views.facts_for_evidence(noop.caused_by) == []
+    assert await views.facts_for_entity(scope, "alice") == []
+    assert await views.facts_for_slot(scope, "alice|lives_in") == []
+    assert [f.fact_id for f in await views.facts_in_scope(elsewhere.key)] == ["fact_other"]
+    assert await views.facts_for_entity(elsewhere.key, "alice") == ["fact_other"]
+    assert await views.delete_scope(scope) == 0
+
+
+async def test_delete_many_removes_evidence_and_publication_claims(
+    evidence: EvidenceStore,
+) -> None:
+    turns = [turn(f"t{i}", minute=i) for i in range(3)]
+    for t in turns:
+        assert await evidence.reserve(t.evidence_id)
+        await evidence.put(t)
+    gone = [turns[0].evidence_id, turns[2].evidence_id, "ev_missing", turns[0].evidence_id]
+    assert await evidence.delete_many(gone) == 2
+    assert await evidence.get(turns[0].evidence_id) is None
+    assert await evidence.get(turns[1].evidence_id) == turns[1]
+    assert await evidence.ids_in_scope(turns[0].scope.key) == [turns[1].evidence_id]
+    assert await evidence.reserve(turns[0].evidence_id)  # the claim went with it
+    assert not await evidence.reserve(turns[1].evidence_id)
+    assert await evidence.delete_many([]) == 0

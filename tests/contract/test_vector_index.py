@@ -84,6 +84,22 @@ async def test_vector_upsert_is_idempotent_and_delete_removes(vectors: VectorInd
     assert await vectors.search("o/p/a", [1, 0, 0, 0], 10) == []
 
 
+async def test_delete_scope_removes_every_item_of_the_scope_only(vectors: AuditedIndex) -> None:
+    await vectors.upsert(
+        [
+            _point("a1", "o/p/a", [1, 0, 0, 0]),
+            _point("a2", "o/p/a", [0, 1, 0, 0], status="superseded"),
+            _point("ea", "o/p/a", [1, 0, 0, 0], kind="evidence"),
+            _point("b1", "o/p/b", [1, 0, 0, 0]),
+        ]
+    )
+    assert await vectors.delete_scope("o/p/a") == 3
+    assert await vectors.count("o/p/a") == 0
+    assert await vectors.payload("a2") is None and await vectors.payload("ea") is None
+    assert [h.fact_id for h in await vectors.search("o/p/b", [1, 0, 0, 0], 10)] == ["b1"]
+    assert await vectors.delete_scope("o/p/a") == 0
+
+
 async def test_dense_search_filters_by_kind(vectors: VectorIndex) -> None:
     await vectors.upsert(
         [
