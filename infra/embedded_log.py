@@ -7,6 +7,7 @@ offsets. Appends are transactions, so a crash never leaves half a batch.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -25,6 +26,14 @@ CREATE TABLE IF NOT EXISTS offsets (
   grp TEXT NOT NULL, topic TEXT NOT NULL, partition INTEGER NOT NULL,
   offset INTEGER NOT NULL, PRIMARY KEY (grp, topic, partition));
 """
+
+
+_COMPACT = (
+    "DELETE FROM records WHERE topic=? AND key IS NOT NULL AND EXISTS ("
+    "SELECT 1 FROM records later WHERE later.topic=records.topic "
+    "AND later.partition=records.partition AND later.key=records.key "
+    "AND later.offset>records.offset)"
+)
 
 
 class UnknownTopicError(KeyError):
@@ -109,17 +118,22 @@ class EmbeddedEventLog:
 
     async def compact(self, topic: str) -> int:
         """Keep only the latest record of each key (tombstones stay): what Kafka's log
-        cleaner does for compacted topics. Returns the records removed."""
-        with self._conn:
-            self._conn.execute("BEGIN IMMEDIATE")
-            removed = self._conn.execute(
-                "DELETE FROM records WHERE topic=? AND key IS NOT NULL AND EXISTS ("
-                "SELECT 1 FROM records later WHERE later.topic=records.topic "
-                "AND later.partition=records.partition AND later.key=records.key "
-                "AND later.offset>records.offset)",
-                (topic,),
-            ).rowcount
-        return int(removed)
+        cleaner does for compacted topics. Returns the records removed.
+
+        It runs in a worker thread on a connection of its own (an erasure compacts many
+        large records): the event loop and this client's connection stay free meanwhile,
+        and SQLite's lock orders it with appends."""
+        return await asyncio.to_thread(_compact, self._path, topic)
 
     async def close(self) -> None:
         self._conn.close()
+
+
+def _compact(path: Path, topic: str) -> int:
+    conn = connect(path)
+    try:
+        with conn:
+            conn.execute("BEGIN IMMEDIATE")
+            return int(conn.execute(_COMPACT, (topic,)).rowcount)
+    finally:
+        conn.close()

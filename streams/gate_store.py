@@ -3,7 +3,9 @@
 Keys: ``gate|<scope>|index`` holds the revision and the ids of every fact the
 scope has; ``gate|<scope>|fact|<id>`` holds a fact and its vector (float32);
 ``gate|<scope>|seen|<evidence id>`` marks a turn the gate has handled. A cache
-keeps the decoded memory of recent scopes while its revision matches. A ``namespace``
+keeps the decoded memory of recent scopes while its revision matches. An erasure of a
+whole scope reads only the facts' versions (:meth:`GateStore.versions`, no vectors, no
+validation) and empties the scope (:meth:`GateStore.clear`). A ``namespace``
 (``gN/``, see infra/generations.py) prefixes every key of a replay's generation.
 """
 
@@ -13,15 +15,27 @@ import base64
 import json
 from collections import OrderedDict
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..core.events import Fact
 from ..core.memory_state import ScopeMemory, Vector
 from ..core.ports import StateStore
+from ..core.scope import Scope
 
 CACHE_SCOPES = 256
+_Fields = tuple[int, str]  # a fact record's version and scope (JSON text)
 BULK_READ_FROM = 64  # facts in a scope from which a cold load reads them in one query
+
+
+@dataclass(frozen=True)
+class FactVersion:
+    """What an ERASE change needs of a fact: its id, scope and current version."""
+
+    fact_id: str
+    scope: Scope
+    version: int
 
 
 def _key(scope_key: str, *parts: str) -> str:
@@ -71,6 +85,39 @@ class GateStore:
             return [found.get(key) for key in keys]
         return [await self._read(key, pending) for key in keys]
 
+    async def versions(self, scope_key: str) -> tuple[int, list[FactVersion]]:
+        """The scope's revision and its facts' versions, without decoding vectors or
+        validating facts (from the cached memory when it is current)."""
+        raw = await self._state.load(self._key(scope_key, "index"))
+        index = json.loads(raw) if raw else {"revision": 0, "facts": []}
+        revision = int(index["revision"])
+        cached = self._cache.get(scope_key)
+        if cached is not None and cached[0] == revision:
+            facts = cached[1].facts.values()
+            return revision, [FactVersion(f.fact_id, f.scope, f.version) for f in facts]
+        return revision, _versions(index["facts"], await self._fields(scope_key, index["facts"]))
+
+    async def _fields(self, scope_key: str, fact_ids: list[str]) -> list[_Fields | None]:
+        """Each fact record's version and scope (JSON text); extracted by the store when
+        it can (the embedded one: SQLite's JSON functions), else decoded here."""
+        keys = self.fact_keys(scope_key, fact_ids)
+        load_fields = getattr(self._state, "load_fields_many", None)
+        if load_fields is None:
+            return [_fields(raw) for raw in await self._fact_records(scope_key, fact_ids, {})]
+        found: dict[str, _Fields] = await load_fields(keys, ("$.fact.version", "$.fact.scope"))
+        return [found.get(key) for key in keys]
+
+    async def clear(
+        self, scope_key: str, revision: int, fact_ids: list[str], erased_evidence: list[str]
+    ) -> None:
+        """Empty the scope's memory (every fact erased): drop its fact records and the
+        erased turns' ``seen`` marks, then save an empty index at the next revision."""
+        stale = self.fact_keys(scope_key, fact_ids) + self.seen_keys(scope_key, erased_evidence)
+        await self._delete(stale)
+        index = {"revision": revision + 1, "facts": [], "active": [], "distances": {}}
+        await self._state.save(self._key(scope_key, "index"), json.dumps(index).encode())
+        self._remember(scope_key, (revision + 1, ScopeMemory()))
+
     def dump(
         self,
         scope_key: str,
@@ -106,16 +153,21 @@ class GateStore:
     ) -> None:
         """Swap in a rebuilt memory: drop what it no longer has, write what changed."""
         gone = sorted(set(before.facts) - set(after.facts))
-        stale = self.fact_keys(scope_key, gone) + self.seen_keys(scope_key, erased_evidence)
-        delete_many = getattr(self._state, "delete_many", None)  # one transaction, if it can
-        if delete_many is not None:
-            await delete_many(stale)
-        for key in stale if delete_many is None else ():
-            await self._state.delete(key)
+        await self._delete(
+            self.fact_keys(scope_key, gone) + self.seen_keys(scope_key, erased_evidence)
+        )
         writes = self.dump(scope_key, revision, before, after, "")
         writes.pop(self._key(scope_key, "seen", ""))
         for key, value in writes.items():
             await self._state.save(key, value)
+
+    async def _delete(self, keys: list[str]) -> None:
+        delete_many = getattr(self._state, "delete_many", None)  # one transaction, if it can
+        if delete_many is not None:
+            await delete_many(keys)
+            return
+        for key in keys:
+            await self._state.delete(key)
 
     def fact_keys(self, scope_key: str, fact_ids: list[str]) -> list[str]:
         return [self._key(scope_key, "fact", fact_id) for fact_id in fact_ids]
@@ -128,6 +180,26 @@ class GateStore:
         self._cache.move_to_end(scope_key)
         while len(self._cache) > CACHE_SCOPES:
             self._cache.popitem(last=False)
+
+
+def _fields(raw: bytes | None) -> _Fields | None:
+    if raw is None:
+        return None
+    fact = json.loads(raw)["fact"]
+    return fact["version"], json.dumps(fact["scope"])
+
+
+def _versions(fact_ids: list[str], fields: list[_Fields | None]) -> list[FactVersion]:
+    scopes: dict[str, Scope] = {}  # one validated Scope per distinct scope
+    found = []
+    for fact_id, record in zip(fact_ids, fields, strict=True):
+        if record is None:
+            raise LookupError(f"gate state of {fact_id} is missing")
+        version, scope = record
+        if scope not in scopes:
+            scopes[scope] = Scope.model_validate_json(scope)
+        found.append(FactVersion(fact_id, scopes[scope], int(version)))
+    return found
 
 
 def _entry(fact_id: str, raw: bytes | None) -> tuple[Fact, Vector]:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
+from provmem.core.events import Fact
 from provmem.core.extraction import Claim
 from provmem.core.gate import GateConfig
 from provmem.core.memory_state import ScopeMemory, as_unit
 from provmem.core.stages import Candidate, derive_fact_changes
-from provmem.streams.gate_store import GateStore
+from provmem.streams.gate_store import FactVersion, GateStore
 from tests.factories import turn
 
 
@@ -21,6 +24,9 @@ class DictState:
 
     async def save(self, key: str, value: bytes) -> None:
         self.data[key] = value
+
+    async def delete(self, key: str) -> None:
+        self.data.pop(key, None)
 
 
 async def test_saved_memory_restores_identically() -> None:
@@ -46,3 +52,68 @@ async def test_saved_memory_restores_identically() -> None:
     assert np.array_equal(loaded.matrix, memory.matrix)
     assert dict(loaded.facts) == dict(memory.facts)
     assert await fresh.seen(turn("x").scope.key, turn("t3").evidence_id, {})
+
+
+async def _saved(state: DictState, turns: int) -> tuple[int, ScopeMemory]:
+    """``turns`` turns through the gate, each saved as the derive stage saves it."""
+    store, rng = GateStore(state), np.random.default_rng(5)
+    memory, revision = ScopeMemory(), 0
+    for i in range(turns):
+        t = turn(f"t{i}", minute=i)
+        text = f"Fact number {i} is here."
+        candidate = Candidate(Claim(text, ((0, len(text)),)), as_unit(rng.standard_normal(16)))
+        result = derive_fact_changes(t, [candidate], memory, GateConfig(), "test/1")
+        for key, value in store.dump(
+            t.scope.key, revision, memory, result.memory, t.evidence_id
+        ).items():
+            await state.save(key, value)
+        memory, revision = result.memory, revision + 1
+    return revision, memory
+
+
+def one_fact() -> Fact:
+    t = turn("t0")
+    candidate = Candidate(Claim("Alice lives in Lisbon.", ((0, 22),)), as_unit(np.ones(16)))
+    result = derive_fact_changes(t, [candidate], ScopeMemory(), GateConfig(), "test/1")
+    return next(iter(result.memory.facts.values()))
+
+
+async def test_versions_cold_and_cached_match_the_memory() -> None:
+    state = DictState()
+    revision, memory = await _saved(state, 12)
+    scope = turn("x").scope.key
+    facts = sorted(memory.facts.values(), key=lambda f: f.fact_id)
+    wanted = [FactVersion(f.fact_id, f.scope, f.version) for f in facts]
+    cold = GateStore(state)
+    cold_revision, found = await cold.versions(scope)
+    assert cold_revision == revision and sorted(found, key=lambda v: v.fact_id) == wanted
+    await cold.load(scope, {})
+    cached_revision, cached = await cold.versions(scope)
+    assert cached_revision == revision and sorted(cached, key=lambda v: v.fact_id) == wanted
+
+
+async def test_versions_extracted_by_sqlite_match_the_decoded_ones(tmp_path: Path) -> None:
+    from provmem.infra.embedded_stores import EmbeddedStateStore, EmbeddedStores
+
+    state, stores = DictState(), EmbeddedStores(tmp_path / "views.db")
+    await _saved(state, 12)
+    sqlite = EmbeddedStateStore(stores)
+    for key, value in state.data.items():
+        await sqlite.save(key, value)
+    scope = turn("x").scope.key
+    assert await GateStore(sqlite).versions(scope) == await GateStore(state).versions(scope)
+    await stores.close()
+
+
+async def test_clear_leaves_an_empty_memory_at_the_next_revision() -> None:
+    state = DictState()
+    revision, memory = await _saved(state, 5)
+    scope = turn("x").scope.key
+    store = GateStore(state)
+    seen = [turn(f"t{i}").evidence_id for i in range(5)]
+    await store.clear(scope, revision, sorted(memory.facts), seen)
+    assert list(state.data) == [f"gate|{scope}|index"]
+    for fresh in (store, GateStore(state)):
+        loaded_revision, loaded = await fresh.load(scope, {})
+        assert loaded_revision == revision + 1 and not loaded.facts
+        assert not await fresh.seen(scope, seen[0], {})
