@@ -19,10 +19,11 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 
 import structlog
 
-from ..core.erasure import changes_between, fingerprint, fragments_in, remaining, shingles, targeted
+from ..core.erasure import changes_between, remaining, targeted
 from ..core.events import (
     ErasureCompleted,
     ErasureRequested,
@@ -46,6 +47,15 @@ from ..core.scope import partition_for
 from ..infra.crypto import EvidenceSealer, master_key, subject_key_id
 from ..infra.embedding import MiniLMEmbedder
 from ..infra.settings import Settings
+from .erasure_fingerprints import (
+    LEGACY_SCHEME,
+    SCHEME,
+    Fingerprint,
+    fingerprinter,
+    fingerprints,
+    fragments_in,
+)
+from .gate_store import FactVersion
 from .outcome import Outcome, Outgoing
 from .pipeline import CONTROL_PREFIX, Deriver
 from .runner import send_all
@@ -56,6 +66,7 @@ SCAN_BATCH = 1000
 log = structlog.get_logger(__name__)
 
 CatchUp = Callable[[], Awaitable[None]]
+SaveGate = Callable[[], Awaitable[None]]
 #: Waits until the views have applied what is on a fact-changes partition.
 Settle = Callable[[int], Awaitable[None]]
 
@@ -120,6 +131,7 @@ class Eraser:
         self._secret = hmac.new(
             master_key(deps.settings), b"provmem-audit", hashlib.sha256
         ).digest()
+        self._mark = fingerprinter(SCHEME, self._secret)
 
     async def erase(self, request: ErasureRequested, until: int | None = None) -> ErasureCompleted:
         """Erase what the request targets among the scope's turns (those before offset
@@ -145,11 +157,10 @@ class Eraser:
     async def _fingerprints(self, texts: list[str], kept: list[TurnRecorded]) -> set[str]:
         """Keyed fingerprints of the erased text's word runs, except runs that live
         evidence of the scope also says (those are not a trace of the erased turns)."""
-        erased = {fingerprint(self._secret, s) for t in texts for s in shingles(t)}
+        erased = fingerprints(texts, self._mark)
         if not erased or not kept:
             return erased
-        live = {fingerprint(self._secret, s) for t in await self._texts(kept) for s in shingles(t)}
-        return erased - live
+        return erased - fingerprints(await self._texts(kept), self._mark)
 
     def _gate_of(self) -> tuple[StateStore, Deriver]:
         if self._d.state is None or self._d.deriver is None:
@@ -192,23 +203,59 @@ class Eraser:
         deriver: Deriver,
     ) -> dict[str, int]:
         """Send, then save state: tombstones and fact changes go out before the gate's
-        rebuilt memory is saved, so a crash in between re-derives the same changes."""
+        new memory is saved, so a crash in between re-derives the same changes."""
         scope_key = request.scope.key
         partition = partition_for(scope_key, self._d.settings.partitions)
         await self._d.log.append(
             self._d.names.turns, [Append(partition, e.encode(), None) for e in erased_ids]
         )
-        revision, before = await deriver.gate.load(scope_key, {})
-        after = await deriver.rebuild(remaining(live, set(erased_ids)))
-        changes = changes_between(before, after, request.request_id)
+        kept = remaining(live, set(erased_ids))
+        if kept:
+            changes, save = await self._rederive(request, kept, erased_ids, deriver)
+        else:
+            changes, save = await self._erase_all(request, erased_ids, deriver)
         await self._publish_changes(changes, partition)
-        counts = await self._clean_stores(request, erased_ids, texts)
-        await deriver.gate.replace(scope_key, revision, before, after, erased_ids)
-        await self._d.settle(partition)
-        counts["log_records_compacted"] = await self._compact()
+        if request.target is ErasureTarget.SUBJECT:
+            counts = await self._clean_while_compacting(request, erased_ids, texts, save)
+            await self._d.settle(partition)
+        else:
+            counts = await self._clean_stores(request, erased_ids, texts)
+            await save()
+            await self._d.settle(partition)
+            counts["log_records_compacted"] = await self._compact()
         counts["facts_erased"] = sum(c.op is FactOp.ERASE for c in changes)
         counts["facts_revalidated"] = sum(c.op is not FactOp.ERASE for c in changes)
         return counts
+
+    async def _rederive(
+        self,
+        request: ErasureRequested,
+        kept: list[TurnRecorded],
+        erased_ids: list[str],
+        deriver: Deriver,
+    ) -> tuple[list[FactChanged], SaveGate]:
+        """Rebuild the scope's memory from its remaining turns; the changes are the
+        difference (see core/erasure.py)."""
+        scope_key = request.scope.key
+        revision, before = await deriver.gate.load(scope_key, {})
+        after = await deriver.rebuild(kept)
+        changes = changes_between(before, after, request.request_id)
+        return changes, partial(
+            deriver.gate.replace, scope_key, revision, before, after, erased_ids
+        )
+
+    async def _erase_all(
+        self, request: ErasureRequested, erased_ids: list[str], deriver: Deriver
+    ) -> tuple[list[FactChanged], SaveGate]:
+        """Nothing of the scope remains: a rebuild would be empty, so every fact is erased
+        (what ``changes_between`` gives against an empty memory), from the facts' versions
+        alone: no re-derivation, no vectors decoded."""
+        scope_key = request.scope.key
+        revision, versions = await deriver.gate.versions(scope_key)
+        versions.sort(key=lambda v: v.fact_id)
+        changes = [erase_change(v, request.request_id) for v in versions]
+        fact_ids = [v.fact_id for v in versions]
+        return changes, partial(deriver.gate.clear, scope_key, revision, fact_ids, erased_ids)
 
     async def _publish_changes(self, changes: list[FactChanged], partition: int) -> None:
         topic = self._d.names.fact_changes
@@ -223,24 +270,62 @@ class Eraser:
         ]
         await send_all(self._d.log, out)
 
+    async def _clean_while_compacting(
+        self,
+        request: ErasureRequested,
+        erased_ids: list[str],
+        texts: list[str],
+        save: SaveGate,
+    ) -> dict[str, int]:
+        """A subject erasure deletes the scope's views and index points by scope, so the
+        views need none of the fact changes it sent: the log is compacted (in a thread of
+        the embedded log) while the other stores are cleaned, and the views' consumers
+        then read the tombstones only."""
+        compaction = asyncio.ensure_future(self._compact())
+        try:
+            counts = await self._clean_stores(request, erased_ids, texts)
+            await save()
+        finally:
+            compacted = await compaction
+        return {**counts, "log_records_compacted": compacted}
+
     async def _clean_stores(
         self, request: ErasureRequested, erased_ids: list[str], texts: list[str]
     ) -> dict[str, int]:
-        evidence = sum([await self._d.evidence.delete(e) for e in erased_ids])
-        if self._d.vectors is not None:
-            await self._d.vectors.delete(erased_ids)
+        """Evidence, index points, cached embeddings and (for a subject) the data key.
+        A subject erasure also deletes the scope's views by scope (all of its facts go;
+        meanwhile the index drops the scope's points): the fact changes it sent then
+        find nothing left to delete."""
+        subject = request.target is ErasureTarget.SUBJECT
+        views = None
+        if subject:  # started first: the embedded views delete in a thread meanwhile
+            views = asyncio.ensure_future(self._d.views.delete_scope(request.scope.key))
+        points = await self._delete_points(request, erased_ids)
+        if views is not None:
+            await views
+        evidence = await self._d.evidence.delete_many(erased_ids)
         cached = self._d.embedder.forget(texts)
         keys = 0
-        if request.target is ErasureTarget.SUBJECT:
+        if subject:
             key_id = subject_key_id(request.scope.key)
             keys = int(await self._d.keys.destroy(key_id))
             self._d.sealer.forget(key_id)
         return {
             "evidence_store": evidence,
-            "vector_index": len(erased_ids) if self._d.vectors is not None else 0,
+            "vector_index": points,
             "embedding_cache": cached,
             "data_keys": keys,
         }
+
+    async def _delete_points(self, request: ErasureRequested, erased_ids: list[str]) -> int:
+        """The erased turns' evidence points (every point of the scope, facts too, for a
+        subject); fact points otherwise go as the views apply the fact changes."""
+        if self._d.vectors is None:
+            return 0
+        if request.target is ErasureTarget.SUBJECT:
+            return await self._d.vectors.delete_scope(request.scope.key)
+        await self._d.vectors.delete(erased_ids)
+        return len(erased_ids)
 
     async def _compact(self) -> int:
         compact = getattr(self._d.log, "compact", None)
@@ -258,7 +343,7 @@ class Eraser:
         prints: set[str],
         state: StateStore,
     ) -> Residue:
-        residue = await self._scan(request.scope.key, erased_ids, prints)
+        residue = await self._scan(request.scope.key, erased_ids, prints, self._mark)
         residue.found["gate_state"] = await self._gate_residue(state, request.scope.key, erased_ids)
         residue.found["embedding_cache"] = sum(self._d.embedder.cached(t) for t in texts)
         return residue
@@ -270,20 +355,23 @@ class Eraser:
         if entry is None:
             raise LookupError(f"erasure {request_id}: no such request")
         scope_key, erased_ids = entry["scope"], entry["evidence_ids"]
-        residue = await self._scan(scope_key, erased_ids, set(entry["fragments"]))
+        mark = fingerprinter(entry.get("fingerprint_scheme", LEGACY_SCHEME), self._secret)
+        residue = await self._scan(scope_key, erased_ids, set(entry["fragments"]), mark)
         if self._d.state is not None and self._d.deriver is not None:
             residue.found["gate_state"] = await self._gate_residue(
                 self._d.state, scope_key, erased_ids
             )
         return residue
 
-    async def _scan(self, scope_key: str, erased_ids: list[str], prints: set[str]) -> Residue:
+    async def _scan(
+        self, scope_key: str, erased_ids: list[str], prints: set[str], mark: Fingerprint
+    ) -> Residue:
         found = {"evidence_store": 0, "fact_views": 0, "vector_index": 0, "log": 0}
         for evidence_id in erased_ids:
             found["evidence_store"] += await self._d.evidence.get(evidence_id) is not None
             found["fact_views"] += len(await self._d.views.facts_for_evidence(evidence_id))
             found["vector_index"] += await self._payload(evidence_id) is not None
-        found["fact_views"] += await self._fragment_residue(scope_key, prints)
+        found["fact_views"] += await self._fragment_residue(scope_key, prints, mark)
         found["log"] = await self._log_residue(erased_ids)
         return Residue(found)
 
@@ -298,11 +386,11 @@ class Eraser:
         _, memory = await gate.load(scope_key, {})
         return seen + _cited(memory, set(erased_ids))
 
-    async def _fragment_residue(self, scope_key: str, prints: set[str]) -> int:
+    async def _fragment_residue(self, scope_key: str, prints: set[str], mark: Fingerprint) -> int:
         count = 0
         for fact in await self._d.views.facts_in_scope(scope_key):
             for version in [fact, *await self._d.views.history(fact.fact_id)]:
-                count += fragments_in(version.statement, prints, self._secret) > 0
+                count += fragments_in(version.statement, prints, mark) > 0
         return count
 
     async def _log_residue(self, erased_ids: list[str]) -> int:
@@ -357,6 +445,7 @@ class Eraser:
             "scope": request.scope.key,
             "evidence_ids": erased_ids,
             "fragments": sorted(prints),
+            "fingerprint_scheme": SCHEME,
             "receipt": receipt.model_dump(mode="json"),
         }
         await self._d.ledger.save(LEDGER + request.request_id, json.dumps(entry).encode())
@@ -370,6 +459,21 @@ class Eraser:
     async def _ledger(self, request_id: str) -> dict | None:  # type: ignore[type-arg]
         raw = await self._d.ledger.load(LEDGER + request_id)
         return None if raw is None else json.loads(raw)
+
+
+def erase_change(fact: FactVersion, cause: str) -> FactChanged:
+    """The ERASE change of a fact known by its version alone: what ``erased`` in
+    core/erasure.py builds from the whole fact (a unit test holds them equal)."""
+    return FactChanged.model_construct(
+        change_id=f"{fact.fact_id}@{fact.version + 1}",
+        op=FactOp.ERASE,
+        fact_id=fact.fact_id,
+        scope=fact.scope,
+        version=fact.version + 1,
+        fact=None,
+        reason="no live evidence supports it",
+        caused_by=cause,
+    )
 
 
 def _collect(scan: _Scan, scope_key: str, record: LogRecord) -> None:
