@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -100,12 +100,14 @@ def project(
     lookups: Lookups,
     weights: Mapping[str, float] | None = None,
     k: int = RRF_K,
+    ignore: Collection[str] = (),
 ) -> list[Bundle]:
     """Project each route's hits onto bundles, then fuse the bundle rankings by RRF.
 
     Within a route a bundle counts once, with its best hit (credit over rank), so a fact
     with many supporting turns is not counted once per turn, and a half-credit hit on an
-    old version does not mask a better-credited hit further down.
+    old version does not mask a better-credited hit further down. Items in ``ignore``
+    are passed over; the items after them keep their ranks.
     """
     bundles: dict[str, Bundle] = {}
     landings: dict[str, list[Target]] = {}  # an item found by several routes lands once
@@ -113,6 +115,8 @@ def project(
         weight = (weights or {}).get(result.route, 1.0)
         best: dict[str, float] = {}
         for rank, item in enumerate(result.items, start=1):
+            if item in ignore:
+                continue
             if item not in landings:
                 landings[item] = _targets(item, lookups)
             for key, fact, evidence, credit in landings[item]:

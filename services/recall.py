@@ -19,6 +19,7 @@ from ..core.retrieval import (
     Lookups,
     RouteResult,
     count_tokens,
+    fuse,
     project,
     spread,
     supporting_text,
@@ -88,13 +89,13 @@ class Recall:
         escalate: bool = True,
     ) -> Recollection:
         intent = analyze(query, now or datetime.now(UTC))
-        routes, vector, lookups = await self._search(scope_key, query, intent)
-        temporal = temporal_route(intent.time_ranges, routes, lookups, ROUTE_DEPTH)
-        routes += [temporal] if temporal else []
-        bundles = spread(project(routes, lookups, WEIGHTS))
+        routes, vector, found = await self._search(scope_key, query, intent)
+        wanted = max(limit if budget is None else limit * 3, ESCALATE_TOP)
+        routes, bundles = await self._rank(scope_key, intent, routes, found, wanted)
         routing = route(intent, [b.fact for b in bundles[:ESCALATE_TOP] if b.fact])
         expand = escalate and routing.path is Path.ESCALATE
-        if expand:
+        if expand:  # the hop sees every bundle: rank with every fact read
+            routes, bundles = await self._rank(scope_key, intent, routes, found, None)
             bundles = await self._hop(scope_key, bundles, vector)
         kept = await self._fitting(bundles[: limit * 3], limit, budget, expand)
         return Recollection(
@@ -124,12 +125,14 @@ class Recall:
 
     async def _search(
         self, scope_key: str, query: str, intent: QueryIntent
-    ) -> tuple[list[RouteResult], Sequence[float], Lookups]:
-        """Every search route's ranking, the facts they found, and the query vector.
+    ) -> tuple[list[RouteResult], Sequence[float], _Found]:
+        """Every search route's ranking, the query vector, and the facts projection cannot
+        do without: those of the evidence found and of the slots (with their supersession
+        chains). Facts found only by the fact routes are left to :meth:`_rank`.
 
         The query is embedded in a worker thread (onnxruntime releases the GIL) while the
-        work that needs no vector runs: the keyword routes, the slot lookup and reading
-        the facts those found.
+        work that needs no vector runs: the keyword routes, the slot lookup and the reads
+        those need.
         """
         embedding = asyncio.get_running_loop().run_in_executor(
             None, self._d.embedder.embed_query, query
@@ -137,14 +140,46 @@ class Recall:
         keyword = await self._keyword_routes(scope_key, query)
         slots = await self._slot_ids(scope_key, query, intent)
         found = _Found()
-        await self._read(scope_key, [*_items(keyword), *slots[0]], found)
+        await self._load([*await self._linked(_items(keyword), found), *slots[0]], scope_key, found)
         vector = await embedding
         dense = await self._dense_routes(scope_key, vector)
         entity = await self._entity_route(scope_key, intent, vector)
         slot = _slot_route(*slots, dense[0].items)
         routes = [*dense, *keyword, *(r for r in (entity, slot) if r is not None)]
-        await self._read(scope_key, _items(routes), found)
-        return routes, vector, Lookups(found.facts, found.facts_of_evidence)
+        await self._load(await self._linked(_items(routes), found), scope_key, found)
+        return routes, vector, found
+
+    async def _rank(
+        self,
+        scope_key: str,
+        intent: QueryIntent,
+        routes: list[RouteResult],
+        found: _Found,
+        wanted: int | None,
+    ) -> tuple[list[RouteResult], list[Bundle]]:
+        """The routes (with the temporal one) and the fused bundles, best first.
+
+        With ``wanted``, the facts only the fact routes found are read in fused order, twice
+        ``wanted`` of them; the others are left out when they cannot reach the first
+        ``wanted`` places (each would score what fusion gave it, below those places: a
+        fact route finds active facts only). Otherwise, or when they could, every fact is
+        read. A query naming a time reads every fact (the temporal route filters them).
+        """
+        unread = [f for f in fuse(routes, WEIGHTS) if f.item not in found.requested]
+        unread = [f for f in unread if not f.item.startswith("ev_")]
+        if wanted is None or intent.time_ranges:
+            await self._load([f.item for f in unread], scope_key, found)
+            lookups = Lookups(found.facts, found.facts_of_evidence)
+            temporal = temporal_route(intent.time_ranges, routes, lookups, ROUTE_DEPTH)
+            routes = routes + ([temporal] if temporal else [])
+            return routes, spread(project(routes, lookups, WEIGHTS))
+        await self._load([f.item for f in unread[: 2 * wanted]], scope_key, found)
+        left = unread[2 * wanted :]
+        lookups = Lookups(found.facts, found.facts_of_evidence)
+        ranked = project(routes, lookups, WEIGHTS, ignore={f.item for f in left})
+        if left and _fresh_above(ranked, left[0].score) < wanted:
+            return await self._rank(scope_key, intent, routes, found, None)
+        return routes, spread(ranked)
 
     async def _dense_routes(self, scope_key: str, vector: Sequence[float]) -> list[RouteResult]:
         """Dense search over facts, then over raw evidence turns."""
@@ -189,22 +224,20 @@ class Recall:
                 ids.update(await self._d.views.facts_for_slot(scope_key, f"{subject}|{attribute}"))
         return ids, attributes
 
-    async def _read(self, scope_key: str, items: Sequence[str], found: _Found) -> None:
-        """Add the facts these items are or support to ``found`` (items read before are
-        skipped): evidence is mapped to its facts, then facts are loaded with their
-        successors and predecessors (projection follows the supersession chains)."""
-        fresh = [i for i in dict.fromkeys(items) if i not in found.seen]
-        found.seen.update(fresh)
-        wanted = [i for i in fresh if not i.startswith("ev_")]
-        for item in fresh:
-            if item.startswith("ev_"):
+    async def _linked(self, items: Sequence[str], found: _Found) -> list[str]:
+        """The facts the evidence among ``items`` supports (evidence mapped before is
+        skipped)."""
+        linked: list[str] = []
+        for item in dict.fromkeys(items):
+            if item.startswith("ev_") and item not in found.facts_of_evidence:
                 found.facts_of_evidence[item] = await self._d.views.facts_for_evidence(item)
-                wanted += found.facts_of_evidence[item]
-        await self._load(wanted, scope_key, found)
+                linked += found.facts_of_evidence[item]
+        return linked
 
     async def _load(self, ids: Sequence[str], scope_key: str, found: _Found) -> None:
-        """Load the facts not requested before, one batched read per step along the
-        supersession chains; facts of other scopes are left out."""
+        """Load the facts not requested before with their successors and predecessors
+        (projection follows the supersession chains), one batched read per step; facts
+        of other scopes are left out."""
         pending = [i for i in dict.fromkeys(ids) if i not in found.requested]
         while pending:
             found.requested.update(pending)
@@ -282,12 +315,25 @@ class _Found:
 
     facts: dict[str, Fact] = field(default_factory=dict)
     facts_of_evidence: dict[str, list[str]] = field(default_factory=dict)
-    seen: set[str] = field(default_factory=set)  # route items mapped already
     requested: set[str] = field(default_factory=set)  # fact ids asked of the views
 
 
 def _items(routes: Sequence[RouteResult]) -> list[str]:
     return [item for result in routes for item in result.items]
+
+
+def _fresh_above(ranked: Sequence[Bundle], bound: float) -> int:
+    """How many bundles score above ``bound`` and keep their place in :func:`spread`
+    (they cite evidence no better bundle cites)."""
+    cited: set[str] = set()
+    fresh = 0
+    for bundle in ranked:
+        if bundle.score <= bound:
+            break
+        evidence = set(bundle.evidence_ids)
+        fresh += not (evidence and evidence <= cited)
+        cited |= evidence
+    return fresh
 
 
 def _slot_route(

@@ -77,6 +77,16 @@ def test_a_half_credit_hit_does_not_mask_a_better_one_further_down() -> None:
     assert abs(bundle.score - 1 / 62) < 1e-12  # full credit at rank 2 beats half at rank 1
 
 
+def test_ignored_items_are_passed_over_and_the_rest_keep_their_ranks() -> None:
+    facts = {i: _fact(i) for i in ("f1", "f2", "f3")}
+    routes = [RouteResult("dense", ("f1", "f2", "f3")), RouteResult("bm25", ("f3", "f2"))]
+    bundles = project(routes, Lookups(facts, {}), ignore={"f2"})
+    assert [b.key for b in bundles] == ["f3", "f1"]
+    assert abs(bundles[0].score - (1 / 63 + 1 / 61)) < 1e-12
+    fused = {f.item: f.score for f in fuse(routes)}
+    assert all(abs(b.score - fused[b.key]) < 1e-12 for b in bundles)  # active facts: as fused
+
+
 def test_bundles_citing_only_already_cited_evidence_yield_their_place() -> None:
     first = Bundle("f1", 0.3, set(), _fact("f1", evidence_ids=("ev_1", "ev_2")))
     same_turn = Bundle("f2", 0.2, set(), _fact("f2", evidence_ids=("ev_2",)))
