@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import shutil
 import statistics
 import tempfile
@@ -92,7 +93,7 @@ async def run(subjects: int, facts: int, repeats: int, folder: Path, cache: Path
     results = []
     for run_number in range(repeats):
         work = folder / f"work-{run_number}"
-        shutil.copytree(built_in, work)
+        copy_at_rest(built_in, work)
         components = await build(Settings(data_dir=work, partitions=4))
         memory = Memory(components)
         for n, built in enumerate(counts):
@@ -104,6 +105,19 @@ async def run(subjects: int, facts: int, repeats: int, folder: Path, cache: Path
         await components.close()
         shutil.rmtree(work)
     report(results, await baseline(folder, facts))
+
+
+def copy_at_rest(source: Path, target: Path) -> None:
+    """Copy the built data and flush the copy to disk, so the erasure starts from data
+    at rest (its first fsyncs would otherwise write out the whole fresh copy)."""
+    shutil.copytree(source, target)
+    for path in target.rglob("*"):
+        if path.is_file():
+            descriptor = os.open(path, os.O_RDONLY)
+            try:
+                os.fsync(descriptor)
+            finally:
+                os.close(descriptor)
 
 
 async def build_all(subjects: int, facts: int, folder: Path) -> list[int]:

@@ -116,24 +116,24 @@ class EmbeddedEventLog:
         ).fetchone()
         return 0 if row is None else int(row[0])
 
-    async def compact(self, topic: str) -> int:
+    async def compact(self, topic: str, *more: str) -> int:
         """Keep only the latest record of each key (tombstones stay): what Kafka's log
         cleaner does for compacted topics. Returns the records removed.
 
-        It runs in a worker thread on a connection of its own (an erasure compacts many
-        large records): the event loop and this client's connection stay free meanwhile,
-        and SQLite's lock orders it with appends."""
-        return await asyncio.to_thread(_compact, self._path, topic)
+        The topics are compacted in one transaction, in a worker thread on a connection
+        of its own (an erasure compacts many large records): the event loop and this
+        client's connection stay free meanwhile, and SQLite's lock orders it with appends."""
+        return await asyncio.to_thread(_compact, self._path, (topic, *more))
 
     async def close(self) -> None:
         self._conn.close()
 
 
-def _compact(path: Path, topic: str) -> int:
+def _compact(path: Path, topics: tuple[str, ...]) -> int:
     conn = connect(path)
     try:
         with conn:
             conn.execute("BEGIN IMMEDIATE")
-            return int(conn.execute(_COMPACT, (topic,)).rowcount)
+            return sum(int(conn.execute(_COMPACT, (topic,)).rowcount) for topic in topics)
     finally:
         conn.close()

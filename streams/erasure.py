@@ -67,6 +67,8 @@ log = structlog.get_logger(__name__)
 
 CatchUp = Callable[[], Awaitable[None]]
 SaveGate = Callable[[], Awaitable[None]]
+#: A subject's views being deleted by scope (None for other requests).
+Views = asyncio.Future[int] | None
 #: Waits until the views have applied what is on a fact-changes partition.
 Settle = Callable[[int], Awaitable[None]]
 
@@ -146,8 +148,9 @@ class Eraser:
         live = remaining(scan.turns, scan.tombstoned)
         erased_ids = list(dict.fromkeys(targeted(request, scan.turns)))  # tombstoned too
         texts = await self._texts([t for t in live if t.evidence_id in erased_ids])
+        views = await self._delete_views(request)
         prints = await self._fingerprints(texts, remaining(live, set(erased_ids)))
-        removed = await self._cascade(request, live, erased_ids, texts, deriver)
+        removed = await self._cascade(request, live, erased_ids, texts, deriver, views)
         seconds = time.perf_counter() - started
         residue = await self._verify(request, erased_ids, texts, prints, state)
         receipt = self._receipt(request, erased_ids, removed, seconds, residue)
@@ -161,6 +164,13 @@ class Eraser:
         if not erased or not kept:
             return erased
         return erased - fingerprints(await self._texts(kept), self._mark)
+
+    async def _delete_views(self, request: ErasureRequested) -> Views:
+        """A subject's views go by scope (all of its facts go), started now: the embedded
+        views delete in a worker thread while the cascade goes on (None otherwise)."""
+        if request.target is not ErasureTarget.SUBJECT:
+            return None
+        return await started(self._d.views.delete_scope(request.scope.key))
 
     def _gate_of(self) -> tuple[StateStore, Deriver]:
         if self._d.state is None or self._d.deriver is None:
@@ -201,6 +211,7 @@ class Eraser:
         erased_ids: list[str],
         texts: list[str],
         deriver: Deriver,
+        views: Views,
     ) -> dict[str, int]:
         """Send, then save state: tombstones and fact changes go out before the gate's
         new memory is saved, so a crash in between re-derives the same changes."""
@@ -216,10 +227,10 @@ class Eraser:
             changes, save = await self._erase_all(request, erased_ids, deriver)
         await self._publish_changes(changes, partition)
         if request.target is ErasureTarget.SUBJECT:
-            counts = await self._clean_while_compacting(request, erased_ids, texts, save)
+            counts = await self._clean_while_compacting(request, erased_ids, texts, save, views)
             await self._d.settle(partition)
         else:
-            counts = await self._clean_stores(request, erased_ids, texts)
+            counts = await self._clean_stores(request, erased_ids, texts, views)
             await save()
             await self._d.settle(partition)
             counts["log_records_compacted"] = await self._compact()
@@ -276,30 +287,27 @@ class Eraser:
         erased_ids: list[str],
         texts: list[str],
         save: SaveGate,
+        views: Views,
     ) -> dict[str, int]:
         """A subject erasure deletes the scope's views and index points by scope, so the
         views need none of the fact changes it sent: the log is compacted (in a thread of
         the embedded log) while the other stores are cleaned, and the views' consumers
         then read the tombstones only."""
-        compaction = asyncio.ensure_future(self._compact())
+        compaction = await started(self._compact())
         try:
-            counts = await self._clean_stores(request, erased_ids, texts)
+            counts = await self._clean_stores(request, erased_ids, texts, views)
             await save()
         finally:
             compacted = await compaction
         return {**counts, "log_records_compacted": compacted}
 
     async def _clean_stores(
-        self, request: ErasureRequested, erased_ids: list[str], texts: list[str]
+        self, request: ErasureRequested, erased_ids: list[str], texts: list[str], views: Views
     ) -> dict[str, int]:
         """Evidence, index points, cached embeddings and (for a subject) the data key.
-        A subject erasure also deletes the scope's views by scope (all of its facts go;
-        meanwhile the index drops the scope's points): the fact changes it sent then
-        find nothing left to delete."""
+        A subject's views and index points go by scope (``views``, started earlier): the
+        fact changes it sent then find nothing left to delete."""
         subject = request.target is ErasureTarget.SUBJECT
-        views = None
-        if subject:  # started first: the embedded views delete in a thread meanwhile
-            views = asyncio.ensure_future(self._d.views.delete_scope(request.scope.key))
         points = await self._delete_points(request, erased_ids)
         if views is not None:
             await views
@@ -331,9 +339,7 @@ class Eraser:
         compact = getattr(self._d.log, "compact", None)
         if compact is None:
             return 0  # Kafka compacts on the broker (log cleaner)
-        return int(await compact(self._d.names.turns)) + int(
-            await compact(self._d.names.fact_changes)
-        )
+        return int(await compact(self._d.names.turns, self._d.names.fact_changes))
 
     async def _verify(
         self,
@@ -459,6 +465,14 @@ class Eraser:
     async def _ledger(self, request_id: str) -> dict | None:  # type: ignore[type-arg]
         raw = await self._d.ledger.load(LEDGER + request_id)
         return None if raw is None else json.loads(raw)
+
+
+async def started(work: Awaitable[int]) -> asyncio.Future[int]:
+    """``work`` as a task that has begun: one pass of the event loop lets it reach its
+    first wait (a store's worker thread), so it overlaps what the caller does next."""
+    task = asyncio.ensure_future(work)
+    await asyncio.sleep(0)
+    return task
 
 
 def erase_change(fact: FactVersion, cause: str) -> FactChanged:
