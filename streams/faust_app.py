@@ -10,12 +10,14 @@ crash replays the record and the idempotent handlers make the replay harmless.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 import faust
 import structlog
+from faust.types import TP
 
 from ..core.ports import LogRecord
 from ..infra.crypto import EvidenceSealer, master_key
@@ -27,6 +29,7 @@ from ..infra.logged_keys import LoggedKeyStore
 from ..infra.redis_client import redis_client
 from ..infra.redis_stores import RedisEvidenceStore, RedisKeys, RedisKeyStore, RedisStateStore
 from ..infra.settings import Settings
+from .delivery import DeliveryGuard, Partition
 from .erasure import Eraser, ErasureDeps, ErasureRouter, ScopeRecords, views_applied
 from .indexing import EvidenceIndexer, SearchIndex
 from .pipeline import Deriver, Materializer, Outcome
@@ -42,6 +45,8 @@ log = structlog.get_logger(__name__)
 #: last one buffered.
 BATCH = 64
 BATCH_WAIT_S = 0.2
+#: How often the delivery guards compare their frontiers with the log.
+REPAIR_INTERVAL_S = 2.0
 
 
 class TableStateStore:
@@ -59,6 +64,85 @@ class TableStateStore:
 
     async def delete(self, key: str) -> None:
         self._table.pop(key.encode(), None)  # writes a tombstone to the changelog
+
+
+@dataclass
+class Delivery:
+    """Runs the agents' delivery guards against the log (see ``streams/delivery.py``):
+    records a consumer skipped are fetched again by seeking back to the frontier."""
+
+    app: faust.App
+    log: KafkaEventLog
+    group: str
+    guards: list[DeliveryGuard] = field(default_factory=list)
+
+    def guard(self) -> DeliveryGuard:
+        guard = DeliveryGuard()
+        self.guards.append(guard)
+        return guard
+
+    async def admit(self, guard: DeliveryGuard, event: Any) -> bool:
+        """Whether ``event`` may be handled now: not when records before it were
+        skipped (they are sought back first, so a partition's order holds)."""
+        topic, partition, offset = _origin(event)
+        tp = (topic, partition)
+        if not guard.knows(tp):
+            guard.start(tp, await self.log.committed(self.group, topic, partition))
+        if not guard.ahead(tp, offset):
+            return True
+        if guard.seeking(tp):
+            return False
+        first = await self.log.read(topic, partition, guard.frontier(tp), 1)
+        if first and first[0].offset < offset:
+            await self._seek_back(guard, tp)
+            return False
+        guard.skip_to(tp, offset)  # compacted away: nothing was skipped
+        return True
+
+    @asynccontextmanager
+    async def handling(self, guard: DeliveryGuard, event: Any) -> AsyncIterator[None]:
+        """Marks an admitted ``event`` in flight, and handled once the body returns."""
+        topic, partition, offset = _origin(event)
+        tp = (topic, partition)
+        guard.begin(tp, offset)
+        try:
+            yield
+        except BaseException:
+            guard.abandon(tp)
+            raise
+        guard.done(tp, offset)
+
+    def forget(self, revoked: Any) -> None:
+        for guard in self.guards:
+            guard.forget((tp.topic, tp.partition) for tp in revoked)
+
+    async def repair(self) -> None:
+        if self.app.rebalancing:
+            return
+        assigned = {(tp.topic, tp.partition) for tp in self.app.consumer.assignment()}
+        for guard in self.guards:
+            for tp, frontier in guard.suspects():
+                if tp in assigned:
+                    await self._check(guard, tp, frontier)
+
+    async def _check(self, guard: DeliveryGuard, tp: Partition, frontier: int) -> None:
+        topic, partition = tp
+        if frontier >= await self.log.end_offset(topic, partition):
+            return
+        first = await self.log.read(topic, partition, frontier, 1)
+        if not first:
+            return
+        if first[0].offset > frontier:  # compacted away: nothing was skipped there
+            guard.skip_to(tp, first[0].offset)
+            return
+        await self._seek_back(guard, tp)
+
+    async def _seek_back(self, guard: DeliveryGuard, tp: Partition) -> None:
+        topic, partition = tp
+        frontier = guard.frontier(tp)
+        log.warning("delivery.skipped", topic=topic, partition=partition, frontier=frontier)
+        await self.app.consumer.seek(TP(topic, partition), frontier)
+        guard.sought(tp)
 
 
 @dataclass
@@ -80,6 +164,17 @@ def create_app(settings: Settings) -> Worker:
         "gate-state", default=None, partitions=settings.partitions, key_type=bytes, value_type=bytes
     )
     deriver, records, materializer, indexer = _handlers(settings, names, TableStateStore(table))
+    delivery = Delivery(app, KafkaEventLog(settings.broker_url), settings.consumer_group)
+    derive_guard, materialize_guard, route_guard = (delivery.guard() for _ in range(3))
+
+    @app.on_partitions_revoked.connect
+    async def forget_revoked(sender: Any, revoked: Any, **_: Any) -> None:
+        delivery.forget(revoked)
+
+    @app.timer(interval=REPAIR_INTERVAL_S)
+    async def repair_delivery() -> None:
+        await delivery.repair()
+
     requests = _raw_topic(app, names.erasure_requests, None)
     router = ErasureRouter(names, settings.partitions)
     outgoing = {name: _raw_topic(app, name, None) for name in _outputs(names)}
@@ -97,23 +192,35 @@ def create_app(settings: Settings) -> Worker:
     async def derive(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
         async for event in stream.events():
             log.debug("derive.received", origin=_origin(event))
-            outcome = await records.handle(event.key, event.value, _origin(event), {})
-            await send(outcome)
-            for key, value in outcome.state.items():
-                await TableStateStore(table).save(key, value)
+            if not await delivery.admit(derive_guard, event):
+                yield None
+                continue
+            async with delivery.handling(derive_guard, event):
+                outcome = await records.handle(event.key, event.value, _origin(event), {})
+                await send(outcome)
+                for key, value in outcome.state.items():
+                    await TableStateStore(table).save(key, value)
             yield None
 
     @app.agent(fact_changes, name="materialize")
     async def materialize(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
         async for event in stream.events():
             log.debug("materialize.received", origin=_origin(event))
-            await send(await materializer.handle_batch([_record(event)]))
+            if not await delivery.admit(materialize_guard, event):
+                yield None
+                continue
+            async with delivery.handling(materialize_guard, event):
+                await send(await materializer.handle_batch([_record(event)]))
             yield None
 
     @app.agent(requests, name="route-erasures")
     async def route_erasures(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
         async for event in stream.events():
-            await send(await router.handle_batch([_record(event)]))
+            if not await delivery.admit(route_guard, event):
+                yield None
+                continue
+            async with delivery.handling(route_guard, event):
+                await send(await router.handle_batch([_record(event)]))
             yield None
 
     if indexer is not None:
