@@ -7,13 +7,15 @@ vectors from a clustered synthetic distribution, BM25 from the statements), then
 full multi-route recall of distinct queries (embedding the query, dense and BM25 routes
 over facts and raw evidence, the entity route, projection, views reads, router) and, in the
 same run, a raw filtered dense search of the same index as the baseline. Reports p50/p95
-wall-clock and CPU time per query, and the process's peak RSS.
+wall-clock and CPU time per query, the process's peak RSS, and the host's load average
+(other processes compete for the cores: wall-clock figures mean little without it).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import resource
 import statistics
@@ -158,7 +160,9 @@ async def run_size(count: int, queries: int, folder: Path) -> str:
         for i in rng.sample(range(count), queries)
     ]
     await memory.query(SCOPE, "What did Ana do?")  # load the model
+    load_before = os.getloadavg()[0]
     recall_ms, cpu_ms, raw_ms = await time_queries(memory, asked)
+    load_after = os.getloadavg()[0]
     await components.close()
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return (
@@ -166,7 +170,8 @@ async def run_size(count: int, queries: int, folder: Path) -> str:
         f"{statistics.median(recall_ms):.1f} ms p95 {p95(recall_ms):.1f} ms (CPU p50 "
         f"{statistics.median(cpu_ms):.1f} ms p95 {p95(cpu_ms):.1f} ms) | raw filtered "
         f"dense search p50 {statistics.median(raw_ms):.2f} ms p95 {p95(raw_ms):.2f} ms | "
-        f"ratio p95 {p95(recall_ms) / p95(raw_ms):.0f}x | peak RSS {peak_mib:.0f} MiB"
+        f"ratio p95 {p95(recall_ms) / p95(raw_ms):.0f}x | peak RSS {peak_mib:.0f} MiB | "
+        f"load average (1 min) {load_before:.1f} before, {load_after:.1f} after the queries"
     )
 
 

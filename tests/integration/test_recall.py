@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from provmem.core.events import Fact, FactOp
+from provmem.core.scope import Scope
+from provmem.core.stages import fact_changed
 from provmem.infra.settings import Settings
+from provmem.services.bootstrap import build
+from provmem.services.memory import Memory
 from provmem.services.results import Recollection
 from tests.harness import SCOPE, Runtime, said
 
@@ -120,3 +125,42 @@ async def test_query_vectors_equal_batch_vectors(memory_runtime: Runtime) -> Non
 async def test_raw_evidence_is_found_by_who_said_it(memory_runtime: Runtime) -> None:
     result = await memory_runtime.memory.query(SCOPE, "What did Alice laugh about?", now=NOW)
     assert _routes(result)["bm25_evidence"] >= 1
+
+
+async def test_ranking_reads_only_the_facts_its_first_places_need(tmp_path: Path) -> None:
+    components = await build(Settings(data_dir=tmp_path / "d", partitions=2))
+    names = ("Ben", "Chloe", "Dev", "Eli")
+    facts = [
+        Fact(
+            fact_id=f"fact_{i:03d}",
+            scope=Scope.parse(SCOPE),
+            statement=f"Alice recommended the book number {i} to {names[i % 4]}.",
+            evidence_ids=(f"ev_{i:03d}",),
+            entities=("Alice", names[i % 4]),
+            extraction_version="test",
+            last_verified_at=NOW,
+            version=1,
+        )
+        for i in range(40)
+    ]
+    changes = [fact_changed(FactOp.ADD, fact, "test", "test") for fact in facts]
+    for change in changes:
+        await components.views.apply(change)
+    await components.index.index_facts(changes)
+    read: list[str] = []
+    get_many = components.views.get_many
+
+    async def counted(ids: Sequence[str]) -> dict[str, Fact]:
+        read.extend(ids)
+        return await get_many(ids)
+
+    components.views.get_many = counted  # type: ignore[method-assign]
+    memory, query = Memory(components), "Which book did Alice recommend to Ben?"
+    try:
+        top = await memory.query(SCOPE, query, limit=1, now=NOW, escalate=False)
+        first = len(read)
+        every = await memory.query(SCOPE, query, limit=40, now=NOW, escalate=False)
+    finally:
+        await components.close()
+    assert top.bundles[0] == every.bundles[0]
+    assert first < len(read) - first  # the wide query reads every fact the routes found
