@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import groupby
 from pathlib import Path
 
@@ -321,11 +321,13 @@ class EmbeddedStateStore:
         ).fetchall()
         return {key: tuple(found) for key, *found in rows}
 
-    async def delete_many(self, keys: Sequence[str]) -> None:
-        """Delete keys in one transaction (an erasure drops a whole scope's records)."""
+    async def replace_many(self, deletes: Sequence[str], saves: Mapping[str, bytes]) -> None:
+        """Delete keys, then save values, in one transaction (an erasure swaps a scope's
+        records: a crash leaves the old ones or the new ones)."""
         with self._conn:
             self._conn.execute("BEGIN IMMEDIATE")
-            self._conn.executemany("DELETE FROM state WHERE key=?", [(key,) for key in keys])
+            self._conn.executemany("DELETE FROM state WHERE key=?", [(key,) for key in deletes])
+            self._conn.executemany("INSERT OR REPLACE INTO state VALUES (?, ?)", saves.items())
 
     async def keys_with_prefix(self, prefix: str) -> list[str]:
         rows = self._conn.execute(

@@ -225,7 +225,7 @@ class Eraser:
             changes, save = await self._rederive(request, kept, erased_ids, deriver)
         else:
             changes, save = await self._erase_all(request, erased_ids, deriver)
-        await self._publish_changes(changes, partition)
+        await self._publish_changes(changes, partition, request)
         if request.target is ErasureTarget.SUBJECT:
             counts = await self._clean_while_compacting(request, erased_ids, texts, save, views)
             await self._d.settle(partition)
@@ -268,11 +268,20 @@ class Eraser:
         fact_ids = [v.fact_id for v in versions]
         return changes, partial(deriver.gate.clear, scope_key, revision, fact_ids, erased_ids)
 
-    async def _publish_changes(self, changes: list[FactChanged], partition: int) -> None:
+    async def _publish_changes(
+        self, changes: list[FactChanged], partition: int, request: ErasureRequested
+    ) -> None:
+        """The fact changes, then a tombstone for each erased fact. A subject erasure on a
+        log that compacts at once (the embedded one) appends the tombstones alone: it
+        compacts before any stage reads on (its views and index points went by scope),
+        so its ERASE changes would be appended only to be removed unread, and a reader
+        that meets a fact's tombstone alone takes it for the ERASE (services/subscriptions.py).
+        """
         topic = self._d.names.fact_changes
+        tombstones_only = request.target is ErasureTarget.SUBJECT and self._compacts_at_once()
         out = [
             Outgoing(topic, Append(partition, c.fact_id.encode(), FACT_CHANGES.encode(c)))
-            for c in changes
+            for c in ([] if tombstones_only else changes)
         ]
         out += [
             Outgoing(topic, Append(partition, c.fact_id.encode(), None))
@@ -334,6 +343,9 @@ class Eraser:
             return await self._d.vectors.delete_scope(request.scope.key)
         await self._d.vectors.delete(erased_ids)
         return len(erased_ids)
+
+    def _compacts_at_once(self) -> bool:
+        return getattr(self._d.log, "compact", None) is not None
 
     async def _compact(self) -> int:
         compact = getattr(self._d.log, "compact", None)

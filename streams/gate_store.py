@@ -113,9 +113,8 @@ class GateStore:
         """Empty the scope's memory (every fact erased): drop its fact records and the
         erased turns' ``seen`` marks, then save an empty index at the next revision."""
         stale = self.fact_keys(scope_key, fact_ids) + self.seen_keys(scope_key, erased_evidence)
-        await self._delete(stale)
         index = {"revision": revision + 1, "facts": [], "active": [], "distances": {}}
-        await self._state.save(self._key(scope_key, "index"), json.dumps(index).encode())
+        await self._replace(stale, {self._key(scope_key, "index"): json.dumps(index).encode()})
         self._remember(scope_key, (revision + 1, ScopeMemory()))
 
     def dump(
@@ -153,21 +152,22 @@ class GateStore:
     ) -> None:
         """Swap in a rebuilt memory: drop what it no longer has, write what changed."""
         gone = sorted(set(before.facts) - set(after.facts))
-        await self._delete(
-            self.fact_keys(scope_key, gone) + self.seen_keys(scope_key, erased_evidence)
-        )
+        stale = self.fact_keys(scope_key, gone) + self.seen_keys(scope_key, erased_evidence)
         writes = self.dump(scope_key, revision, before, after, "")
         writes.pop(self._key(scope_key, "seen", ""))
-        for key, value in writes.items():
-            await self._state.save(key, value)
+        await self._replace(stale, writes)
 
-    async def _delete(self, keys: list[str]) -> None:
-        delete_many = getattr(self._state, "delete_many", None)  # one transaction, if it can
-        if delete_many is not None:
-            await delete_many(keys)
+    async def _replace(self, deletes: list[str], saves: dict[str, bytes]) -> None:
+        """Delete, then save: in one transaction where the store can (the embedded one),
+        so a crash never leaves an index naming deleted fact records."""
+        replace_many = getattr(self._state, "replace_many", None)
+        if replace_many is not None:
+            await replace_many(deletes, saves)
             return
-        for key in keys:
+        for key in deletes:
             await self._state.delete(key)
+        for key, value in saves.items():
+            await self._state.save(key, value)
 
     def fact_keys(self, scope_key: str, fact_ids: list[str]) -> list[str]:
         return [self._key(scope_key, "fact", fact_id) for fact_id in fact_ids]

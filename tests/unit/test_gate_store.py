@@ -117,3 +117,20 @@ async def test_clear_leaves_an_empty_memory_at_the_next_revision() -> None:
         loaded_revision, loaded = await fresh.load(scope, {})
         assert loaded_revision == revision + 1 and not loaded.facts
         assert not await fresh.seen(scope, seen[0], {})
+
+
+async def test_clear_on_sqlite_swaps_the_records_in_one_go(tmp_path: Path) -> None:
+    from provmem.infra.embedded_stores import EmbeddedStateStore, EmbeddedStores
+
+    state, stores = DictState(), EmbeddedStores(tmp_path / "views.db")
+    revision, memory = await _saved(state, 5)
+    sqlite = EmbeddedStateStore(stores)
+    for key, value in state.data.items():
+        await sqlite.save(key, value)
+    scope = turn("x").scope.key
+    seen = [turn(f"t{i}").evidence_id for i in range(5)]
+    await GateStore(sqlite).clear(scope, revision, sorted(memory.facts), seen)
+    assert await sqlite.keys_with_prefix("gate|") == [f"gate|{scope}|index"]
+    loaded_revision, loaded = await GateStore(sqlite).load(scope, {})
+    assert loaded_revision == revision + 1 and not loaded.facts
+    await stores.close()
