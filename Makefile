@@ -22,8 +22,14 @@ lint: $(STAMP)  ## ruff, mypy --strict on the pure core, import rules, schema dr
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/test_architecture.py
 	$(BIN)/python -m provmem.schemas --check
 
+# Two pytest processes share the suite (most Kafka tests wait on the broker, not the CPU);
+# schemathesis runs on its own, as its pytest plugin generates cases only outside xdist.
+PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
+SCHEMATHESIS := tests/e2e/test_schemathesis.py
+
 test: lint  ## everything: lint, then all suites against a Tansu broker and Redis
-	$(BIN)/python -m provmem.infra.testbed -- $(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/python -m provmem.infra.testbed -- $(PYTEST) -n 2 --dist loadfile --ignore=$(SCHEMATHESIS)
+	$(PYTEST) $(SCHEMATHESIS)
 
 unit: $(STAMP)
 	$(BIN)/python -m pytest -q tests/unit
