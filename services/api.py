@@ -200,8 +200,7 @@ def _open_routes(api: FastAPI) -> None:
     async def metrics(request: Request) -> Response:
         state = _state(request)
         c = state.memory.components
-        topics = [c.names.turns, c.names.fact_changes]
-        text = await state.metrics.render(c.log, c.settings.consumer_group, topics)
+        text = await state.metrics.render(c.log, c.pipeline_groups())
         return Response(text, media_type=CONTENT_TYPE)
 
 

@@ -53,6 +53,19 @@ class Components:
         for close in reversed(self.closers):
             await close()
 
+    def pipeline_groups(self) -> dict[str, str]:
+        """The consumer group deriving the turns and the one materializing the fact
+        changes, per topic: the faust workers' group on Kafka; on the embedded runtime
+        the live generation's (a replay switch moves them)."""
+        base = self.settings.consumer_group
+        if self.settings.runtime == "kafka":
+            return {self.names.turns: base, self.names.fact_changes: base}
+        facts_group, _ = view_groups(self.settings, self.generation)
+        return {
+            self.names.turns: self.generation.derive_group(base),
+            self.names.fact_changes: facts_group,
+        }
+
 
 async def build(settings: Settings, generation: Generation | None = None) -> Components:
     """Components of the runtime ``settings.runtime`` names, on the live generation of

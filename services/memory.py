@@ -140,8 +140,8 @@ class Memory:
         await self.sync()
 
     async def workers_caught_up(self) -> bool:
-        log, group = self._c.log, self._c.settings.consumer_group
-        for topic in (self._c.names.turns, self._c.names.fact_changes):
+        log = self._c.log
+        for topic, group in self._c.pipeline_groups().items():
             for partition in range(await log.partitions(topic)):
                 if await log.committed(group, topic, partition) < await log.end_offset(
                     topic, partition

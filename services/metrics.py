@@ -7,7 +7,7 @@ Each app gets its own registry (no module-level singletons), exposed at ``/metri
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -54,9 +54,9 @@ class ApiMetrics:
         for result in results:
             self.turns.labels(result.status).inc()
 
-    async def render(self, log: EventLog, group: str, topics: Sequence[str]) -> bytes:
-        """The exposition text, with the lag measured now."""
-        for topic in topics:
+    async def render(self, log: EventLog, groups: Mapping[str, str]) -> bytes:
+        """The exposition text, with the lag of each topic's consumer group measured now."""
+        for topic, group in groups.items():
             self.lag.labels(topic).set(await _lag(log, group, topic))
         return generate_latest(self.registry)
 

@@ -229,3 +229,32 @@ async def test_one_replay_at_a_time(runtime: Runtime) -> None:
             await Replayer(runtime.memory.components).run(ReplayPlan("fact-changes"))
     result = await Replayer(runtime.memory.components).run(ReplayPlan("fact-changes"))
     assert result.report.equal and result.switched
+
+
+async def test_after_a_switch_the_lag_is_read_from_the_live_generation_s_groups(
+    embedded_settings: Settings,
+) -> None:
+    """Caught-up checks and the /metrics lag follow the consumer groups a switch moves to."""
+    from provmem.services.memory import Memory
+    from provmem.services.metrics import ApiMetrics
+
+    first = await build(embedded_settings)
+    try:
+        memory = Memory(first)
+        await memory.publish([said("t1", "I live in Paris.", 0)])
+        await memory.sync()
+        assert (await Replayer(first).run(ReplayPlan("turns"))).switched
+    finally:
+        await first.close()
+    after = await build(embedded_settings)
+    try:
+        memory = Memory(after)
+        await memory.publish([said("t2", "I work at Acme as a nurse.", 1)])
+        await memory.sync()
+        groups = after.pipeline_groups()
+        assert embedded_settings.consumer_group not in groups.values()
+        assert await memory.workers_caught_up()
+        text = (await ApiMetrics().render(after.log, groups)).decode()
+        assert f'provmem_pipeline_lag_records{{topic="{after.names.turns}"}} 0.0' in text
+    finally:
+        await after.close()
