@@ -91,11 +91,12 @@ class Recall:
         intent = analyze(query, now or datetime.now(UTC))
         routes, vector, found = await self._search(scope_key, query, intent)
         wanted = max(limit if budget is None else limit * 3, ESCALATE_TOP)
-        routes, bundles = await self._rank(scope_key, intent, routes, found, wanted)
+        ranked, bundles = await self._rank(scope_key, intent, routes, found, wanted)
         routing = route(intent, [b.fact for b in bundles[:ESCALATE_TOP] if b.fact])
         expand = escalate and routing.path is Path.ESCALATE
-        if expand:  # the hop sees every bundle: rank with every fact read
-            routes, bundles = await self._rank(scope_key, intent, routes, found, None)
+        if expand:
+            if not found.complete:  # the hop sees every bundle: rank with every fact read
+                ranked, bundles = await self._rank(scope_key, intent, routes, found, None)
             bundles = await self._hop(scope_key, bundles, vector)
         kept = await self._fitting(bundles[: limit * 3], limit, budget, expand)
         return Recollection(
@@ -104,7 +105,7 @@ class Recall:
             bundles=tuple(kept),
             path=routing.path.value,
             path_reasons=routing.reasons,
-            routes=tuple(_diagnostic(r) for r in routes),
+            routes=tuple(_diagnostic(r) for r in ranked),
             tokens=sum(v.tokens for v in kept),
         )
 
@@ -169,6 +170,7 @@ class Recall:
         unread = [f for f in unread if not f.item.startswith("ev_")]
         if wanted is None or intent.time_ranges:
             await self._load([f.item for f in unread], scope_key, found)
+            found.complete = True
             lookups = Lookups(found.facts, found.facts_of_evidence)
             temporal = temporal_route(intent.time_ranges, routes, lookups, ROUTE_DEPTH)
             routes = routes + ([temporal] if temporal else [])
@@ -316,6 +318,7 @@ class _Found:
     facts: dict[str, Fact] = field(default_factory=dict)
     facts_of_evidence: dict[str, list[str]] = field(default_factory=dict)
     requested: set[str] = field(default_factory=set)  # fact ids asked of the views
+    complete: bool = False  # every fact the routes found is read
 
 
 def _items(routes: Sequence[RouteResult]) -> list[str]:

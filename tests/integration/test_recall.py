@@ -84,6 +84,9 @@ async def test_slot_route_and_supersession_aware_ranking(memory_runtime: Runtime
 async def test_temporal_route_resolves_relative_time(memory_runtime: Runtime) -> None:
     result = await memory_runtime.memory.query(SCOPE, "What happened two weeks ago?", now=NOW)
     assert _routes(result).get("temporal", 0) >= 1
+    asked = await memory_runtime.memory.query(SCOPE, "How many pets two weeks ago?", now=NOW)
+    assert asked.path == "ESCALATE"
+    assert [r.route for r in asked.routes].count("temporal") == 1
 
 
 async def test_raw_evidence_route_reaches_turns_without_facts(memory_runtime: Runtime) -> None:
