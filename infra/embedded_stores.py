@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from itertools import groupby
 from pathlib import Path
+from typing import TypeVar
 
 from ..core.events import Fact, FactChanged, FactOp, TurnRecorded
 from .sqlite_db import connect
@@ -126,6 +128,7 @@ class EmbeddedEvidenceStore:
         """The shared connection is closed by :class:`EmbeddedStores`."""
 
 
+_T = TypeVar("_T")
 _SQL_VARIABLES = 500  # ids per IN (...) query, well under SQLite's limit
 
 
@@ -206,10 +209,9 @@ class EmbeddedFactViews:
         return _erase_facts(self._conn, fact_ids)
 
     async def delete_scope(self, scope_key: str) -> int:
-        """Delete the scope's facts and what links to them, in one transaction, in a worker
-        thread on a connection of its own (a subject has many rows to delete): the event
-        loop stays free meanwhile, and SQLite's lock orders it with other writers."""
-        return await asyncio.to_thread(_delete_scope, self._path, scope_key)
+        """Delete the scope's facts and what links to them, in one transaction (in a
+        worker thread: a subject has many rows to delete)."""
+        return await _in_thread(self._path, partial(_delete_scope, scope_key=scope_key))
 
     async def get(self, fact_id: str) -> Fact | None:
         row = self._conn.execute("SELECT body FROM facts WHERE fact_id=?", (fact_id,)).fetchone()
@@ -275,15 +277,33 @@ def _erase_facts(conn: sqlite3.Connection, fact_ids: list[str]) -> int:
     return int(removed)
 
 
-def _delete_scope(path: Path, scope_key: str) -> int:
-    conn = connect(path, durable=False)
-    try:
-        with conn:
-            conn.execute("BEGIN IMMEDIATE")
-            rows = conn.execute("SELECT fact_id FROM facts WHERE scope_key=?", (scope_key,))
-            return _erase_facts(conn, [fact_id for (fact_id,) in rows.fetchall()])
-    finally:
-        conn.close()
+def _delete_scope(conn: sqlite3.Connection, scope_key: str) -> int:
+    rows = conn.execute("SELECT fact_id FROM facts WHERE scope_key=?", (scope_key,))
+    return _erase_facts(conn, [fact_id for (fact_id,) in rows.fetchall()])
+
+
+def _replace_rows(
+    conn: sqlite3.Connection, deletes: Sequence[str], saves: Mapping[str, bytes]
+) -> None:
+    conn.executemany("DELETE FROM state WHERE key=?", [(key,) for key in deletes])
+    conn.executemany("INSERT OR REPLACE INTO state VALUES (?, ?)", saves.items())
+
+
+async def _in_thread(path: Path, work: Callable[[sqlite3.Connection], _T]) -> _T:
+    """``work`` as one transaction on a connection of its own, in a worker thread (a bulk
+    write of an erasure): the event loop and the shared connection stay free meanwhile,
+    and SQLite's lock orders it with the other writers."""
+
+    def run() -> _T:
+        conn = connect(path, durable=False)
+        try:
+            with conn:
+                conn.execute("BEGIN IMMEDIATE")
+                return work(conn)
+        finally:
+            conn.close()
+
+    return await asyncio.to_thread(run)
 
 
 class EmbeddedStateStore:
@@ -326,8 +346,7 @@ class EmbeddedStateStore:
         records: a crash leaves the old ones or the new ones)."""
         with self._conn:
             self._conn.execute("BEGIN IMMEDIATE")
-            self._conn.executemany("DELETE FROM state WHERE key=?", [(key,) for key in deletes])
-            self._conn.executemany("INSERT OR REPLACE INTO state VALUES (?, ?)", saves.items())
+            _replace_rows(self._conn, deletes, saves)
 
     async def keys_with_prefix(self, prefix: str) -> list[str]:
         rows = self._conn.execute(

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
+from typing import TypeVar
 
 import structlog
 
@@ -67,6 +68,7 @@ log = structlog.get_logger(__name__)
 
 CatchUp = Callable[[], Awaitable[None]]
 SaveGate = Callable[[], Awaitable[None]]
+_T = TypeVar("_T")
 #: A subject's views being deleted by scope (None for other requests).
 Views = asyncio.Future[int] | None
 #: Waits until the views have applied what is on a fact-changes partition.
@@ -479,7 +481,7 @@ class Eraser:
         return None if raw is None else json.loads(raw)
 
 
-async def started(work: Awaitable[int]) -> asyncio.Future[int]:
+async def started(work: Awaitable[_T]) -> asyncio.Future[_T]:
     """``work`` as a task that has begun: one pass of the event loop lets it reach its
     first wait (a store's worker thread), so it overlaps what the caller does next."""
     task = asyncio.ensure_future(work)
