@@ -100,16 +100,22 @@ async def run(subjects: int, facts: int, repeats: int, folder: Path, cache: Path
             results.append((built, *await erase_subject(memory, f"bench/erasure/subject-{n}")))
             print(
                 f"run {run_number} subject {n}: {built} facts, receipt {results[-1][1]:.2f} s, "
-                f"zero residue {results[-1][2]:.2f} s, residue {results[-1][3]}"
+                f"zero residue {results[-1][2]:.2f} s, residue {results[-1][3]}, "
+                f"load average {load_average()}"
             )
         await components.close()
         shutil.rmtree(work)
     report(results, await baseline(folder, facts))
 
 
+def load_average() -> str:
+    """The host's 1, 5 and 15 minute load averages (the machine may be shared)."""
+    return " / ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
 def copy_at_rest(source: Path, target: Path) -> None:
-    """Copy the built data and flush the copy to disk, so the erasure starts from data
-    at rest (its first fsyncs would otherwise write out the whole fresh copy)."""
+    """Copy the built data and flush the copy to disk: the erasure starts from data at
+    rest, as in a data folder in use, not from a fresh copy the kernel is writing back."""
     shutil.copytree(source, target)
     for path in target.rglob("*"):
         if path.is_file():
