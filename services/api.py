@@ -38,7 +38,9 @@ from .results import (
     FactDetail,
     PublishResult,
     Recollection,
+    ScopeErasure,
 )
+from .scope_erasure import erase_scope, organisation_or_project
 from .subscriptions import changes_router
 
 log = structlog.get_logger(__name__)
@@ -53,7 +55,7 @@ class QueryRequest(BaseModel):
 class ErasureBody(BaseModel):
     """What to erase: exactly one of evidence ids, a session, or the whole subject."""
 
-    scope: str = Field(description="org/project/user")
+    scope: str = Field(description="org/project/user; with subject also org or org/project")
     evidence_ids: list[str] = Field(default_factory=list, max_length=10_000)
     session: str | None = None
     subject: bool = False
@@ -280,14 +282,31 @@ async def _visible_fact(memory: Memory, fact_id: str, grant: Grant) -> Fact:
     return fact
 
 
+async def _erase_every_subject(request: Request, body: ErasureBody, grant: Grant) -> Any:
+    try:
+        prefix = organisation_or_project(body.scope)
+    except ValueError as error:
+        raise HTTPException(422, str(error)) from error
+    _require(grant, prefix)
+    state = _state(request)
+    return await state.pipeline.exclusive(erase_scope(state.memory, prefix, body.reason))
+
+
 def _erasure_routes(api: FastAPI) -> None:
-    @api.post("/v1/erasures", response_model=ErasureCompleted | ErasureQueued, status_code=202)
+    @api.post(
+        "/v1/erasures",
+        response_model=ErasureCompleted | ErasureQueued | ScopeErasure,
+        status_code=202,
+    )
     async def erase(request: Request, body: ErasureBody, grant: GrantDep) -> Any:
         """File a compliance erasure: its receipt when it ran at once (embedded runtime),
-        else its request id to follow (distributed runtime)."""
+        else its request id to follow (distributed runtime). With ``subject`` and an
+        ``org`` or ``org/project`` scope: one subject erasure per subject in it."""
         chosen = [bool(body.evidence_ids), body.session is not None, body.subject]
         if sum(chosen) != 1:
             raise HTTPException(422, "choose exactly one of evidence_ids, session or subject")
+        if body.subject and body.scope.count("/") < 2:
+            return await _erase_every_subject(request, body, grant)
         _scope_key(body.scope, grant)
         try:
             erasure = erasure_request(

@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from ..infra.settings import Settings
 from .cli import BrokerOpt, DataDirOpt, RuntimeOpt, _fail, _run, _settings, app, console
 
 
@@ -79,7 +80,13 @@ def calibrate(
 
 @app.command()
 def erase(
-    scope: Annotated[str, typer.Argument(help="org/project/user whose evidence to erase")],
+    scope: Annotated[
+        str,
+        typer.Argument(
+            help="org/project/user whose evidence to erase; with --subject also org or "
+            "org/project: every subject in it"
+        ),
+    ],
     evidence_ids: Annotated[
         list[str] | None, typer.Option("--evidence", help="Erase these evidence ids (repeatable)")
     ] = None,
@@ -99,17 +106,34 @@ def erase(
     chosen = [bool(evidence_ids), session is not None, subject]
     if sum(chosen) != 1:
         _fail("choose exactly one of --evidence, --session or --subject")
+    settings = _settings(runtime, data_dir, broker)
+    if subject and scope.count("/") < 2:
+        _erase_every_subject(settings, scope, reason)
+        return
     try:
         request = erasure_request(scope, evidence_ids or [], session, subject, reason)
     except ValueError as error:
         _fail(str(error))
-    settings = _settings(runtime, data_dir, broker)
     receipt = _run(settings, lambda m: m.request_erasure(request))
     if receipt is None:
         console.print(f"filed {request.request_id} on the erasure-requests topic")
         return
     print(receipt.model_dump_json(indent=2))
     if receipt.residue_found:
+        raise typer.Exit(1)
+
+
+def _erase_every_subject(settings: Settings, scope: str, reason: str) -> None:
+    """``provmem erase ORG[/PROJECT] --subject``: one subject erasure per subject in it."""
+    from .scope_erasure import erase_scope, organisation_or_project
+
+    try:
+        organisation_or_project(scope)
+    except ValueError as error:
+        _fail(str(error))
+    filed = _run(settings, lambda m: erase_scope(m, scope, reason))
+    print(filed.model_dump_json(indent=2))
+    if filed.residue_found:
         raise typer.Exit(1)
 
 

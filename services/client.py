@@ -28,6 +28,7 @@ from .results import (
     FactDetail,
     PublishResult,
     Recollection,
+    ScopeErasure,
 )
 
 
@@ -99,10 +100,13 @@ class _Calls:
         return _Call("GET", "/v1/ready", dict)
 
 
-def _receipt_or_queued(body: Any) -> ErasureCompleted | ErasureQueued:
-    """The receipt, or the request id of an erasure not completed yet (Kafka)."""
+def _receipt_or_queued(body: Any) -> ErasureCompleted | ErasureQueued | ScopeErasure:
+    """The receipt, or the request id of an erasure not completed yet (Kafka), or for an
+    organisation or project, the erasures of its subjects."""
     if isinstance(body, dict) and body.get("status") == "queued":
         return ErasureQueued.model_validate(body)
+    if isinstance(body, dict) and "subjects" in body:
+        return ScopeErasure.model_validate(body)
     return ErasureCompleted.model_validate(body)
 
 
@@ -299,9 +303,10 @@ class MemoryClient:
     def evidence(self, evidence_id: str) -> EvidenceQuote:
         return self._do(_Calls.evidence(evidence_id))  # type: ignore[no-any-return]
 
-    def erase(self, scope: str, **what: Any) -> ErasureCompleted | ErasureQueued:
+    def erase(self, scope: str, **what: Any) -> ErasureCompleted | ErasureQueued | ScopeErasure:
         """``evidence_ids=[...]``, ``session=...`` or ``subject=True`` (and ``reason``):
-        the receipt, or (distributed runtime) the request id to follow."""
+        the receipt, or (distributed runtime) the request id to follow. ``subject=True``
+        with an ``org`` or ``org/project`` scope erases every subject in it."""
         return self._do(_Calls.erase(scope, what))  # type: ignore[no-any-return]
 
     def erasure_receipt(self, request_id: str) -> ErasureCompleted | ErasureQueued:
@@ -372,7 +377,9 @@ class AsyncMemoryClient:
     async def evidence(self, evidence_id: str) -> EvidenceQuote:
         return await self._do(_Calls.evidence(evidence_id))  # type: ignore[no-any-return]
 
-    async def erase(self, scope: str, **what: Any) -> ErasureCompleted | ErasureQueued:
+    async def erase(
+        self, scope: str, **what: Any
+    ) -> ErasureCompleted | ErasureQueued | ScopeErasure:
         return await self._do(_Calls.erase(scope, what))  # type: ignore[no-any-return]
 
     async def erasure_receipt(self, request_id: str) -> ErasureCompleted | ErasureQueued:

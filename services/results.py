@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
-from ..core.events import Fact
+from ..core.events import ErasureCompleted, Fact
 
 _FROZEN = ConfigDict(frozen=True)
 
@@ -113,6 +113,25 @@ class ActionResult(BaseModel):
     evidence_id: str
     scope: str
     speaker: str
+
+
+class ScopeErasure(BaseModel):
+    """An erasure of every subject of an organisation or a project: one subject erasure per
+    user scope found on the log, each with its own receipt. Holds no personal data: the
+    scope erased, counts, receipts and request ids."""
+
+    model_config = _FROZEN
+
+    scope: str
+    subjects: int = Field(ge=0)
+    completed: list[ErasureCompleted]
+    queued: list[str] = Field(description="request ids still running (distributed runtime)")
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def residue_found(self) -> int:
+        """Traces the verification scans of the completed erasures found."""
+        return sum(receipt.residue_found for receipt in self.completed)
 
 
 class ErasureQueued(BaseModel):

@@ -97,6 +97,24 @@ def test_erasure_over_http_returns_a_receipt(tmp_path: Path) -> None:
         assert client.get("/v1/erasures/er_missing").status_code == 404
 
 
+def test_a_project_is_erased_subject_by_subject_within_the_key_s_scope(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "d", partitions=2)
+    other = {**TURN, "scope": "acme/app/u2", "turn_id": "t2"}
+    with TestClient(create_api(settings), headers=issue(settings, "acme/app")) as client:
+        client.post("/v1/turns", json={"turns": [TURN, other]})
+        assert (
+            client.post("/v1/erasures", json={"scope": "acme", "subject": True}).status_code == 403
+        )
+        bad = client.post("/v1/erasures", json={"scope": "acme/a b", "subject": True})
+        assert bad.status_code == 422 and "scope.project" in bad.text
+        filed = client.post("/v1/erasures", json={"scope": "acme/app", "subject": True})
+        assert filed.status_code == 202
+        body = filed.json()
+        assert (body["subjects"], body["residue_found"], body["queued"]) == (2, 0, [])
+        assert all(r["removed_per_store"]["data_keys"] == 1 for r in body["completed"])
+        assert client.get("/v1/facts", params={"scope": "acme/app/u2"}).json() == []
+
+
 def test_keys_are_required_unless_auth_is_explicitly_off_and_none_exists(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path / "d", partitions=2)
     with TestClient(create_api(settings)) as client:
