@@ -79,7 +79,11 @@ class WorkerProcess:
             return
         if self._proc.poll() is None:
             self._proc.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
-        await asyncio.to_thread(self._proc.wait, timeout_s)
+        try:
+            await asyncio.to_thread(self._proc.wait, timeout_s)
+        except subprocess.TimeoutExpired:  # it did not stop in time: kill it
+            self._proc.kill()
+            await asyncio.to_thread(self._proc.wait, timeout_s)
         self._proc = None
 
     def memory_mib(self) -> tuple[float, float]:
