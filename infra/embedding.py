@@ -24,6 +24,7 @@ import numpy.typing as npt
 import structlog
 
 from ..core.ports import Embedder
+from .query_model import query_model_path
 
 if TYPE_CHECKING:
     from fastembed import TextEmbedding
@@ -128,6 +129,11 @@ def _key(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8")).digest()
 
 
+def _query_key(text: str) -> bytes:
+    """A query's vector comes from the int8 variant: never served for a document."""
+    return hashlib.sha256(b"query\x1f" + text.encode("utf-8")).digest()
+
+
 class MiniLMEmbedder(Embedder):
     """all-MiniLM-L6-v2, 384 dimensions, L2-normalized, mean pooled, 256 tokens max.
 
@@ -146,16 +152,20 @@ class MiniLMEmbedder(Embedder):
         cache_size: int = 2048,
         onnx_path: Path | None = None,
         model_dir: Path | None = None,
+        int8_queries: bool = True,
     ) -> None:
         """``threads``: onnxruntime intra-op threads (None: all cores).
         ``cache_size``: vectors kept by sha256 of their text (0 disables).
-        ``onnx_path`` / ``model_dir``: override the ONNX file / tokenizer folder."""
+        ``onnx_path`` / ``model_dir``: override the ONNX file / tokenizer folder.
+        ``int8_queries``: embed queries with the int8-MatMul variant of the model
+        (``infra/query_model.py``); documents always take the float path."""
         if batch_size <= 0:
             raise ValueError("batch_size must be positive")
         self._threads = threads
         self._batch_size = batch_size
         self._onnx_path = onnx_path
         self._model_dir = model_dir
+        self._int8_queries = int8_queries
         self._cache = _LruCache(cache_size)
         self._model: TextEmbedding | None = None
         self._query_model: TextEmbedding | None = None
@@ -167,7 +177,10 @@ class MiniLMEmbedder(Embedder):
 
     def forget(self, texts: Sequence[str]) -> int:
         """Drop cached vectors of these texts (erasure reaches the embedding cache)."""
-        return sum(self._cache.discard(_key(text)) for text in texts)
+        return sum(
+            self._cache.discard(_key(text)) + self._cache.discard(_query_key(text))
+            for text in texts
+        )
 
     def cached(self, text: str) -> bool:
         return self._cache.get(_key(text)) is not None
@@ -189,7 +202,7 @@ class MiniLMEmbedder(Embedder):
         A short text gains nothing from intra-op threads, and on busy cores their
         synchronisation dominates (measured p50 24 ms with two threads, 10 ms with one).
         """
-        key = _key(text)
+        key = _query_key(text) if self._int8_queries else _key(text)
         vector = self._cache.get(key)
         if vector is None:
             (raw,) = self._loaded(query=True).embed([text])
@@ -213,11 +226,11 @@ class MiniLMEmbedder(Embedder):
 
     def _loaded(self, query: bool = False) -> TextEmbedding:
         """The batch session (``threads``), or the single-threaded query session."""
-        if query and self._threads != 1:
+        if query and (self._threads != 1 or self._int8_queries):
             if self._query_model is None:
                 with self._load_lock:
                     if self._query_model is None:
-                        self._query_model = self._load(threads=1)
+                        self._query_model = self._load(threads=1, query=True)
             return self._query_model
         if self._model is None:
             with self._load_lock:
@@ -225,10 +238,12 @@ class MiniLMEmbedder(Embedder):
                     self._model = self._load(self._threads)
         return self._model
 
-    def _load(self, threads: int | None) -> TextEmbedding:
+    def _load(self, threads: int | None, query: bool = False) -> TextEmbedding:
         from fastembed import TextEmbedding
 
         onnx_path = self._onnx_path or default_onnx_path()
+        if query and self._int8_queries:
+            onnx_path = query_model_path(onnx_path.resolve())
         folder = self._model_dir or tokenizer_dir()
         name = _register(onnx_path.resolve())
         model = TextEmbedding(
