@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from .events import ErasureRequested, ErasureTarget, Fact, FactChanged, FactOp, TurnRecorded
 from .memory_state import ScopeMemory
+from .scope import Scope
 from .stages import fact_changed
 
 VIEW_FIELDS_IGNORED = {"version"}
@@ -62,14 +63,19 @@ def changes_between(old: ScopeMemory, new: ScopeMemory, cause: str) -> list[Fact
 
 
 def erased(fact: Fact, cause: str) -> FactChanged:
-    """The ERASE change of a fact (built from valid parts, so not validated again: a
-    subject erasure builds one per fact)."""
+    """The ERASE change of a fact."""
+    return erasure_of(fact.fact_id, fact.scope, fact.version, cause)
+
+
+def erasure_of(fact_id: str, scope: Scope, version: int, cause: str) -> FactChanged:
+    """The ERASE change of a fact known by its id, scope and current version (built from
+    valid parts, so not validated again: a subject erasure builds one per fact)."""
     return FactChanged.model_construct(
-        change_id=f"{fact.fact_id}@{fact.version + 1}",
+        change_id=f"{fact_id}@{version + 1}",
         op=FactOp.ERASE,
-        fact_id=fact.fact_id,
-        scope=fact.scope,
-        version=fact.version + 1,
+        fact_id=fact_id,
+        scope=scope,
+        version=version + 1,
         fact=None,
         reason="no live evidence supports it",
         caused_by=cause,

@@ -24,7 +24,7 @@ from typing import TypeVar
 
 import structlog
 
-from ..core.erasure import changes_between, remaining, targeted
+from ..core.erasure import changes_between, erasure_of, remaining, targeted
 from ..core.events import (
     ErasureCompleted,
     ErasureRequested,
@@ -490,18 +490,8 @@ async def started(work: Awaitable[_T]) -> asyncio.Future[_T]:
 
 
 def erase_change(fact: FactVersion, cause: str) -> FactChanged:
-    """The ERASE change of a fact known by its version alone: what ``erased`` in
-    core/erasure.py builds from the whole fact (a unit test holds them equal)."""
-    return FactChanged.model_construct(
-        change_id=f"{fact.fact_id}@{fact.version + 1}",
-        op=FactOp.ERASE,
-        fact_id=fact.fact_id,
-        scope=fact.scope,
-        version=fact.version + 1,
-        fact=None,
-        reason="no live evidence supports it",
-        caused_by=cause,
-    )
+    """The ERASE change of a fact known by its version alone (no vector, no validation)."""
+    return erasure_of(fact.fact_id, fact.scope, fact.version, cause)
 
 
 def _collect(scan: _Scan, scope_key: str, record: LogRecord) -> None:
