@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,42 +15,35 @@ from tests.factories import turn
 from tests.unit.test_gate import CONFIG, claim, vec
 
 
-@pytest.fixture(params=["embedded", "redis"])
-async def views(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[FactViews]:
+async def _adapter(request: pytest.FixtureRequest, tmp_path: Path, port: str) -> AsyncIterator[Any]:
+    """The embedded (SQLite) or the Redis adapter of ``port`` (``FactViews``, ...)."""
     if request.param == "embedded":
-        from provmem.infra.embedded_stores import EmbeddedFactViews, EmbeddedStores
+        from provmem.infra import embedded_stores
 
-        stores = EmbeddedStores(tmp_path / "views.db")
-        yield EmbeddedFactViews(stores)
+        stores = embedded_stores.EmbeddedStores(tmp_path / "views.db")
+        yield getattr(embedded_stores, f"Embedded{port}")(stores)
         await stores.close()
         return
     import redis.asyncio as aioredis
 
-    from provmem.infra.redis_stores import RedisFactViews, RedisKeys
+    from provmem.infra import redis_stores
 
-    prefix = request.getfixturevalue("redis_prefix")
-    view = RedisFactViews(aioredis.Redis.from_url(REDIS_URL), RedisKeys(prefix))
-    yield view
-    await view.close()
+    keys = redis_stores.RedisKeys(request.getfixturevalue("redis_prefix"))
+    store = getattr(redis_stores, f"Redis{port}")(aioredis.Redis.from_url(REDIS_URL), keys)
+    yield store
+    await store.close()
+
+
+@pytest.fixture(params=["embedded", "redis"])
+async def views(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[FactViews]:
+    async for store in _adapter(request, tmp_path, "FactViews"):
+        yield store
 
 
 @pytest.fixture(params=["embedded", "redis"])
 async def evidence(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[EvidenceStore]:
-    if request.param == "embedded":
-        from provmem.infra.embedded_stores import EmbeddedEvidenceStore, EmbeddedStores
-
-        stores = EmbeddedStores(tmp_path / "views.db")
-        yield EmbeddedEvidenceStore(stores)
-        await stores.close()
-        return
-    import redis.asyncio as aioredis
-
-    from provmem.infra.redis_stores import RedisEvidenceStore, RedisKeys
-
-    prefix = request.getfixturevalue("redis_prefix")
-    store = RedisEvidenceStore(aioredis.Redis.from_url(REDIS_URL), RedisKeys(prefix))
-    yield store
-    await store.close()
+    async for store in _adapter(request, tmp_path, "EvidenceStore"):
+        yield store
 
 
 def _changes() -> list[FactChanged]:
