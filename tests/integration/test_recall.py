@@ -116,12 +116,14 @@ async def test_router_escalates_for_missing_values_and_reads_neighbours(
     assert answer.path in ("ANSWER", "ESCALATE") and answer.bundles
 
 
-async def test_query_vectors_equal_batch_vectors(memory_runtime: Runtime) -> None:
+async def test_query_vectors_match_batch_vectors(memory_runtime: Runtime) -> None:
+    """Queries take the int8 variant of the model (infra/query_model.py): close to the
+    document path's vector of the same text, not equal (tests/integration/test_query_model)."""
     embedder = memory_runtime.memory.components.embedder
     text = "Where did Alice run a half marathon?"
     single = embedder.embed_query(text)
     (batch,) = embedder.embed_transient([text])
-    assert sum(a * b for a, b in zip(single, batch, strict=True)) > 0.9999
+    assert sum(a * b for a, b in zip(single, batch, strict=True)) > 0.97
     assert not embedder.cached("I moved to Berlin.")  # evidence documents stay out of the cache
 
 
