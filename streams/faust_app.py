@@ -81,9 +81,33 @@ class Delivery:
         self.guards.append(guard)
         return guard
 
+    def frontier(self, tp: Partition) -> int | None:
+        """The lowest frontier the agents hold for ``tp`` (None: no agent tracks it)."""
+        held = [guard.frontier(tp) for guard in self.guards if guard.knows(tp)]
+        return min(held) if held else None
+
+    def fence(self) -> None:
+        """Commit no offset past a frontier. faust counts records it skipped as done: a
+        jump in delivery is recorded as a gap and committed over, and an off-by-one in
+        its commit logic passes the first record after the committed offset. The commit
+        is the promise that every record before it was handled; the frontier is that."""
+        consumer = self.app.consumer
+        if getattr(consumer, "_provmem_fenced", False):
+            return
+        new_offset = consumer._new_offset
+
+        def fenced(tp: Any) -> int | None:
+            offset = new_offset(tp)
+            frontier = self.frontier((tp.topic, tp.partition))
+            return offset if offset is None or frontier is None else min(offset, frontier)
+
+        consumer._new_offset = fenced
+        consumer._provmem_fenced = True
+
     async def admit(self, guard: DeliveryGuard, event: Any) -> bool:
         """Whether ``event`` may be handled now: not when records before it were
         skipped (they are sought back first, so a partition's order holds)."""
+        self.fence()
         topic, partition, offset = _origin(event)
         tp = (topic, partition)
         if not guard.knows(tp):
