@@ -243,7 +243,10 @@ class MiniLMEmbedder(Embedder):
 
         onnx_path = self._onnx_path or default_onnx_path()
         if query and self._int8_queries:
-            onnx_path = query_model_path(onnx_path.resolve())
+            try:
+                onnx_path = query_model_path(onnx_path.resolve())
+            except OSError as error:  # no writable model cache: the float path still works
+                _log.warning("embedder.int8_queries_off", reason=str(error))
         folder = self._model_dir or tokenizer_dir()
         name = _register(onnx_path.resolve())
         model = TextEmbedding(

@@ -55,3 +55,14 @@ def test_forgetting_a_text_drops_its_document_and_query_vectors(cache: Path) -> 
     embedder.embed_query(TEXTS[0])
     assert embedder.forget([TEXTS[0]]) == 2
     assert not embedder.cached(TEXTS[0])
+
+
+def test_without_a_writable_model_cache_queries_take_the_float_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("PROVMEM_MODEL_CACHE", str(blocker / "cache"))
+    embedder = MiniLMEmbedder(threads=1)
+    (document,) = embedder.embed([TEXTS[1]])
+    assert np.allclose(embedder.embed_query(TEXTS[1]), document, atol=1e-5)
