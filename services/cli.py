@@ -95,7 +95,7 @@ def demo(data_dir: DataDirOpt = None, json_out: JsonOpt = False) -> None:
 
     results = _run(settings, work)
     if json_out:
-        print(json.dumps([r.model_dump(mode="json") for r in results], indent=2))
+        typer.echo(json.dumps([r.model_dump(mode="json") for r in results], indent=2))
         return
     console.print(f"[bold]provmem demo[/bold] — data in {folder}\n")
     for result in results:
@@ -212,7 +212,7 @@ def query(
 
     result = _run(settings, work)
     if json_out:
-        print(result.model_dump_json(indent=2))
+        typer.echo(result.model_dump_json(indent=2))
     else:
         render_query(console, result)
 
@@ -240,7 +240,7 @@ def facts(
 
     found = _run(settings, work)
     if json_out:
-        print(json.dumps([f.model_dump(mode="json") for f in found], indent=2))
+        typer.echo(json.dumps([f.model_dump(mode="json") for f in found], indent=2))
     else:
         render_facts(console, scope, found)
 
@@ -254,7 +254,7 @@ def _show_fact(settings: Settings, fact_id: str, history: bool, json_out: bool) 
     if detail is None:
         _fail(f"fact {fact_id}: not found", code=1)
     if json_out:
-        print(detail.model_dump_json(indent=2))
+        typer.echo(detail.model_dump_json(indent=2))
     else:
         render_fact(console, detail, history)
 
@@ -271,7 +271,7 @@ def evidence(
     quote = _run(settings, lambda m: m.evidence(evidence_id))
     if quote is None:
         _fail(f"evidence {evidence_id}: not found", code=1)
-    print(quote.model_dump_json(indent=2))  # type: ignore[union-attr]  # _fail exits on None
+    typer.echo(quote.model_dump_json(indent=2))  # type: ignore[union-attr]  # _fail exits on None
 
 
 def main() -> None:

@@ -118,7 +118,7 @@ def erase(
     if receipt is None:
         console.print(f"filed {request.request_id} on the erasure-requests topic")
         return
-    print(receipt.model_dump_json(indent=2))
+    typer.echo(receipt.model_dump_json(indent=2))
     if receipt.residue_found:
         raise typer.Exit(1)
 
@@ -132,7 +132,7 @@ def _erase_every_subject(settings: Settings, scope: str, reason: str) -> None:
     except ValueError as error:
         _fail(str(error))
     filed = _run(settings, lambda m: erase_scope(m, scope, reason))
-    print(filed.model_dump_json(indent=2))
+    typer.echo(filed.model_dump_json(indent=2))
     if filed.residue_found:
         raise typer.Exit(1)
 
@@ -153,7 +153,7 @@ def audit_erasure(
 
     settings = _settings(runtime, data_dir, broker)
     residue = _run(settings, lambda m: Eraser(m.components).audit(request_id))
-    print(
+    typer.echo(
         json.dumps(
             {"request_id": request_id, "residue": residue.found, "total": residue.total}, indent=2
         )

@@ -40,7 +40,7 @@ def list_letters(
 
     letters = _run(_settings(runtime, data_dir, broker), work)
     if json_out:
-        print(json.dumps([x.model_dump() for x in letters], indent=2))
+        typer.echo(json.dumps([x.model_dump() for x in letters], indent=2))
         return
     if not letters:
         console.print("no dead letters")
@@ -62,7 +62,7 @@ def show(
     shown = letter.model_dump()
     raw = base64.b64decode(letter.value) if letter.value else b""
     shown["value_text"] = raw.decode("utf-8", "replace") if raw else None
-    print(json.dumps(shown, indent=2))
+    typer.echo(json.dumps(shown, indent=2))
 
 
 @dlq.command()
@@ -89,7 +89,7 @@ def redrive(
 
     done = _run(_settings(runtime, data_dir, broker), work)
     if json_out:
-        print(json.dumps([x.model_dump() for x in done], indent=2))
+        typer.echo(json.dumps([x.model_dump() for x in done], indent=2))
         return
     for x in done:
         console.print(f"re-drove {x.letter} to {x.topic}[{x.partition}]@{x.offset}")

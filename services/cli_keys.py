@@ -60,11 +60,11 @@ def keys_create(
     """Create an API key bound to a scope; its token is shown once."""
     issued = _with_keys(_settings(runtime, data_dir, broker), lambda k: k.create(scope, name))
     if json_out:
-        print(json.dumps({**_shown(issued.key), "token": issued.token}, indent=2))
+        typer.echo(json.dumps({**_shown(issued.key), "token": issued.token}, indent=2))
         return
     console.print(f"API key {issued.key.key_id} for scope {issued.key.scope}")
     console.print("token (shown once, store it now):")
-    print(issued.token)
+    typer.echo(issued.token)
 
 
 @keys_app.command("list")
@@ -77,7 +77,7 @@ def keys_list(
     """List the API keys (id, name, scope, created, revoked); tokens are never stored."""
     keys = _with_keys(_settings(runtime, data_dir, broker), lambda k: k.list())
     if json_out:
-        print(json.dumps([_shown(k) for k in keys], indent=2))
+        typer.echo(json.dumps([_shown(k) for k in keys], indent=2))
         return
     table = Table("key id", "name", "scope", "created", "revoked")
     for key in keys:

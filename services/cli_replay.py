@@ -112,7 +112,7 @@ def _replay(settings: Settings, plan: ReplayPlan, advance: Progress) -> ReplayRe
 
 def _render(result: ReplayResult, json_out: bool) -> None:
     if json_out:
-        print(result.model_dump_json(indent=2))
+        typer.echo(result.model_dump_json(indent=2))
         return
     rate = result.facts / result.seconds if result.seconds else 0.0
     console.print(

@@ -31,7 +31,7 @@ def _act(
 ) -> None:
     result = _run(_settings(runtime, data_dir, broker), work)
     if json_out:
-        print(result.model_dump_json(indent=2))
+        typer.echo(result.model_dump_json(indent=2))
     else:
         console.print(
             f"{result.action} recorded for {result.fact_id} as evidence {result.evidence_id}"
@@ -97,7 +97,7 @@ def review(
 
     queue = _run(_settings(runtime, data_dir, broker), work)
     if json_out:
-        print(json.dumps([d.model_dump(mode="json") for d in queue], indent=2))
+        typer.echo(json.dumps([d.model_dump(mode="json") for d in queue], indent=2))
         return
     if not queue:
         console.print(f"nothing to review in {scope}")

@@ -9,8 +9,7 @@ crash replays the record and the idempotent handlers make the replay harmless.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -123,14 +122,18 @@ class Delivery:
         guard.skip_to(tp, offset)  # compacted away: nothing was skipped
         return True
 
-    @asynccontextmanager
-    async def handling(self, guard: DeliveryGuard, event: Any) -> AsyncIterator[None]:
-        """Marks an admitted ``event`` in flight, and handled once the body returns."""
+    async def handle(
+        self, guard: DeliveryGuard, event: Any, work: Callable[[], Awaitable[None]]
+    ) -> None:
+        """Run ``work`` for ``event`` unless records before it were skipped (they are
+        sought back and come first); the event is handled once ``work`` returns."""
+        if not await self.admit(guard, event):
+            return
         topic, partition, offset = _origin(event)
         tp = (topic, partition)
         guard.begin(tp, offset)
         try:
-            yield
+            await work()
         except BaseException:
             guard.abandon(tp)
             raise
@@ -212,39 +215,36 @@ def create_app(settings: Settings) -> Worker:
             )
             await delivered
 
+    async def derive_one(event: Any) -> None:
+        outcome = await records.handle(event.key, event.value, _origin(event), {})
+        await send(outcome)
+        for key, value in outcome.state.items():
+            await TableStateStore(table).save(key, value)
+
+    async def materialize_one(event: Any) -> None:
+        await send(await materializer.handle_batch([_record(event)]))
+
+    async def route_one(event: Any) -> None:
+        await send(await router.handle_batch([_record(event)]))
+
     @app.agent(turns, name="derive")
     async def derive(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
         async for event in stream.events():
             log.debug("derive.received", origin=_origin(event))
-            if not await delivery.admit(derive_guard, event):
-                yield None
-                continue
-            async with delivery.handling(derive_guard, event):
-                outcome = await records.handle(event.key, event.value, _origin(event), {})
-                await send(outcome)
-                for key, value in outcome.state.items():
-                    await TableStateStore(table).save(key, value)
+            await delivery.handle(derive_guard, event, partial(derive_one, event))
             yield None
 
     @app.agent(fact_changes, name="materialize")
     async def materialize(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
         async for event in stream.events():
             log.debug("materialize.received", origin=_origin(event))
-            if not await delivery.admit(materialize_guard, event):
-                yield None
-                continue
-            async with delivery.handling(materialize_guard, event):
-                await send(await materializer.handle_batch([_record(event)]))
+            await delivery.handle(materialize_guard, event, partial(materialize_one, event))
             yield None
 
     @app.agent(requests, name="route-erasures")
     async def route_erasures(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
         async for event in stream.events():
-            if not await delivery.admit(route_guard, event):
-                yield None
-                continue
-            async with delivery.handling(route_guard, event):
-                await send(await router.handle_batch([_record(event)]))
+            await delivery.handle(route_guard, event, partial(route_one, event))
             yield None
 
     if indexer is not None:
