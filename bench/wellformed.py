@@ -79,6 +79,8 @@ CODE_MARKUP = [
 ]
 SELF_RELATIVE = {"who", "which", "that", "whom", "whose"}
 CLAUSE_CODES = ("no-finite-verb", "no-subject")
+NOT_NAMES = {"DET", "PRON", "ADP", "AUX", "VERB", "SCONJ", "CCONJ", "PART", "INTJ", "NUM"}
+BE = {"is", "are", "was", "were", "'s"}
 
 
 @cache
@@ -123,6 +125,8 @@ def _pronoun_variant(doc: Any) -> str | None:
     end = start
     while end < len(doc) and doc[end].tag_ in ("NNP", "NNPS", "NN") and _named(doc[end], start):
         end += 1
+    if end == start and doc[0].is_title and doc[0].pos_ not in NOT_NAMES and len(doc) > 1:
+        end = 1  # a name the tagger read as another word class ("Ledgerly" as an adverb)
     if end == start or end >= len(doc) or doc[end].lower_ == "and":
         return None
     if doc[end].tag_ == "POS":
@@ -232,7 +236,10 @@ def _is_finite(token: Any) -> bool:
 
 
 def _subject(verb: Any) -> Any:
-    return next((c for c in verb.children if c.dep_ in SUBJECT_DEPS), None)
+    subject = next((c for c in verb.children if c.dep_ in SUBJECT_DEPS), None)
+    if subject is None and verb.lower_ in BE:  # "Next up for Maya is the search page."
+        subject = next((c for c in verb.rights if c.dep_ == "attr"), None)
+    return subject
 
 
 def _finite_word(verb: Any) -> Any:
@@ -280,7 +287,7 @@ def _self_apposition(doc: Any) -> list[str]:
     for token in doc:
         if token.dep_ in ("attr", "appos") and token.pos_ in ("PROPN", "NOUN"):
             subject = _subject(token.head) if token.dep_ == "attr" else token.head
-            if subject is not None and subject.lower_ == token.lower_:
+            if subject is not None and subject.i != token.i and subject.lower_ == token.lower_:
                 return [f"self-apposition: {subject.text} ... {token.text}"]
     return []
 

@@ -80,3 +80,11 @@ def test_batch_matches_one_by_one_and_share_counts_statements() -> None:
     share, bad = share_ill_formed(texts)
     assert share == pytest.approx(1 / 3)
     assert [text for text, _ in bad] == [BAD[0][0]]
+
+
+@pytest.mark.parametrize(
+    "statement",
+    ["Ledgerly stores everything in PostgreSQL.", "Next up for Maya is the search page."],
+)
+def test_names_the_tagger_misreads_and_inverted_copulas_pass(statement: str) -> None:
+    assert problems(statement) == []
