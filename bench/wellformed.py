@@ -12,8 +12,9 @@ reason is `code: detail`; an empty list means the statement passed every check. 
   assistant, an address to someone by name, or a greeting / thanks / congratulation
 - no-subject, no-finite-verb, agreement: a clause with a subject and a finite verb that
   agrees with a singular subject ("Maya have a dog" is a rewrite left half-done)
-- garbled-token, doubled-token, repeated-phrase, self-apposition, comma-splice: leftovers of
-  a broken rewrite ("Maya nows work", "the the", "Maya is Maya, Maya lives ...")
+- garbled-token, doubled-token, repeated-phrase, self-apposition, comma-splice,
+  repeated-subject: leftovers of a broken rewrite ("Maya nows work", "the the", "Maya is
+  Maya, Maya lives ...", "Sofia gets this error when Sofia hit the endpoint")
 - dangling-end: ends on a conjunction, preposition or determiner ("likes painting and.")
 - speaker-pronoun: a first- or second-person pronoun (I, me, my, we, you, ...) left in
 - code-or-markup: backticks, braces, brackets, `=`, calls `f()`, dunder names, bullets,
@@ -268,8 +269,16 @@ def _garble(doc: Any, words: list[Any]) -> list[str]:
     for a, b in zip(words, words[1:], strict=False):
         if a.lower_ == b.lower_ and a.lower_ not in DOUBLE_OK and b.i == a.i + 1:
             found.append(f"doubled-token: {a.text} {b.text}")
-    found += _repeats(words) + _self_apposition(doc) + _comma_splice(doc)
+    found += _repeats(words) + _self_apposition(doc) + _comma_splice(doc) + _renamed(doc)
     return found
+
+
+def _renamed(doc: Any) -> list[str]:
+    """One name as the subject of two clauses, where the second wants a pronoun
+    ("Sofia gets this error when Sofia hit the endpoint")."""
+    names = [t.lower_ for t in doc if t.dep_ in ("nsubj", "nsubjpass") and t.is_title]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    return [f"repeated-subject: {', '.join(twice)}"] if twice else []
 
 
 def _repeats(words: list[Any]) -> list[str]:
@@ -318,3 +327,16 @@ def _joined_by_cc(doc: Any, left: int) -> bool:
 
 def _has_clause_before(doc: Any, comma: int) -> bool:
     return any(_subject(t) is not None and _is_finite(t) for t in doc[:comma])
+
+
+def subject_phrases(statements: Sequence[str]) -> list[str]:
+    """The subject phrase of each statement's main clause ("Melanie's kids")."""
+    found = []
+    for doc in _nlp().pipe(list(statements), batch_size=256):
+        root = next((t for t in doc if t.dep_ == "ROOT"), None)
+        subject = _subject(root) if root is not None else None
+        if subject is not None:
+            found.append(doc[subject.left_edge.i : subject.right_edge.i + 1].text)
+        else:  # a misparse: the words before the root stand in for the subject
+            found.append(doc[: root.i].text if root is not None else "")
+    return found

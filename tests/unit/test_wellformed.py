@@ -34,6 +34,7 @@ BAD = [
     ("Maya is Maya, Maya lives in Chicago.", "self-apposition"),
     ("Maya is Maya, Maya lives in Chicago.", "comma-splice"),
     ("Maya is tired, she goes to bed.", "comma-splice"),
+    ("Sofia gets this error when Sofia hit the endpoint.", "repeated-subject"),
     ("App = Flask(__name__).", "code-or-markup"),
     ("Git add.", "no-finite-verb"),
     ("From flask import Flask, request, jsonify.", "code-or-markup"),
