@@ -142,6 +142,20 @@ ADVERBS_BEFORE_VERB: frozenset[str] = frozenset(
     really also just still totally always never usually often actually definitely
     absolutely sometimes recently finally truly honestly even already mostly kinda
     probably maybe perhaps possibly apparently supposedly certainly rarely
+    now currently mainly only barely hardly generally typically normally occasionally
+    constantly basically literally simply seriously then again soon once first
+    """.split()
+)
+VERBS_ENDING_IN_LY: frozenset[str] = frozenset(
+    {"apply", "reply", "rely", "supply", "multiply", "comply", "imply", "fly", "ally"}
+)
+ADVERB_PHRASES: frozenset[tuple[str, str]] = frozenset(
+    {("kind", "of"), ("sort", "of"), ("kinda", "of")}
+)
+PAST_PARTICIPLES: frozenset[str] = frozenset(
+    """
+    been gone done seen had got gotten made known taken given written eaten driven
+    forgotten begun run come become thought told found left lost met heard
     """.split()
 )
 

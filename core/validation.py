@@ -15,6 +15,7 @@ from dataclasses import replace
 from datetime import datetime
 from functools import lru_cache
 
+from .assertions import ROLE_WORDS
 from .extraction import Claim, SignalKind
 from .lexicon import FUNCTION_WORDS, TEMPLATE_WORDS
 from .temporal import find_temporal, render
@@ -25,11 +26,19 @@ _NEGATION = re.compile(
 )
 
 
-def validate_claim(claim: Claim, text: str, *, speaker: str, captured_at: datetime) -> Claim:
-    """``claim`` unchanged when fully traceable, else with ``review_reason`` set."""
+def validate_claim(
+    claim: Claim, text: str, *, speaker: str, captured_at: datetime, role: str = "user"
+) -> Claim:
+    """``claim`` unchanged when fully traceable, else with ``review_reason`` set.
+
+    An assistant's statement may also use the words naming its role ("The assistant
+    recommended that the user ...").
+    """
     reasons = []
     if not claim.spans or any(not 0 <= s < e <= len(text) for s, e in claim.spans):
         reasons.append("support span outside the evidence")
+    if role == "assistant":
+        speaker = " ".join([speaker, *sorted(ROLE_WORDS)])
     missing = untraceable_words(claim.statement, text, speaker=speaker, captured_at=captured_at)
     missing += _invented_negation(claim, text)
     if missing:
@@ -66,7 +75,8 @@ def _known_stems(text: str, speaker: str, captured_at: datetime) -> frozenset[st
 
 def _resolved_dates(text: str, captured_at: datetime) -> list[str]:
     renderings = [render(captured_at.date().isoformat())]
-    for signal in find_temporal(text, captured_at):
+    found = find_temporal(text, captured_at) + find_temporal(text, captured_at, assume_year=False)
+    for signal in found:
         if signal.kind is SignalKind.DATE and signal.value:
             renderings += [render(signal.value), signal.value.replace("-", " ")]
     return renderings
