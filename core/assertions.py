@@ -10,10 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
 
-Role = Literal["user", "assistant", "system", "tool"]
-ROLES: tuple[Role, ...] = ("user", "assistant", "system", "tool")
 ASSISTANT = "the assistant"
 """How a statement names the assistant (first person of an assistant turn)."""
 ROLE_WORDS = frozenset({"assistant", "recommended", "user"})

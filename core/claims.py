@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time
 
-from .assertions import ASSISTANT, Role, assistant_reading, past_expressive, speech_act, you_as_user
+from .assertions import ASSISTANT, assistant_reading, past_expressive, speech_act, you_as_user
+from .events import SpeakerRole as Role
 from .extraction import Claim, Signal, SignalKind, Slot
 from .lexicon import FIRST_PERSON, FUNCTION_WORDS, HEDGE_CUES, PHATIC_WORDS, SECOND_PERSON
 from .rewrite import addressee, rewrite_clause

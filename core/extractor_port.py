@@ -10,8 +10,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from .assertions import Role
 from .claims import EXTRACTION_VERSION, extract_claims
+from .events import SpeakerRole as Role
 from .extraction import Claim
 
 
