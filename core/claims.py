@@ -47,6 +47,9 @@ _CLAUSE_BREAK = re.compile(
     r"(?:is|was|are|were|has|had|have|will|just|also|\w+ed|\w+s)\b)"
     r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s)"
 )
+_NOUN_PHRASE = re.compile(
+    r"(?:(?:my|our|his|her|their|the|a|an)\s+)?[\w'’-]+(?:\s+[\w'’-]+)?", re.I
+)
 _SUBORDINATE = re.compile(
     r"(?:when|whenever|if|because|since|after|before|while|although|though|once|as|until"
     r"|unless|whether|even though|so that)\b",
@@ -100,6 +103,7 @@ class _Clause:
     start: int
     end: int
     question: bool
+    sentence: tuple[int, int] = (0, 0)
 
 
 def extract_claims(
@@ -154,12 +158,20 @@ def split_clauses(text: str) -> list[_Clause]:
         question = sentence.rstrip().endswith("?")
         cut = start
         for brk in _CLAUSE_BREAK.finditer(sentence):
-            if brk.group(0).strip() == "," and _SUBORDINATE.match(text, cut):
+            if _keeps_together(text[cut : start + brk.start()], brk.group(0)):
                 continue
-            clauses.append(_Clause(cut, start + brk.start(), question))
+            clauses.append(_Clause(cut, start + brk.start(), question, (start, end)))
             cut = start + brk.end()
-        clauses.append(_Clause(cut, end, question))
+        clauses.append(_Clause(cut, end, question, (start, end)))
     return [c for c in (_trimmed(text, c) for c in clauses) if c.end > c.start]
+
+
+def _keeps_together(before: str, joint: str) -> bool:
+    """A subordinate opening ("When I was young, I ...") or a compound subject ("My wife
+    and I moved") is no clause of its own."""
+    if joint.strip() == ",":
+        return _SUBORDINATE.match(before) is not None
+    return joint.strip() == "and" and _NOUN_PHRASE.fullmatch(before.strip()) is not None
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:
@@ -177,7 +189,7 @@ def _trimmed(text: str, clause: _Clause) -> _Clause:
     raw = text[clause.start : clause.end]
     start = clause.start + len(raw) - len(raw.lstrip())
     end = clause.start + len(raw.rstrip())
-    return _Clause(start, end, clause.question)
+    return replace(clause, start=start, end=end)
 
 
 def _claim_for(turn: _Turn, clause: _Clause) -> Claim | None:
@@ -227,8 +239,9 @@ def _inside(turn: _Turn, clause: _Clause) -> tuple[Signal, ...]:
 
 
 def _in_code(turn: _Turn, clause: _Clause) -> bool:
-    """The clause holds code that prose does not keep (a command inside a sentence)."""
-    return any(s.start < clause.end and clause.start < s.end and not s.inline for s in turn.code)
+    """The clause's sentence holds code that prose does not keep (a command)."""
+    first, last = clause.sentence
+    return any(s.start < last and first < s.end and not s.inline for s in turn.code)
 
 
 def _support(turn: _Turn, start: int, end: int) -> tuple[tuple[int, int], ...]:
@@ -259,7 +272,7 @@ def _content_start(turn: _Turn, clause: _Clause) -> int:
         start = name.end()
     past = past_expressive(text[start : clause.end])
     if past > 0:
-        return _content_start(turn, _Clause(start + past, clause.end, clause.question))
+        return _content_start(turn, replace(clause, start=start + past))
     return start if past == 0 else clause.end
 
 

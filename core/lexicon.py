@@ -149,6 +149,12 @@ ADVERBS_BEFORE_VERB: frozenset[str] = frozenset(
 VERBS_ENDING_IN_LY: frozenset[str] = frozenset(
     {"apply", "reply", "rely", "supply", "multiply", "comply", "imply", "fly", "ally"}
 )
+VERBS_ENDING_IN_ED_OR_ING: frozenset[str] = frozenset(
+    """
+    need feed speed seed bleed breed proceed exceed succeed embed shed heed shred wed
+    sing bring ring swing sling sting cling fling wring spring string
+    """.split()
+)
 ADVERB_PHRASES: frozenset[tuple[str, str]] = frozenset(
     {("kind", "of"), ("sort", "of"), ("kinda", "of")}
 )

@@ -17,6 +17,7 @@ from .lexicon import (
     FUNCTION_WORDS,
     MODALS_AND_PAST,
     PAST_PARTICIPLES,
+    VERBS_ENDING_IN_ED_OR_ING,
     VERBS_ENDING_IN_LY,
 )
 from .temporal import render
@@ -26,7 +27,9 @@ Replacement = tuple[int, int, str]
 _Q = "['’]"
 _OWN_PREPOSITIONS = {"on", "in", "at", "during"}
 _OUTER_PREPOSITION = re.compile(r"\b(?:since|until|till|from|before|after|by|of)\s+$", re.I)
-_SPAN_PREPOSITION = re.compile(r"^(?P<prep>on|in|during|at|by|from|until|till)\s+", re.I)
+_SPAN_PREPOSITION = re.compile(
+    r"^(?P<prep>on|in|during|at|by|from|until|till|since|of|early|late|mid)\s+", re.I
+)
 _FIRST_PERSON = re.compile(
     rf"\b(?:(?P<i>[Ii])(?P<tail>{_Q}m|{_Q}ve|{_Q}ll|{_Q}d| am| haven{_Q}t| have not| have"
     rf"| do not| don{_Q}t| do\b)?"
@@ -224,7 +227,9 @@ def _agreeing_verb(text: str, match: re.Match[str], end: int, speaker: str) -> R
 
 
 def _present_verb(word: str) -> bool:
-    if word in MODALS_AND_PAST or word.endswith(("ed", "ing")) or not word.isalpha():
+    if word in MODALS_AND_PAST or not word.isalpha():
+        return False
+    if word.endswith(("ed", "ing")) and word not in VERBS_ENDING_IN_ED_OR_ING:
         return False
     return word not in FUNCTION_WORDS - {"have", "do", "go"} and len(word) > 1
 

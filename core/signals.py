@@ -258,6 +258,7 @@ def structure_anchors(text: str, segments: tuple[Segment, ...]) -> list[Signal]:
     packages = _rule_anchors(text, "package", _PACKAGE, _package_value, (0, len(text)))
     found += [s for s in packages if _package_name(s) not in FUNCTION_WORDS | CALENDAR_WORDS]
     found += _rule_anchors(text, "measure", _MEASURE, _spaced, (0, len(text)))
+    found += _rule_anchors(text, "path", _FILE_PATH, str, (0, len(text)))
     found += _rule_anchors(text, "error", _ERROR, _spaced, (0, len(text)))
     unique = {(s.start, s.end, s.value): s for s in found}
     return sorted(unique.values(), key=lambda s: (s.start, s.end, s.value or ""))
@@ -273,7 +274,7 @@ def anchor_terms(text: str, segments: tuple[Segment, ...]) -> tuple[str, ...]:
 
 def _segment_anchors(text: str, piece: Segment) -> list[Signal]:
     span = (piece.start, piece.end)
-    found = _rule_anchors(text, "path", _FILE_PATH, str, span)
+    found = []
     if piece.kind in CODE_KINDS:
         found += [s for s in _rule_anchors(text, "identifier", _IDENTIFIER, str, span) if _named(s)]
         found += _declared_names(text, piece)

@@ -103,11 +103,22 @@ def _render_range(first: date, last: date) -> str:
         return f"in {first.year}"
     if first.day == 1 and last == _month_end(first):
         return f"in {MONTHS[first.month - 1].capitalize()} {first.year}"
+    season = _season_name(first, last)
+    if season:
+        return f"in the {season} of {first.year}"
     if first.weekday() == 0 and last - first == timedelta(days=6):
         return "in the week of " + _long(first)
     if first.weekday() == 5 and last - first == timedelta(days=1):
         return "on the weekend of " + _long(first)
     return f"between {_long(first)} and {_long(last)}"
+
+
+def _season_name(first: date, last: date) -> str | None:
+    for name, (first_month, last_month) in SEASONS.items():
+        same_year = first.year == last.year and first.day == 1 and last == _month_end(last)
+        if same_year and (first.month, last.month) == (first_month, last_month):
+            return name
+    return None
 
 
 def _render_yearless(value: str) -> str:

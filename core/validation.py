@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from .assertions import ROLE_WORDS
 from .extraction import Claim, SignalKind
-from .lexicon import FUNCTION_WORDS, TEMPLATE_WORDS
+from .lexicon import FUNCTION_WORDS, TEMPLATE_WORDS, VERBS_ENDING_IN_ED_OR_ING
 from .temporal import find_temporal, render
 
 _TOKEN = re.compile(r"[a-z0-9]+")
@@ -99,6 +99,8 @@ def stem(word: str) -> str:
     """
     if word.isdigit() or len(word) <= 3:
         return word[:-1] + "i" if word.endswith("y") and len(word) == 3 else word
+    if word in VERBS_ENDING_IN_ED_OR_ING or word[:-1] in VERBS_ENDING_IN_ED_OR_ING:
+        return word.removesuffix("s")
     for suffix, keep in (("ies", "i"), ("ied", "i"), ("sses", "ss"), ("ing", ""), ("ed", "")):
         if word.endswith(suffix) and len(word) - len(suffix) >= 2:
             return _tidy(word[: -len(suffix)] + keep)
