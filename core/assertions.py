@@ -20,11 +20,12 @@ _Q = "['’]"
 _REQUEST = re.compile(
     rf"\b(?:(?:can|could|would|will|won{_Q}t|wouldn{_Q}t)\s+you|please|pls|plz|kindly"
     rf"|(?:I|we)\s+(?:need|want|would like|{_Q}d like)\s+(?:you|u)\s+to"
-    r"|help\s+me|show\s+me|tell\s+me|give\s+me|walk\s+me\s+through|let\s+me\s+know"
+    r"|^(?:just\s+)?(?:help|show|tell|give|walk|let)\s+me\b"
     rf"|let{_Q}s|lets\s+(?:go|try|do|see|make|get)|I\s+(?:was|am|{_Q}m)\s+wondering"
     r"|do\s+you\s+(?:know|think|have)|any\s+(?:idea|tips|suggestions)\b"
-    rf"|^here(?:{_Q}s|\s+is|\s+are)\b|^(?:this|that)\s+is\s+(?:my|the)\s+(?:code|output|error"
-    r"|log|config|file|snippet|traceback|stack\s*trace)\b)",
+    rf"|^(?:here(?:{_Q}s|\s+is|\s+are)|(?:this|that)\s+is)\s+(?:(?:my|the|our|some)\s+)?"
+    r"(?:current\s+|full\s+|updated\s+)?(?:code|output|error|logs?|config|file|snippet"
+    r"|traceback|stack\s*trace|diff|script|query|schema|function|class|example)\b)",
     re.I,
 )
 _EXPRESSIVE = re.compile(

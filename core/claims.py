@@ -17,7 +17,16 @@ from datetime import date, datetime, time
 from .assertions import ASSISTANT, assistant_reading, past_expressive, speech_act, you_as_user
 from .events import SpeakerRole as Role
 from .extraction import Claim, Signal, SignalKind, Slot
-from .lexicon import FIRST_PERSON, FUNCTION_WORDS, HEDGE_CUES, PHATIC_WORDS, SECOND_PERSON
+from .lexicon import (
+    ADVERBS_BEFORE_VERB,
+    CALENDAR_WORDS,
+    FIRST_PERSON,
+    FUNCTION_WORDS,
+    HEDGE_CUES,
+    NOT_NAMES,
+    PHATIC_WORDS,
+    SECOND_PERSON,
+)
 from .rewrite import addressee, rewrite_clause
 from .salience import within_budget
 from .segments import CODE_KINDS, Segment, prose_view, segment
@@ -50,6 +59,9 @@ _CLAUSE_BREAK = re.compile(
 _NOUN_PHRASE = re.compile(
     r"(?:(?:my|our|his|her|their|the|a|an)\s+)?[\w'’-]+(?:\s+[\w'’-]+)?", re.I
 )
+_HAS_SUBJECT = re.compile(
+    r"\b(?:I|I['’]\w+|we|he|she|they|it|it['’]s|that['’]s|there['’]s)\b", re.I
+)
 _SUBORDINATE = re.compile(
     r"(?:when|whenever|if|because|since|after|before|while|although|though|once|as|until"
     r"|unless|whether|even though|so that)\b",
@@ -58,7 +70,8 @@ _SUBORDINATE = re.compile(
 _DISCOURSE = re.compile(
     r"(?:(?i:hey|hi|hello|wow|whoa|oh|ooh|yeah|yes|yep|yup|nope|no|well|so|haha\w*|lol|omg|aww*"
     r"|ah|ok(?:ay)?|sure|anyway|by the way|btw|honestly|actually|also|plus|and"
-    r"|but|totally|true|right|hmm+|um+|oh my|gosh|man|dude|cool|nice|awesome|great|sorry(?=[,!.]))"
+    r"|but|totally|true|right|hmm+|um+|oh my|gosh|man|dude|cool|nice|awesome|great|sorry(?=[,!.])"
+    r"|guess what|you know what)"
     r"\b[,!.…]*\s*)*"
 )
 _NOT_NEGATING = re.compile(
@@ -68,6 +81,8 @@ _NOT_NEGATING = re.compile(
 )
 _LEADING_VOCATIVE = re.compile(r"([A-Z][a-z]+)[,!]\s+")
 _TRAILING_VOCATIVE = re.compile(r",\s*[A-Z][a-z]+\s*[.!…]*\s*$")
+_ADDRESSED = re.compile(r"(?:I|I['’]\w+|we|my|you|your)\b")
+"""After "Name, ": the rest speaks to that person, so the name is a vocative."""
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _MIN_CONTENT_WORDS = 2
 
@@ -158,7 +173,9 @@ def split_clauses(text: str) -> list[_Clause]:
         question = sentence.rstrip().endswith("?")
         cut = start
         for brk in _CLAUSE_BREAK.finditer(sentence):
-            if _keeps_together(text[cut : start + brk.start()], brk.group(0)):
+            if _keeps_together(
+                text[cut : start + brk.start()], brk.group(0), text[brk.end() + start :]
+            ):
                 continue
             clauses.append(_Clause(cut, start + brk.start(), question, (start, end)))
             cut = start + brk.end()
@@ -166,12 +183,13 @@ def split_clauses(text: str) -> list[_Clause]:
     return [c for c in (_trimmed(text, c) for c in clauses) if c.end > c.start]
 
 
-def _keeps_together(before: str, joint: str) -> bool:
+def _keeps_together(before: str, joint: str, after: str) -> bool:
     """A subordinate opening ("When I was young, I ...") or a compound subject ("My wife
     and I moved") is no clause of its own."""
     if joint.strip() == ",":
-        return _SUBORDINATE.match(before) is not None
-    return joint.strip() == "and" and _NOUN_PHRASE.fullmatch(before.strip()) is not None
+        return _SUBORDINATE.match(before) is not None or not _HAS_SUBJECT.search(before)
+    compound = joint.strip() == "and" and after.startswith("I ")
+    return compound and _NOUN_PHRASE.fullmatch(before.strip()) is not None
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:
@@ -268,12 +286,21 @@ def _content_start(turn: _Turn, clause: _Clause) -> int:
     lead = _DISCOURSE.match(text, start, clause.end)
     start = lead.end() if lead else start
     name = _LEADING_VOCATIVE.match(text, start, clause.end)
-    if name and name.group(1) == turn.listener:
-        start = name.end()
+    if name and (name.group(1) == turn.listener or _called_by_name(text, name)):
+        lead = _DISCOURSE.match(text, name.end(), clause.end)
+        start = lead.end() if lead else name.end()
     past = past_expressive(text[start : clause.end])
     if past > 0:
         return _content_start(turn, replace(clause, start=start + past))
     return start if past == 0 else clause.end
+
+
+def _called_by_name(text: str, name: re.Match[str]) -> bool:
+    """ "Caroline, I started ...": a name, not an adverb ("Lately, I ..."), before a clause
+    that speaks to its listener."""
+    word = name.group(1).lower()
+    common = word in NOT_NAMES | ADVERBS_BEFORE_VERB | CALENDAR_WORDS or word.endswith("ly")
+    return not common and _ADDRESSED.match(text, name.end()) is not None
 
 
 def _stops(inside: tuple[Signal, ...], start: int) -> list[int]:

@@ -97,7 +97,8 @@ NOT_NAMES: frozenset[str] = frozenset(
     haha hahaha lol omg btw if then because after before while once since though although
     not never always sometimes today yesterday tomorrow tonight last next
     love like hope wish let take check remember keep make try look see go thinking
-    gonna wanna nah hmm um uh please sorry bye cheers dear
+    gonna wanna nah hmm um uh please sorry bye cheers dear however meanwhile besides
+    otherwise instead anyways again still
     """.split()
 )
 ORGANISATION_SUFFIXES: frozenset[str] = frozenset(

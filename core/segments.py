@@ -65,6 +65,8 @@ _CONTAINERS = {
     "table_open": SegmentKind.TABLE,
     "heading_open": SegmentKind.HEADING,
 }
+_MARKUP_CHARS = re.compile(r"[`*_#>|\[<\n\\~=]|^\s*(?:[-+]|\d+[.)])\s|^ {4}")
+"""A text without any of these is one paragraph: the parser is not needed."""
 _INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
 _SINGLE_NAME = re.compile(r"[\w@.+/-]+")
 _LINK = re.compile(r"!?\[([^\]\n]*)\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
@@ -97,15 +99,27 @@ def _parser() -> MarkdownIt:
 
 def segment(text: str) -> tuple[Segment, ...]:
     """Every segment of ``text``, sorted by position; inline segments lie inside prose."""
+    found = _blocks(text) if _MARKUP_CHARS.search(text) else _plain(text)
+    prose = [s for s in found if s.kind in PROSE_KINDS]
+    for block in prose:
+        found += _inline_segments(text, block)
+    return tuple(sorted(found, key=lambda s: (s.start, -s.end)))
+
+
+def _blocks(text: str) -> list[Segment]:
     lines = _line_starts(text)
     found: list[Segment] = []
     stack: list[SegmentKind] = []
     for token in _parser().parse(text):
         found += _token_segments(token, text, lines, stack)
-    prose = [s for s in found if s.kind in PROSE_KINDS]
-    for block in prose:
-        found += _inline_segments(text, block)
-    return tuple(sorted(found, key=lambda s: (s.start, -s.end)))
+    return found
+
+
+def _plain(text: str) -> list[Segment]:
+    """One line without markup characters: a paragraph, as the parser would find it."""
+    start = len(text) - len(text.lstrip())
+    end = len(text.rstrip())
+    return [Segment(SegmentKind.PROSE, start, end)] if end > start else []
 
 
 def _token_segments(

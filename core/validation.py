@@ -74,11 +74,15 @@ def _known_stems(text: str, speaker: str, captured_at: datetime) -> frozenset[st
 
 
 def _resolved_dates(text: str, captured_at: datetime) -> list[str]:
+    """Renderings of the evidence's dates; a yearless one may also be given the year
+    before, of or after the capture (as a rewrite that assumes one would)."""
+    year = captured_at.year
     renderings = [render(captured_at.date().isoformat())]
-    found = find_temporal(text, captured_at) + find_temporal(text, captured_at, assume_year=False)
-    for signal in found:
+    for signal in find_temporal(text, captured_at, assume_year=False):
         if signal.kind is SignalKind.DATE and signal.value:
             renderings += [render(signal.value), signal.value.replace("-", " ")]
+            if signal.value.startswith("--"):
+                renderings += [str(year - 1), str(year), str(year + 1)]
     return renderings
 
 
