@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
-from .events import DeletionScope, SealedText, TurnRecorded
+from .events import DeletionScope, SealedText, SpeakerRole, TurnRecorded
 from .ids import evidence_id
 from .scope import Scope
 
@@ -26,6 +26,7 @@ class TurnInput(BaseModel):
     agent: str | None = None
     source_uri: str | None = Field(None, min_length=1, max_length=2048)
     deletion_scope: DeletionScope = DeletionScope.USER
+    role: SpeakerRole = Field("user", description="user, assistant, system or tool")
 
     @field_validator("scope")
     @classmethod
@@ -95,4 +96,5 @@ def record_turn(turn: TurnInput, sealed: SealedText, content_hash: str) -> TurnR
         deletion_scope=turn.deletion_scope,
         content_hash=content_hash,
         text=sealed,
+        role=turn.role,
     )

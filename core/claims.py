@@ -1,9 +1,11 @@
 """Claim writing: a turn's text -> atomic, self-contained, provenance-checked claims.
 
-The rules extractor (no LLM): split the turn into clauses, drop questions and chit-chat,
-rewrite each remaining clause so that it stands alone (first person -> the speaker,
-unambiguous he/she -> the named person, relative dates -> absolute dates), key it by a
-(subject, attribute) slot when a slot rule matches, and check its provenance.
+The rules extractor (no LLM): segment the turn (prose, code, markup; only prose yields
+claims), split the prose into clauses, keep only assertions (no questions, requests,
+imperatives, greetings or thanks), rewrite each so that it stands alone (first person ->
+the speaker, unambiguous he/she -> the named person, relative dates -> absolute dates),
+key it by a (subject, attribute) slot when a slot rule matches, check its provenance and
+keep the most salient few of the turn (:data:`~provmem.core.salience.CLAIM_BUDGET`).
 """
 
 from __future__ import annotations
@@ -12,32 +14,65 @@ import re
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time
 
+from .assertions import ASSISTANT, assistant_reading, past_expressive, speech_act, you_as_user
+from .events import SpeakerRole as Role
 from .extraction import Claim, Signal, SignalKind, Slot
-from .lexicon import FIRST_PERSON, FUNCTION_WORDS, HEDGE_CUES, PHATIC_WORDS, SECOND_PERSON
+from .lexicon import (
+    ADVERBS_BEFORE_VERB,
+    CALENDAR_WORDS,
+    FIRST_PERSON,
+    FUNCTION_WORDS,
+    HEDGE_CUES,
+    NOT_NAMES,
+    PHATIC_WORDS,
+    SECOND_PERSON,
+)
 from .rewrite import addressee, rewrite_clause
-from .signals import find_signals
+from .salience import within_budget
+from .segments import CODE_KINDS, Segment, prose_view, segment
+from .signals import find_signals, structure_anchors
 from .slot_rules import match_slot
 from .validation import validate_claim
 
-__all__ = ["EXTRACTION_VERSION", "Claim", "extract_claims", "normalize", "split_clauses"]
+__all__ = [
+    "EXTRACTION_VERSION",
+    "Claim",
+    "TurnExtraction",
+    "extract_claims",
+    "extract_turn",
+    "normalize",
+    "split_clauses",
+]
 
-EXTRACTION_VERSION = "rules/2"
+EXTRACTION_VERSION = "rules/3"
 
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+(?=\s|$|[\"”)])|\n|$)|[^\n]+?(?:\n|$)")
+_SENTENCE = re.compile(
+    r"(?:[^.!?\n]|[.!?]+(?![\s\"”)]|$))+(?:[.!?]+(?=[\s\"”)]|$)|(?=\n)|$)|[.!?]+"
+)
 _ABBREVIATION = re.compile(r"\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|prof)\.$", re.I)
 _CLAUSE_BREAK = re.compile(
-    r"\s*;\s*|\s+[-–—]\s+|,?\s+(?:and|but|so|because)\s+(?=(?:I|we|my|he|she|they|it)\b)"
+    r"\s*;\s*|\s+[-–—]\s+"
+    r"|,?\s+(?:and|but|so|because)\s+(?=(?:I|we|he|she|they|it)\b|my(?:\s+\w+){1,2}\s+"
+    r"(?:is|was|are|were|has|had|have|will|just|also|\w+ed|\w+s)\b)"
+    r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s)"
+)
+_NOUN_PHRASE = re.compile(
+    r"(?:(?:my|our|his|her|their|the|a|an)\s+)?[\w'’-]+(?:\s+[\w'’-]+)?", re.I
+)
+_HAS_SUBJECT = re.compile(
+    r"\b(?:I|I['’]\w+|we|he|she|they|it|it['’]s|that['’]s|there['’]s)\b", re.I
+)
+_SUBORDINATE = re.compile(
+    r"(?:when|whenever|if|because|since|after|before|while|although|though|once|as|until"
+    r"|unless|whether|even though|so that)\b",
+    re.I,
 )
 _DISCOURSE = re.compile(
     r"(?:(?i:hey|hi|hello|wow|whoa|oh|ooh|yeah|yes|yep|yup|nope|no|well|so|haha\w*|lol|omg|aww*"
-    r"|ah|ok(?:ay)?|sure|thanks|thank you|anyway|by the way|btw|honestly|actually|also|plus|and"
-    r"|but|totally|true|right|hmm+|um+|oh my|gosh|man|dude|cool|nice|awesome|great|congrats|sorry)"
+    r"|ah|ok(?:ay)?|sure|anyway|by the way|btw|honestly|actually|also|plus|and"
+    r"|but|totally|true|right|hmm+|um+|oh my|gosh|man|dude|cool|nice|awesome|great|sorry(?=[,!.])"
+    r"|guess what|you know what)"
     r"\b[,!.…]*\s*)*"
-)
-_IMPERATIVE = re.compile(
-    r"^(?:take|check|let|look|see|keep|make|try|remember|have|come|tell|give|enjoy|stay|don['’]t"
-    r"|do|be|please|imagine|guess|thank|thanks|good|nice|glad|happy|hope|wish|talk|catch|bye)\b",
-    re.I,
 )
 _NOT_NEGATING = re.compile(
     r"\b(?:can['’]t wait|couldn['’]t be happier|not only|no doubt|no wonder|never been happier"
@@ -46,8 +81,25 @@ _NOT_NEGATING = re.compile(
 )
 _LEADING_VOCATIVE = re.compile(r"([A-Z][a-z]+)[,!]\s+")
 _TRAILING_VOCATIVE = re.compile(r",\s*[A-Z][a-z]+\s*[.!…]*\s*$")
+_ADDRESSED = re.compile(r"(?:I|I['’]\w+|we|my|you|your)\b")
+"""After "Name, ": the rest speaks to that person, so the name is a vocative."""
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _MIN_CONTENT_WORDS = 2
+
+
+@dataclass(frozen=True)
+class TurnExtraction:
+    """What the extractor found in one turn.
+
+    ``claims`` are the kept claims in text order; ``anchors`` the turn's hard anchors
+    (from prose, code and markup) for the evidence's exact-match index; ``over_budget``
+    counts the claims the budget left to the raw evidence.
+    """
+
+    claims: tuple[Claim, ...]
+    segments: tuple[Segment, ...]
+    anchors: tuple[Signal, ...]
+    over_budget: int = 0
 
 
 @dataclass(frozen=True)
@@ -57,6 +109,8 @@ class _Turn:
     speaker: str
     listener: str | None
     captured_at: datetime
+    role: Role
+    code: tuple[Segment, ...]
 
 
 @dataclass(frozen=True)
@@ -64,9 +118,12 @@ class _Clause:
     start: int
     end: int
     question: bool
+    sentence: tuple[int, int] = (0, 0)
 
 
-def extract_claims(text: str, *, speaker: str, captured_at: datetime) -> list[Claim]:
+def extract_claims(
+    text: str, *, speaker: str, captured_at: datetime, role: Role = "user"
+) -> list[Claim]:
     """The claims of one turn, each validated against the turn and its metadata.
 
     >>> from datetime import UTC
@@ -75,28 +132,64 @@ def extract_claims(text: str, *, speaker: str, captured_at: datetime) -> list[Cl
     ...                                      speaker="Alice", captured_at=at)]
     ['Alice moved to Lisbon on 7 May 2023.']
     """
-    signals = find_signals(text, speaker=speaker, captured_at=captured_at)
-    turn = _Turn(text, signals, speaker, addressee(text, signals), captured_at)
+    return list(extract_turn(text, speaker=speaker, captured_at=captured_at, role=role).claims)
+
+
+def extract_turn(
+    text: str, *, speaker: str, captured_at: datetime, role: Role = "user"
+) -> TurnExtraction:
+    """Segments, hard anchors and the budgeted claims of one turn (claims from prose only).
+
+    A system or tool turn yields anchors but no claims; an assistant's turn only the
+    assistant's own statements, with the assistant as their subject.
+    """
+    segments = segment(text)
+    anchors = tuple(structure_anchors(text, segments))
+    if role not in ("user", "assistant"):
+        return TurnExtraction((), segments, anchors)
+    view = prose_view(text, segments)
+    subject = ASSISTANT if role == "assistant" else speaker
+    signals = find_signals(view, speaker=subject, captured_at=captured_at)
+    listener = addressee(view, signals) if role == "user" else None
+    code = tuple(s for s in segments if s.kind in CODE_KINDS)
+    turn = _Turn(view, signals, subject, listener, captured_at, role, code)
     claims = []
-    for clause in split_clauses(text):
+    for clause in split_clauses(view):
         claim = _claim_for(turn, clause)
         if claim is not None:
-            claims.append(validate_claim(claim, text, speaker=speaker, captured_at=captured_at))
-    return claims
+            claims.append(
+                validate_claim(claim, text, speaker=subject, captured_at=captured_at, role=role)
+            )
+    kept = within_budget(claims)
+    return TurnExtraction(tuple(kept), segments, anchors, len(claims) - len(kept))
 
 
 def split_clauses(text: str) -> list[_Clause]:
-    """Sentences, then clauses joined by ';', a dash, or 'and/but/so' before a new subject."""
+    """Sentences, then clauses joined by ';', a dash, 'and/but/so' or a comma before a new
+    subject; a subordinate opening ("When I was young,") stays with its main clause."""
     clauses = []
     for start, end in _sentences(text):
         sentence = text[start:end]
         question = sentence.rstrip().endswith("?")
         cut = start
         for brk in _CLAUSE_BREAK.finditer(sentence):
-            clauses.append(_Clause(cut, start + brk.start(), question))
+            if _keeps_together(
+                text[cut : start + brk.start()], brk.group(0), text[brk.end() + start :]
+            ):
+                continue
+            clauses.append(_Clause(cut, start + brk.start(), question, (start, end)))
             cut = start + brk.end()
-        clauses.append(_Clause(cut, end, question))
+        clauses.append(_Clause(cut, end, question, (start, end)))
     return [c for c in (_trimmed(text, c) for c in clauses) if c.end > c.start]
+
+
+def _keeps_together(before: str, joint: str, after: str) -> bool:
+    """A subordinate opening ("When I was young, I ...") or a compound subject ("My wife
+    and I moved") is no clause of its own."""
+    if joint.strip() == ",":
+        return _SUBORDINATE.match(before) is not None or not _HAS_SUBJECT.search(before)
+    compound = joint.strip() == "and" and after.startswith("I ")
+    return compound and _NOUN_PHRASE.fullmatch(before.strip()) is not None
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:
@@ -114,36 +207,100 @@ def _trimmed(text: str, clause: _Clause) -> _Clause:
     raw = text[clause.start : clause.end]
     start = clause.start + len(raw) - len(raw.lstrip())
     end = clause.start + len(raw.rstrip())
-    return _Clause(start, end, clause.question)
+    return replace(clause, start=start, end=end)
 
 
 def _claim_for(turn: _Turn, clause: _Clause) -> Claim | None:
-    if clause.question:
+    if clause.question or _in_code(turn, clause):
         return None
     text = turn.text
     start = _content_start(turn, clause)
     vocative = _TRAILING_VOCATIVE.search(text, start, clause.end)
     end = vocative.start() if vocative else clause.end
+    if end <= start:
+        return None
+    if turn.role == "assistant":
+        return _assistant_claim(turn, clause, start, end)
     body = text[start:end]
-    inside = tuple(s for s in turn.signals if clause.start <= s.start and s.end <= clause.end)
+    if speech_act(body) is not None:
+        return None
+    inside = _inside(turn, clause)
     slot_match = match_slot(body, turn.speaker, _stops(inside, start))
     if slot_match is None and not _informative(body, turn.listener is not None):
         return None
     statement = rewrite_clause(text, start, end, turn.signals, turn.speaker, turn.listener)
+    if _tautology(statement):
+        return None
     slot, rule_negated = slot_match if slot_match else (None, False)
-    claim = _assemble(statement, (start, end), slot, rule_negated, inside, turn.captured_at)
+    claim = _assemble(statement, _support(turn, start, end), slot, rule_negated, inside, turn)
     hedge = HEDGE_CUES.search(text, clause.start, clause.end)
     return replace(claim, hedge=hedge.group(0).lower()) if hedge else claim
 
 
+def _assistant_claim(turn: _Turn, clause: _Clause, start: int, end: int) -> Claim | None:
+    """The assistant's own statement ("The assistant recommended ..."), never the user's."""
+    reading = assistant_reading(turn.text[start:end])
+    rest_at = start + (reading.start if reading else 0)
+    if reading is None or not _informative(turn.text[rest_at:end], True):
+        return None
+    rest = rewrite_clause(turn.text, rest_at, end, turn.signals, turn.speaker, None)
+    if reading.prefix and turn.text[rest_at : rest_at + 1].islower():
+        rest = rest[:1].lower() + rest[1:]
+    statement = you_as_user(reading.prefix + rest)
+    return _assemble(
+        statement, _support(turn, start, end), None, False, _inside(turn, clause), turn
+    )
+
+
+def _inside(turn: _Turn, clause: _Clause) -> tuple[Signal, ...]:
+    return tuple(s for s in turn.signals if clause.start <= s.start and s.end <= clause.end)
+
+
+def _in_code(turn: _Turn, clause: _Clause) -> bool:
+    """The clause's sentence holds code that prose does not keep (a command)."""
+    first, last = clause.sentence
+    return any(s.start < last and first < s.end and not s.inline for s in turn.code)
+
+
+def _support(turn: _Turn, start: int, end: int) -> tuple[tuple[int, int], ...]:
+    """``[start, end)`` minus the code spans inside it: no claim rests on code."""
+    spans, cut = [], start
+    for piece in turn.code:
+        if start <= piece.start < end:
+            spans.append((cut, piece.start))
+            cut = max(cut, piece.end)
+    spans.append((cut, end))
+    return tuple((s, e) for s, e in spans if turn.text[s:e].strip())
+
+
+def _tautology(statement: str) -> bool:
+    """ "Maya is Maya.": a self-introduction restated says nothing to remember."""
+    match = re.fullmatch(r"(.+?)(?:['’]s name)? (?:is|was|am) (?:called )?(.+?)\.", statement)
+    return match is not None and match.group(1).lower() == match.group(2).lower()
+
+
 def _content_start(turn: _Turn, clause: _Clause) -> int:
-    """Past leading interjections ("Wow, ") and a leading vocative ("Mel, ")."""
-    lead = _DISCOURSE.match(turn.text, clause.start, clause.end)
-    start = lead.end() if lead else clause.start
-    name = _LEADING_VOCATIVE.match(turn.text, start, clause.end)
-    if name and name.group(1) == turn.listener:
-        return name.end()
-    return start
+    """Past interjections ("Wow, "), a leading vocative and thanks ("Thanks, I ...");
+    the clause's end when it only thanks or congratulates."""
+    text, start = turn.text, clause.start
+    lead = _DISCOURSE.match(text, start, clause.end)
+    start = lead.end() if lead else start
+    name = _LEADING_VOCATIVE.match(text, start, clause.end)
+    if name and (name.group(1) == turn.listener or _called_by_name(text, name)):
+        lead = _DISCOURSE.match(text, name.end(), clause.end)
+        start = lead.end() if lead else name.end()
+    past = past_expressive(text[start : clause.end])
+    if past > 0:
+        return _content_start(turn, replace(clause, start=start + past))
+    return start if past == 0 else clause.end
+
+
+def _called_by_name(text: str, name: re.Match[str]) -> bool:
+    """ "Caroline, I started ...": a name, not an adverb ("Lately, I ..."), before a clause
+    that speaks to its listener."""
+    word = name.group(1).lower()
+    common = word in NOT_NAMES | ADVERBS_BEFORE_VERB | CALENDAR_WORDS or word.endswith("ly")
+    return not common and _ADDRESSED.match(text, name.end()) is not None
 
 
 def _stops(inside: tuple[Signal, ...], start: int) -> list[int]:
@@ -158,7 +315,7 @@ def _informative(body: str, listener_known: bool) -> bool:
     unnamed listener ("you") says nothing we could attribute.
     """
     words = [re.split(r"['’]", w.lower())[0].strip("-") for w in _WORD.findall(body)]
-    if _IMPERATIVE.match(body) or (not listener_known and _addresses_listener(words)):
+    if not listener_known and _addresses_listener(words):
         return False
     content = [w for w in words if len(w) > 2 and w not in FUNCTION_WORDS | PHATIC_WORDS]
     needed = 1 if not FIRST_PERSON.isdisjoint(words) else _MIN_CONTENT_WORDS
@@ -172,24 +329,26 @@ def _addresses_listener(words: list[str]) -> bool:
 
 def _assemble(
     statement: str,
-    span: tuple[int, int],
+    spans: tuple[tuple[int, int], ...],
     slot: Slot | None,
     rule_negated: bool,
     inside: tuple[Signal, ...],
-    captured_at: datetime,
+    turn: _Turn,
 ) -> Claim:
     kinds = {s.kind for s in inside}
     ended = any(s.kind is SignalKind.TEMPORAL and s.value == "ended" for s in inside)
     return Claim(
         statement=statement,
-        spans=(span,),
+        spans=spans,
         slot=slot,
         entities=_entities(inside),
         signals=inside,
-        valid_from=_valid_from(inside, captured_at),
-        valid_to=captured_at if ended else None,
+        valid_from=_valid_from(inside, turn.captured_at),
+        valid_to=turn.captured_at if ended else None,
         negated=rule_negated or _negated(inside, statement),
         correction=SignalKind.CORRECTION in kinds,
+        role=turn.role,
+        time_expressions=_time_expressions(inside),
     )
 
 
@@ -211,9 +370,15 @@ def _negated(inside: tuple[Signal, ...], statement: str) -> bool:
     return bool(negations) and _NOT_NEGATING.search(statement) is None
 
 
+def _time_expressions(inside: tuple[Signal, ...]) -> tuple[tuple[str, str], ...]:
+    """Each date as said beside its resolved value: ("in October", "2026-10-01/2026-10-31")."""
+    return tuple((s.text, s.value) for s in inside if s.kind is SignalKind.DATE and s.value)
+
+
 def _valid_from(inside: tuple[Signal, ...], captured_at: datetime) -> datetime | None:
+    """The first date with a year (a yearless "on 3 March" bounds nothing)."""
     for signal in inside:
-        if signal.kind is SignalKind.DATE and signal.value:
+        if signal.kind is SignalKind.DATE and signal.value and signal.value[:1].isdigit():
             first = date.fromisoformat(signal.value.split("/")[0])
             return datetime.combine(first, time(), tzinfo=captured_at.tzinfo)
     return None

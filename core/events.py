@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 
 from .scope import Scope
 
@@ -48,6 +48,12 @@ class SealedText(BaseModel):
 
 
 TurnAction = Literal["say", "correct", "retract", "approve", "reject"]
+SpeakerRole = Literal["user", "assistant", "system", "tool"]
+
+
+def upcast_turn_v1(data: dict[str, Any]) -> dict[str, Any]:
+    """A TurnRecorded v1 payload as v2: v1 knew no roles, so its speaker is a user."""
+    return {**data, "schema_version": 2, "role": data.get("role", "user")}
 
 
 class TurnRecorded(BaseModel):
@@ -55,12 +61,14 @@ class TurnRecorded(BaseModel):
 
     A turn either says something (``say``) or acts on a fact (a correction, a retraction,
     a review decision). An action turn's sealed text is what the person said: the new
-    statement (correct, approve) or the reason (retract, reject).
+    statement (correct, approve) or the reason (retract, reject). ``role`` is the
+    speaker's role (v2): an assistant's turn never yields facts about the user.
+    A v1 record is upcast on decoding (:func:`upcast_turn_v1`).
     """
 
     model_config = _FROZEN
 
-    schema_version: Literal[1] = 1
+    schema_version: Literal[2] = 2
     evidence_id: str
     scope: Scope
     source_uri: str = Field(min_length=1, max_length=2048)
@@ -73,6 +81,14 @@ class TurnRecorded(BaseModel):
     action: TurnAction = "say"
     target_fact_id: str | None = Field(default=None, description="The fact an action acts on")
     reason: str = Field(default="", max_length=1000, description="Why, for an action")
+    role: SpeakerRole = Field(default="user", description="The speaker's role in the dialogue")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _upcast(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("schema_version") == 1:
+            return upcast_turn_v1(data)
+        return data
 
 
 class SupportSpan(BaseModel):

@@ -69,6 +69,12 @@ class Claim:
     hedge: str | None = None
     """The cue ("I think", "heard that") that makes the claim tentative or second-hand."""
     review_reason: str | None = field(default=None)
+    role: str = "user"
+    """Who asserted it: ``user`` (the speaker) or ``assistant`` (the assistant's own
+    recommendation or plan, its statement naming the assistant, never the user's fact)."""
+    time_expressions: tuple[tuple[str, str], ...] = ()
+    """Each date as said beside its resolved value, e.g. ("in October", "2026-10-01/...").
+    A value without a year (``--03-03``, ``--10``) means none was said or implied."""
 
     @property
     def start(self) -> int:

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Protocol
 
 from .claims import EXTRACTION_VERSION, extract_claims
+from .events import SpeakerRole as Role
 from .extraction import Claim
 
 
@@ -20,7 +21,12 @@ class ClaimExtractor(Protocol):
     @property
     def version(self) -> str: ...
 
-    def extract(self, text: str, *, speaker: str, captured_at: datetime) -> list[Claim]: ...
+    def extract(
+        self, text: str, *, speaker: str, captured_at: datetime, role: Role = "user"
+    ) -> list[Claim]:
+        """``role`` is the turn's speaker role: an assistant's turn yields only the
+        assistant's own statements (``Claim.role``), system and tool turns none."""
+        ...
 
 
 class RulesExtractor:
@@ -30,5 +36,7 @@ class RulesExtractor:
     def version(self) -> str:
         return EXTRACTION_VERSION
 
-    def extract(self, text: str, *, speaker: str, captured_at: datetime) -> list[Claim]:
-        return extract_claims(text, speaker=speaker, captured_at=captured_at)
+    def extract(
+        self, text: str, *, speaker: str, captured_at: datetime, role: Role = "user"
+    ) -> list[Claim]:
+        return extract_claims(text, speaker=speaker, captured_at=captured_at, role=role)

@@ -97,7 +97,8 @@ NOT_NAMES: frozenset[str] = frozenset(
     haha hahaha lol omg btw if then because after before while once since though although
     not never always sometimes today yesterday tomorrow tonight last next
     love like hope wish let take check remember keep make try look see go thinking
-    gonna wanna nah hmm um uh please sorry bye cheers dear
+    gonna wanna nah hmm um uh please sorry bye cheers dear however meanwhile besides
+    otherwise instead anyways again still
     """.split()
 )
 ORGANISATION_SUFFIXES: frozenset[str] = frozenset(
@@ -142,6 +143,26 @@ ADVERBS_BEFORE_VERB: frozenset[str] = frozenset(
     really also just still totally always never usually often actually definitely
     absolutely sometimes recently finally truly honestly even already mostly kinda
     probably maybe perhaps possibly apparently supposedly certainly rarely
+    now currently mainly only barely hardly generally typically normally occasionally
+    constantly basically literally simply seriously then again soon once first
+    """.split()
+)
+VERBS_ENDING_IN_LY: frozenset[str] = frozenset(
+    {"apply", "reply", "rely", "supply", "multiply", "comply", "imply", "fly", "ally"}
+)
+VERBS_ENDING_IN_ED_OR_ING: frozenset[str] = frozenset(
+    """
+    need feed speed seed bleed breed proceed exceed succeed embed shed heed shred wed
+    sing bring ring swing sling sting cling fling wring spring string
+    """.split()
+)
+ADVERB_PHRASES: frozenset[tuple[str, str]] = frozenset(
+    {("kind", "of"), ("sort", "of"), ("kinda", "of")}
+)
+PAST_PARTICIPLES: frozenset[str] = frozenset(
+    """
+    been gone done seen had got gotten made known taken given written eaten driven
+    forgotten begun run come become thought told found left lost met heard
     """.split()
 )
 

@@ -11,7 +11,15 @@ import re
 from collections.abc import Callable
 
 from .extraction import Signal, SignalKind
-from .lexicon import ADVERBS_BEFORE_VERB, FUNCTION_WORDS, MODALS_AND_PAST
+from .lexicon import (
+    ADVERB_PHRASES,
+    ADVERBS_BEFORE_VERB,
+    FUNCTION_WORDS,
+    MODALS_AND_PAST,
+    PAST_PARTICIPLES,
+    VERBS_ENDING_IN_ED_OR_ING,
+    VERBS_ENDING_IN_LY,
+)
 from .temporal import render
 
 Replacement = tuple[int, int, str]
@@ -19,7 +27,9 @@ Replacement = tuple[int, int, str]
 _Q = "['’]"
 _OWN_PREPOSITIONS = {"on", "in", "at", "during"}
 _OUTER_PREPOSITION = re.compile(r"\b(?:since|until|till|from|before|after|by|of)\s+$", re.I)
-_SPAN_PREPOSITION = re.compile(r"^(?P<prep>on|in|during|at|by|from|until|till)\s+", re.I)
+_SPAN_PREPOSITION = re.compile(
+    r"^(?P<prep>on|in|during|at|by|from|until|till|since|of|early|late|mid)\s+", re.I
+)
 _FIRST_PERSON = re.compile(
     rf"\b(?:(?P<i>[Ii])(?P<tail>{_Q}m|{_Q}ve|{_Q}ll|{_Q}d| am| haven{_Q}t| have not| have"
     rf"| do not| don{_Q}t| do\b)?"
@@ -65,6 +75,7 @@ def rewrite_clause(
     """
     edits = [
         *_date_edits(text, start, end, signals),
+        *_self_introduction_edits(text, start, end, speaker),
         *_first_person_edits(text, start, end, speaker),
         *_third_person_edits(text, start, end, signals),
     ]
@@ -133,12 +144,9 @@ _I_TAILS = {
 def _i_edit(text: str, match: re.Match[str], end: int, speaker: str) -> Replacement:
     tail = (match.group("tail") or "").replace("’", "'")
     if tail == "'d":
-        following = text[match.end() : match.end() + 6].lstrip().lower()
-        return (
-            match.start(),
-            match.end(),
-            f"{speaker} {'had' if following.startswith('been') else 'would'}",
-        )
+        verb = _verb_after_adverbs(text[match.end() : end])
+        had = verb in PAST_PARTICIPLES or verb.endswith("ed")
+        return match.start(), match.end(), f"{speaker} {'had' if had else 'would'}"
     if tail:
         return match.start(), match.end(), f"{speaker} {_I_TAILS[tail]}"
     return _agreeing_verb(text, match, end, speaker)
@@ -171,15 +179,46 @@ def addressee(text: str, signals: list[Signal]) -> str | None:
     return names.pop() if len(names) == 1 else None
 
 
+def _verb_after_adverbs(following: str) -> str:
+    words = re.findall(r"[a-z]+", following.lower())[:4]
+    adverbs = _leading_adverbs(words)
+    return words[len(adverbs)] if len(adverbs) < len(words) else ""
+
+
+def _leading_adverbs(words: list[str]) -> list[str]:
+    """The adverbs before a verb: "now", "really", "kind of", any "-ly" but "apply"."""
+    adverbs: list[str] = []
+    while len(adverbs) < len(words):
+        word = words[len(adverbs)]
+        pair = tuple(words[len(adverbs) : len(adverbs) + 2])
+        if pair in ADVERB_PHRASES:
+            adverbs += list(pair)
+        elif word in ADVERBS_BEFORE_VERB or _ly_adverb(word):
+            adverbs.append(word)
+        else:
+            break
+    return adverbs
+
+
+def _ly_adverb(word: str) -> bool:
+    return len(word) > 4 and word.endswith("ly") and word not in VERBS_ENDING_IN_LY
+
+
+def _self_introduction_edits(text: str, start: int, end: int, speaker: str) -> list[Replacement]:
+    """ "I'm Maya, a nurse" -> "I'm a nurse": the speaker's name in apposition to "I"."""
+    intro = re.compile(
+        rf"(?:I{_Q}m|I am|[Mm]y name is|[Mm]e)\s+(?P<name>{re.escape(speaker)})\s*,\s*"
+        r"(?=[a-z])"
+    )
+    match = intro.match(text, start, end)
+    return [(match.start("name"), match.end(), "")] if match else []
+
+
 def _agreeing_verb(text: str, match: re.Match[str], end: int, speaker: str) -> Replacement:
     """``I (adverbs) verb`` -> ``Speaker (adverbs) verbs`` for a present-tense verb."""
     following = _NEXT_WORDS.match(text, match.end(), end)
     words = following.group(1).split() if following else []
-    adverbs = []
-    for word in words:
-        if word not in ADVERBS_BEFORE_VERB:
-            break
-        adverbs.append(word)
+    adverbs = _leading_adverbs(words)
     if len(adverbs) == len(words) or not _present_verb(words[len(adverbs)]):
         return match.start(), match.end(), speaker
     verb = words[len(adverbs)]
@@ -188,7 +227,9 @@ def _agreeing_verb(text: str, match: re.Match[str], end: int, speaker: str) -> R
 
 
 def _present_verb(word: str) -> bool:
-    if word in MODALS_AND_PAST or word.endswith(("ed", "ing")) or not word.isalpha():
+    if word in MODALS_AND_PAST or not word.isalpha():
+        return False
+    if word.endswith(("ed", "ing")) and word not in VERBS_ENDING_IN_ED_OR_ING:
         return False
     return word not in FUNCTION_WORDS - {"have", "do", "go"} and len(word) > 1
 

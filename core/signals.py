@@ -14,10 +14,12 @@ from .extraction import Signal, SignalKind
 from .lexicon import (
     CALENDAR_WORDS,
     FIRST_PERSON,
+    FUNCTION_WORDS,
     NOT_NAMES,
     ORGANISATION_SUFFIXES,
     PLACE_PREPOSITIONS,
 )
+from .segments import CODE_KINDS, PROSE_KINDS, SHELL_LINE, Segment
 from .temporal import find_temporal
 
 _Q = "['’]"
@@ -113,7 +115,7 @@ _ANCHORS = tuple((name, re.compile(pattern), form) for name, pattern, form in _A
 
 def find_signals(text: str, *, speaker: str, captured_at: datetime) -> list[Signal]:
     """Every typed signal of ``text``, sorted by (start, end, kind)."""
-    fixed = [*find_temporal(text, captured_at), *anchor_signals(text)]
+    fixed = [*find_temporal(text, captured_at, assume_year=False), *anchor_signals(text)]
     entities = [e for e in entity_signals(text, speaker) if not _overlaps(e, fixed)]
     signals = [*speaker_signals(text, speaker), *entities, *fixed, *cue_signals(text)]
     return sorted(signals, key=lambda s: (s.start, s.end, s.kind.value))
@@ -201,3 +203,148 @@ def _entity_type(text: str, name: str, start: int) -> str:
     if words and words[-1] in PLACE_PREPOSITIONS | {"at"}:
         return "place"
     return "person"
+
+
+# -- hard anchors of code and markup ---------------------------------------------------
+
+_SHELL_INFO = frozenset({"bash", "sh", "shell", "console", "zsh", "terminal", "powershell", "cmd"})
+_CODE_KEYWORDS = frozenset(
+    """
+    def class import from return if else elif for while in not and or is none true false
+    self this const let var function async await try except finally with as pass raise
+    new public private static void int str bool dict list null undefined print
+    """.split()
+)
+_IDENTIFIER = re.compile(
+    r"(?<![\w.])(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[a-z]+(?:_[a-z0-9]+)+|_\w+"
+    r"|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Z][A-Z0-9]*_[A-Z0-9_]+"
+    r"|[A-Za-z_]\w*(?=\())(?![\w])"
+)
+_FILE_PATH = re.compile(
+    r"(?<![\w/.-])(?:[\w.-]+/)*[\w-]+\.(?:py|pyi|js|jsx|ts|tsx|json|ya?ml|toml|md|txt|cfg|ini"
+    r"|sh|go|rs|java|kt|rb|php|c|h|cpp|hpp|cs|html|css|scss|sql|lock|env|xml|csv|ipynb)\b"
+)
+_PACKAGE = re.compile(
+    r"(?<![\w@.-])(?P<name>[A-Za-z][\w.-]*?)(?:@|==|>=|<=|~=|\^| v?(?=\d+\.\d))"
+    r"(?P<version>\d+(?:\.\d+){0,3}(?:[-+.]?[A-Za-z]+\d*)?)(?![\w.])"
+)
+_MEASURE = re.compile(
+    r"(?<![\w.])\d+(?:[.,]\d+)?\s?(?:ms|µs|us|ns|s|sec|secs|seconds|minutes|mins?|h|hrs?|hours"
+    r"|[kmgt]i?b|[KMGT]i?B|rps|qps|req/s|fps|k|x|%|commits|requests|users|tests|lines|files"
+    r"|errors|issues|endpoints|queries|rows|records|nodes|pods|replicas|workers|threads|cores"
+    r"|stars|downloads|PRs|pull requests|bugs|deploys|builds)(?![\w/])"
+)
+_DECLARATION = re.compile(
+    r"^[ \t]*(?:(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+(?P<imported>[\w., \t]+)"
+    r"|(?P<assigned>[A-Za-z_]\w*)[ \t]*=(?!=))",
+    re.M,
+)
+_ERROR = re.compile(
+    r"\b(?:[A-Z]\w*(?:Error|Exception|Warning|Fault)|Traceback|(?:error|fatal|panic)(?=:))"
+    r"(?::[^\n]{0,160})?"
+)
+
+
+def structure_anchors(text: str, segments: tuple[Segment, ...]) -> list[Signal]:
+    """Hard anchors of a turn: prose anchors plus those of its code and markup segments.
+
+    Identifiers, file paths, ``package@version``, commands, numbers with units and error
+    messages; values are ``type:normalized`` and spans point into ``text``.
+    """
+    found = anchor_signals(text)
+    for piece in segments:
+        if piece.kind not in PROSE_KINDS:
+            found += _segment_anchors(text, piece)
+    packages = _rule_anchors(text, "package", _PACKAGE, _package_value, (0, len(text)))
+    found += [s for s in packages if _package_name(s) not in FUNCTION_WORDS | CALENDAR_WORDS]
+    found += _rule_anchors(text, "measure", _MEASURE, _spaced, (0, len(text)))
+    found += _rule_anchors(text, "path", _FILE_PATH, str, (0, len(text)))
+    found += _rule_anchors(text, "error", _ERROR, _spaced, (0, len(text)))
+    unique = {(s.start, s.end, s.value): s for s in found}
+    return sorted(unique.values(), key=lambda s: (s.start, s.end, s.value or ""))
+
+
+def anchor_terms(text: str, segments: tuple[Segment, ...]) -> tuple[str, ...]:
+    """The exact-match terms of a turn's anchors (``flask@2.3``, ``src/app.py``, ...)."""
+    values = [
+        s.value.split(":", 1)[1].lower() for s in structure_anchors(text, segments) if s.value
+    ]
+    return tuple(dict.fromkeys(v for v in values if v))
+
+
+def _segment_anchors(text: str, piece: Segment) -> list[Signal]:
+    span = (piece.start, piece.end)
+    found = []
+    if piece.kind in CODE_KINDS:
+        found += [s for s in _rule_anchors(text, "identifier", _IDENTIFIER, str, span) if _named(s)]
+        found += _declared_names(text, piece)
+        found += _commands(text, piece)
+    return found
+
+
+def _declared_names(text: str, piece: Segment) -> list[Signal]:
+    """Imported and assigned names (``import jsonify``, ``app = ...``)."""
+    found = []
+    for line in _DECLARATION.finditer(text, piece.start, piece.end):
+        group = "imported" if line.group("imported") else "assigned"
+        names = re.finditer(r"[A-Za-z_]\w*", line.group(group))
+        at = line.start(group)
+        found += [_anchor("identifier", n.group(0), at + n.start(), n.group(0)) for n in names]
+    return [s for s in found if _named(s)]
+
+
+def _anchor(name: str, raw: str, start: int, value: str) -> Signal:
+    return Signal(SignalKind.ANCHOR, raw, start, start + len(raw), f"{name}:{value}")
+
+
+def _named(signal: Signal) -> bool:
+    return signal.text.lower() not in _CODE_KEYWORDS and len(signal.text) > 2
+
+
+def _commands(text: str, piece: Segment) -> list[Signal]:
+    shell = piece.info in _SHELL_INFO
+    found = []
+    for line in re.finditer(r"[^\n]+", text[piece.start : piece.end]):
+        if line.group(0).lstrip().startswith(("```", "~~~")):
+            continue
+        body = line.group(0).strip().strip("`").strip()
+        prompt = re.match(r"^[$>]\s+", body)
+        if prompt or (shell and not body.startswith(("#", "```"))) or _looks_like_command(body):
+            command = body[prompt.end() :] if prompt else body
+            at = piece.start + line.start() + line.group(0).index(command)
+            found.append(
+                Signal(SignalKind.ANCHOR, command, at, at + len(command), f"command:{command}")
+            )
+    return found
+
+
+def _looks_like_command(body: str) -> bool:
+    return SHELL_LINE.fullmatch(body) is not None
+
+
+def _rule_anchors(
+    text: str,
+    name: str,
+    pattern: re.Pattern[str],
+    form: Callable[[str], str],
+    span: tuple[int, int],
+) -> list[Signal]:
+    return [
+        _anchor(name, m.group(0), m.start(), form(m.group(0)))
+        for m in pattern.finditer(text, *span)
+    ]
+
+
+def _package_value(raw: str) -> str:
+    match = _PACKAGE.fullmatch(raw)
+    if match is None:
+        return raw
+    return f"{match.group('name').lower()}@{match.group('version')}"
+
+
+def _package_name(signal: Signal) -> str:
+    return (signal.value or "").removeprefix("package:").split("@")[0]
+
+
+def _spaced(raw: str) -> str:
+    return " ".join(raw.split())

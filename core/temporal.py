@@ -3,9 +3,15 @@
 A closed English grammar of date expressions ("yesterday", "last Friday", "two weeks
 ago", "next month", "in May", "on 8 May 2023"...) becomes DATE signals whose value is
 an ISO date (``2023-05-07``) or an inclusive range (``2023-05-01/2023-05-31``).
-Vaguer cues ("recently", "for two weeks", "anymore") become TEMPORAL signals. Bare
-month names and weekdays take the nearest past occurrence, or the nearest future one
-when the sentence speaks of the future (will, going to, plan...).
+Vaguer cues ("recently", "for two weeks", "anymore") become TEMPORAL signals.
+
+A date said without a year resolves by the sentence's tense: "in October" said in April
+is this year's October in the future tense ("we're flying to Japan in October") and last
+year's in the past ("we went in October"). In the present tense ("my birthday is on 3
+March") no year is said or implied, and the value has none: ``--03-03``, ``--10`` (ISO
+8601's yearless forms), unless the caller asks to assume one (``assume_year``: a query's
+"in May" means the nearest past May). Weekdays take the nearest past occurrence, or the
+nearest future one in the future tense.
 """
 
 from __future__ import annotations
@@ -13,11 +19,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
+from enum import StrEnum
 
 from .extraction import Signal, SignalKind
 from .lexicon import MONTH_ABBREVIATIONS, MONTHS, NUMBER_WORDS, SEASONS, WEEKDAYS
 
-Resolver = Callable[[re.Match[str], date, bool], str | None]
+
+class Tense(StrEnum):
+    PAST = "past"
+    PRESENT = "present"
+    FUTURE = "future"
+
+
+Resolver = Callable[[re.Match[str], date, Tense], str | None]
 
 _MONTH = r"(?:[Jj]an(?:uary)?|[Ff]eb(?:ruary)?|March|[Aa]pr(?:il)?|May|[Jj]une?|[Jj]uly?"
 _MONTH += r"|[Aa]ug(?:ust)?|[Ss]ep(?:t(?:ember)?)?|[Oo]ct(?:ober)?|[Nn]ov(?:ember)?"
@@ -31,19 +45,35 @@ _PREP = r"(?:(?i:on|in|during|at|by|from|until|till) )?"
 _FUTURE = re.compile(
     r"\b(?:will|'ll|going to|gonna|(?:am|are|is|'m|'re) going|plan(?:ning|s)?|hope|hoping"
     r"|want to|wanna|next|upcoming"
-    r"|tomorrow|can't wait|looking forward|about to|intend|schedul)",
+    r"|tomorrow|can't wait|looking forward|about to|intend|schedul"
+    r"|(?:am|is|are|'m|'re|'s|’m|’re)\s+(?:\w+ly\s+)?(?:heading|flying|leaving|traveling"
+    r"|travelling|moving|starting|visiting|coming|getting married|having|hosting|attending"
+    r"|taking|meeting|seeing|doing|running|driving|off)\b)",
+    re.I,
+)
+_PAST = re.compile(
+    r"\b(?:was|were|did|had|went|got|ago|last|yesterday|used to|came|saw|made|took|met|left"
+    r"|bought|spent|visited|began|became|gave|found|told|said|wrote|won|lost|flew|drove|ate"
+    r"|(?:have|has|'ve|’ve)\s+(?:\w+ly\s+)?(?:been|\w+ed))\b"
+    r"|(?<!\bam )(?<!\bis )(?<!\bare )(?<!'m )(?<!’m )(?<!\bso )(?<!\bvery )(?<!\bget )"
+    r"\b(?!(?:need|feed|speed|seed|bleed|breed|proceed|exceed|succeed|indeed|embed|shed|red"
+    r"|bed|wed|excited|interested|tired|married|scared|worried|bored|pleased|thrilled"
+    r"|stressed|supposed|based|used|engaged|obsessed|amazed|relieved)\b)[a-z]{2,}ed\b",
     re.I,
 )
 _SENTENCE_EDGE = re.compile(r"[.!?\n]")
 
 
-def find_temporal(text: str, captured_at: datetime) -> list[Signal]:
-    """DATE and TEMPORAL signals of ``text``, non-overlapping, in text order."""
+def find_temporal(text: str, captured_at: datetime, *, assume_year: bool = True) -> list[Signal]:
+    """DATE and TEMPORAL signals of ``text``, non-overlapping, in text order.
+
+    Without ``assume_year`` a yearless date in the present tense keeps no year.
+    """
     today = captured_at.date()
     taken: list[Signal] = []
     for pattern, resolver in _DATE_RULES:
         for match in pattern.finditer(text):
-            signal = _resolve(match, resolver, text, today)
+            signal = _resolve(match, resolver, text, today, assume_year)
             if signal is not None and not _overlaps(signal, taken):
                 taken.append(signal)
     for pattern, meaning in _QUALIFIERS:
@@ -55,7 +85,13 @@ def find_temporal(text: str, captured_at: datetime) -> list[Signal]:
 
 
 def render(value: str) -> str:
-    """The English phrase for a resolved value: ``on 7 May 2023``, ``in May 2023``..."""
+    """The English phrase for a resolved value: ``on 7 May 2023``, ``in May 2023``...
+
+    >>> render("--03-03"), render("--10")
+    ('on 3 March', 'in October')
+    """
+    if value.startswith("--"):
+        return _render_yearless(value)
     if "/" not in value:
         return "on " + _long(date.fromisoformat(value))
     first, last = (date.fromisoformat(part) for part in value.split("/"))
@@ -67,6 +103,9 @@ def _render_range(first: date, last: date) -> str:
         return f"in {first.year}"
     if first.day == 1 and last == _month_end(first):
         return f"in {MONTHS[first.month - 1].capitalize()} {first.year}"
+    season = _season_name(first, last)
+    if season:
+        return f"in the {season} of {first.year}"
     if first.weekday() == 0 and last - first == timedelta(days=6):
         return "in the week of " + _long(first)
     if first.weekday() == 5 and last - first == timedelta(days=1):
@@ -74,22 +113,48 @@ def _render_range(first: date, last: date) -> str:
     return f"between {_long(first)} and {_long(last)}"
 
 
+def _season_name(first: date, last: date) -> str | None:
+    for name, (first_month, last_month) in SEASONS.items():
+        same_year = first.year == last.year and first.day == 1 and last == _month_end(last)
+        if same_year and (first.month, last.month) == (first_month, last_month):
+            return name
+    return None
+
+
+def _render_yearless(value: str) -> str:
+    month, _, day = value[2:].partition("-")
+    name = MONTHS[int(month) - 1].capitalize()
+    return f"on {int(day)} {name}" if day else f"in {name}"
+
+
 def _long(day: date) -> str:
     return f"{day.day} {MONTHS[day.month - 1].capitalize()} {day.year}"
 
 
-def _resolve(match: re.Match[str], resolver: Resolver, text: str, today: date) -> Signal | None:
-    value = resolver(match, today, _speaks_of_future(text, match.start()))
+def _resolve(
+    match: re.Match[str], resolver: Resolver, text: str, today: date, assume_year: bool
+) -> Signal | None:
+    tense = tense_at(text, match.start())
+    if assume_year and tense is Tense.PRESENT:
+        tense = Tense.PAST
+    value = resolver(match, today, tense)
     if value is None:
         return None
     return Signal(SignalKind.DATE, match.group(0), match.start(), match.end(), value)
 
 
-def _speaks_of_future(text: str, position: int) -> bool:
+def tense_at(text: str, position: int) -> Tense:
+    """The tense of the sentence around ``position``: its cue nearest before it wins."""
     starts = [m.end() for m in _SENTENCE_EDGE.finditer(text, 0, position)]
     start = starts[-1] if starts else 0
     edge = _SENTENCE_EDGE.search(text, position)
-    return _FUTURE.search(text, start, edge.start() if edge else len(text)) is not None
+    stop = edge.start() if edge else len(text)
+    cues = [(m.start(), Tense.FUTURE) for m in _FUTURE.finditer(text, start, stop)]
+    cues += [(m.start(), Tense.PAST) for m in _PAST.finditer(text, start, stop)]
+    if not cues:
+        return Tense.PRESENT
+    before = [cue for cue in cues if cue[0] < position]
+    return max(before)[1] if before else min(cues)[1]
 
 
 def _overlaps(signal: Signal, taken: list[Signal]) -> bool:
@@ -137,53 +202,84 @@ def _count(word: str) -> int | None:
     return NUMBER_WORDS.get(word)
 
 
-def _nearest_month(month: int, today: date, future: bool) -> date:
+def _nearest_month(month: int, today: date, tense: Tense) -> date:
     year = today.year
-    if future and month < today.month:
+    if tense is Tense.FUTURE and month < today.month:
         year += 1
-    elif not future and month > today.month:
+    elif tense is not Tense.FUTURE and month > today.month:
         year -= 1
     return date(year, month, 1)
 
 
-# -- resolvers: (match, today, speaks of future) -> ISO value ---------------------------
+_PAST_PREPOSITIONS = frozenset({"since", "from"})
+_FUTURE_PREPOSITIONS = frozenset({"until", "till", "by"})
 
 
-def _iso(match: re.Match[str], today: date, future: bool) -> str | None:
+def _implied_tense(match: re.Match[str], tense: Tense) -> Tense:
+    """ "since May" is past and "until May" future, whatever the verb."""
+    words = match.group(0).lower().split()
+    if words and words[0] in _PAST_PREPOSITIONS:
+        return Tense.PAST
+    if words and words[0] in _FUTURE_PREPOSITIONS:
+        return Tense.FUTURE
+    return tense
+
+
+# -- resolvers: (match, today, tense) -> ISO value ---------------------------
+
+
+def _iso(match: re.Match[str], today: date, tense: Tense) -> str | None:
     try:
         return date.fromisoformat(match.group(0)).isoformat()
     except ValueError:
         return None
 
 
-def _day_month_year(match: re.Match[str], today: date, future: bool) -> str | None:
+def _day_month_year(match: re.Match[str], today: date, tense: Tense) -> str | None:
     day = int(re.sub(r"\D", "", match.group("day")))
     month = _month_number(match.group("month"))
     year_text = match.group("year")
-    year = int(year_text) if year_text else _nearest_month(month, today, future).year
+    tense = _implied_tense(match, tense)
     try:
+        if not year_text and tense is Tense.PRESENT:
+            return date(2000, month, day).isoformat().replace("2000", "-", 1)
+        year = int(year_text) if year_text else _nearest_day(month, day, today, tense).year
         return date(year, month, day).isoformat()
     except ValueError:
         return None
 
 
-def _month_phrase(match: re.Match[str], today: date, future: bool) -> str | None:
+def _nearest_day(month: int, day: int, today: date, tense: Tense) -> date:
+    """This year's day, or the next (future) or the last (past) year's when it is on the
+    wrong side of today."""
+    this_year = date(today.year, month, day) if (month, day) != (2, 29) else date(2000, 2, 29)
+    if tense is Tense.FUTURE and (month, day) < (today.month, today.day):
+        return this_year.replace(year=today.year + 1)
+    if tense is not Tense.FUTURE and (month, day) > (today.month, today.day):
+        return this_year.replace(year=today.year - 1)
+    return this_year.replace(year=today.year)
+
+
+def _month_phrase(match: re.Match[str], today: date, tense: Tense) -> str | None:
     month = _month_number(match.group("month"))
     if match.group("year"):
         return _month_span(date(int(match.group("year")), month, 1))
     which = (match.group("which") or "").lower()
-    first = _nearest_month(month, today, future or which == "next")
+    tense = Tense.FUTURE if which == "next" else _implied_tense(match, tense)
+    if not which and tense is Tense.PRESENT:
+        return f"--{month:02d}"
+    first = _nearest_month(month, today, tense)
     if which == "last" and first.year == today.year and month >= today.month:
         first = first.replace(year=first.year - 1)
     return _month_span(first)
 
 
-def _year(match: re.Match[str], today: date, future: bool) -> str | None:
+def _year(match: re.Match[str], today: date, tense: Tense) -> str | None:
     year = int(match.group("year"))
     return _year_span(year) if 1900 <= year <= 2100 else None
 
 
-def _named_day(match: re.Match[str], today: date, future: bool) -> str | None:
+def _named_day(match: re.Match[str], today: date, tense: Tense) -> str | None:
     offsets = {"today": 0, "tonight": 0, "yesterday": -1, "last night": -1}
     offsets |= {"this morning": 0, "this afternoon": 0, "this evening": 0}
     offsets |= {"tomorrow": 1, "the day before yesterday": -2, "the day after tomorrow": 2}
@@ -191,7 +287,7 @@ def _named_day(match: re.Match[str], today: date, future: bool) -> str | None:
     return (today + timedelta(days=offsets[word])).isoformat()
 
 
-def _relative_period(match: re.Match[str], today: date, future: bool) -> str | None:
+def _relative_period(match: re.Match[str], today: date, tense: Tense) -> str | None:
     step = {"last": -1, "past": -1, "previous": -1, "this": 0, "next": 1, "coming": 1}
     offset = step[match.group("which").lower()]
     unit = match.group("unit").lower()
@@ -212,7 +308,7 @@ def _weekend(today: date, offset: int) -> str:
     return _span(saturday, saturday + timedelta(days=1))
 
 
-def _weekday(match: re.Match[str], today: date, future: bool) -> str | None:
+def _weekday(match: re.Match[str], today: date, tense: Tense) -> str | None:
     target = WEEKDAYS.index(match.group("weekday").lower())
     which = (match.group("which") or "").lower()
     if which in {"this", "next"}:
@@ -220,12 +316,12 @@ def _weekday(match: re.Match[str], today: date, future: bool) -> str | None:
         weeks = 1 if which == "next" else 0
         return (monday + timedelta(weeks=weeks, days=target)).isoformat()
     delta = (today.weekday() - target) % 7 or 7
-    if future and which != "last":
+    if tense is Tense.FUTURE and which != "last":
         return (today + timedelta(days=(target - today.weekday()) % 7 or 7)).isoformat()
     return (today - timedelta(days=delta)).isoformat()
 
 
-def _ago(match: re.Match[str], today: date, future: bool) -> str | None:
+def _ago(match: re.Match[str], today: date, tense: Tense) -> str | None:
     sign = 1 if match.group("direction") is None else -1
     if match.group("direction") is None and match.group("into") is None:
         return None
@@ -252,7 +348,7 @@ def _vague_offset(unit: str, today: date, sign: int) -> str:
     return _span(min(near, far), max(near, far))
 
 
-def _season(match: re.Match[str], today: date, future: bool) -> str | None:
+def _season(match: re.Match[str], today: date, tense: Tense) -> str | None:
     first_month, last_month = SEASONS[match.group("season").lower()]
     which = match.group("which").lower()
     year = today.year
@@ -261,7 +357,7 @@ def _season(match: re.Match[str], today: date, future: bool) -> str | None:
         year -= 1
     elif which == "next" and (in_season or today.month > last_month):
         year += 1
-    elif which == "this" and not future and today.month < first_month:
+    elif which == "this" and tense is not Tense.FUTURE and today.month < first_month:
         year -= 1
     first = date(year, first_month, 1)
     return _span(first, _month_end(date(year, last_month, 1)))

@@ -15,8 +15,9 @@ from dataclasses import replace
 from datetime import datetime
 from functools import lru_cache
 
+from .assertions import ROLE_WORDS
 from .extraction import Claim, SignalKind
-from .lexicon import FUNCTION_WORDS, TEMPLATE_WORDS
+from .lexicon import FUNCTION_WORDS, TEMPLATE_WORDS, VERBS_ENDING_IN_ED_OR_ING
 from .temporal import find_temporal, render
 
 _TOKEN = re.compile(r"[a-z0-9]+")
@@ -25,11 +26,19 @@ _NEGATION = re.compile(
 )
 
 
-def validate_claim(claim: Claim, text: str, *, speaker: str, captured_at: datetime) -> Claim:
-    """``claim`` unchanged when fully traceable, else with ``review_reason`` set."""
+def validate_claim(
+    claim: Claim, text: str, *, speaker: str, captured_at: datetime, role: str = "user"
+) -> Claim:
+    """``claim`` unchanged when fully traceable, else with ``review_reason`` set.
+
+    An assistant's statement may also use the words naming its role ("The assistant
+    recommended that the user ...").
+    """
     reasons = []
     if not claim.spans or any(not 0 <= s < e <= len(text) for s, e in claim.spans):
         reasons.append("support span outside the evidence")
+    if role == "assistant":
+        speaker = " ".join([speaker, *sorted(ROLE_WORDS)])
     missing = untraceable_words(claim.statement, text, speaker=speaker, captured_at=captured_at)
     missing += _invented_negation(claim, text)
     if missing:
@@ -65,10 +74,15 @@ def _known_stems(text: str, speaker: str, captured_at: datetime) -> frozenset[st
 
 
 def _resolved_dates(text: str, captured_at: datetime) -> list[str]:
+    """Renderings of the evidence's dates; a yearless one may also be given the year
+    before, of or after the capture (as a rewrite that assumes one would)."""
+    year = captured_at.year
     renderings = [render(captured_at.date().isoformat())]
-    for signal in find_temporal(text, captured_at):
+    for signal in find_temporal(text, captured_at, assume_year=False):
         if signal.kind is SignalKind.DATE and signal.value:
             renderings += [render(signal.value), signal.value.replace("-", " ")]
+            if signal.value.startswith("--"):
+                renderings += [str(year - 1), str(year), str(year + 1)]
     return renderings
 
 
@@ -89,6 +103,8 @@ def stem(word: str) -> str:
     """
     if word.isdigit() or len(word) <= 3:
         return word[:-1] + "i" if word.endswith("y") and len(word) == 3 else word
+    if word in VERBS_ENDING_IN_ED_OR_ING or word[:-1] in VERBS_ENDING_IN_ED_OR_ING:
+        return word.removesuffix("s")
     for suffix, keep in (("ies", "i"), ("ied", "i"), ("sses", "ss"), ("ing", ""), ("ed", "")):
         if word.endswith(suffix) and len(word) - len(suffix) >= 2:
             return _tidy(word[: -len(suffix)] + keep)

@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 
+from ..core.events import SpeakerRole
 from ..core.extraction import Claim, Slot
 from ..core.validation import validate_claim
 
@@ -56,7 +57,11 @@ class OpenAICompatibleExtractor:
     def version(self) -> str:
         return f"llm/{self._model}"
 
-    def extract(self, text: str, *, speaker: str, captured_at: datetime) -> list[Claim]:
+    def extract(
+        self, text: str, *, speaker: str, captured_at: datetime, role: SpeakerRole = "user"
+    ) -> list[Claim]:
+        if role != "user":
+            return []  # the prompt asks for the speaker's facts: only a user's turn has them
         content = self._complete(text, speaker, captured_at)
         claims = [_claim(item, text) for item in _items(content)]
         return [

@@ -196,7 +196,7 @@ class Deriver:
     async def _claims(self, turn: TurnRecorded) -> list[Claim]:
         text = await self._deps.sealer.open(turn.text)
         return self._deps.extractor.extract(
-            text, speaker=turn.speaker, captured_at=turn.captured_at
+            text, speaker=turn.speaker, captured_at=turn.captured_at, role=turn.role
         )
 
     def _out(self, change: FactChanged, partition: int) -> Outgoing:

@@ -47,7 +47,7 @@ class Topic:
         return self.value.model_validate_json(raw)
 
 
-TURNS = Topic("turns", "evidence id", TurnRecorded, 1, 8, Cleanup.COMPACT)
+TURNS = Topic("turns", "evidence id", TurnRecorded, 2, 8, Cleanup.COMPACT)
 FACT_CHANGES = Topic("fact-changes", "fact id", FactChanged, 1, 8, Cleanup.COMPACT)
 ERASURE_REQUESTS = Topic(
     "erasure-requests", "request id", ErasureRequested, 1, 1, Cleanup.DELETE, _LONG_RETENTION_MS

@@ -1,0 +1,166 @@
+"""Speech acts: which clauses assert something, and what an assistant's turn asserts.
+
+Only assertions become claims. Questions, requests and instructions to the assistant
+("can you...", "please...", an imperative), greetings, thanks, congratulations and
+filler do not. An assistant's turn never yields facts about the user: only what the
+assistant itself says it did, will do or recommends, labelled as the assistant's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+ASSISTANT = "the assistant"
+"""How a statement names the assistant (first person of an assistant turn)."""
+ROLE_WORDS = frozenset({"assistant", "recommended", "user"})
+"""Words the claim writer introduces for an assistant's statements."""
+
+_Q = "['’]"
+_REQUEST = re.compile(
+    rf"\b(?:(?:can|could|would|will|won{_Q}t|wouldn{_Q}t)\s+you|please|pls|plz|kindly"
+    rf"|(?:I|we)\s+(?:need|want|would like|{_Q}d like)\s+(?:you|u)\s+to"
+    r"|^(?:just\s+)?(?:help|show|tell|give|walk|let)\s+me\b"
+    rf"|let{_Q}s|lets\s+(?:go|try|do|see|make|get)|I\s+(?:was|am|{_Q}m)\s+wondering"
+    r"|do\s+you\s+(?:know|think|have)|any\s+(?:idea|tips|suggestions)\b"
+    rf"|^(?:here(?:{_Q}s|\s+is|\s+are)|(?:this|that)\s+is)\s+(?:(?:my|the|our|some)\s+)?"
+    r"(?:current\s+|full\s+|updated\s+)?(?:code|output|error|logs?|config|file|snippet"
+    r"|traceback|stack\s*trace|diff|script|query|schema|function|class|example)\b)",
+    re.I,
+)
+_EXPRESSIVE = re.compile(
+    r"^(?:thanks|thank\s+(?:you|u)|thx|ty|congrat\w*|welcome|cheers|good\s+luck|best\s+of\s+luck"
+    r"|happy\s+\w+|sorry\s+(?:to|for|about)|glad\s+to|nice\s+to|good\s+to|great\s+to"
+    r"|well\s+done|good\s+job|great\s+job|nice\s+work|great\s+work|fingers\s+crossed"
+    r"|have\s+(?:a|fun)|enjoy|take\s+care|see\s+you|talk\s+(?:soon|later)|bye)\b",
+    re.I,
+)
+_SPEAKER_LEAD = re.compile(rf"(?:[,!.;]|\s+and)\s+(?=(?:I|I{_Q}\w+|we|my)\b)")
+_IMPERATIVE_VERBS = frozenset(
+    """
+    add fill write create fix show explain give make tell run use implement update change
+    remove delete check help generate refactor list describe install set build put move
+    rename replace convert translate summarize summarise review rewrite edit format draft
+    find compare suggest recommend provide send open close start stop restart deploy test
+    debug keep try take let look see remember imagine guess consider note include ensure
+    avoid do don't be go come call ask read paste copy insert append wrap return import
+    define print configure enable disable choose pick skip follow apply clean stay catch
+    talk come thank have hope wish good nice glad happy
+    """.split()
+)
+_DETERMINER_NEXT = re.compile(
+    r"\s+(?:a|an|the|this|that|these|those|it|me|us|them|my|your|our|some|all|any|in|out|up"
+    r"|on|off|to|for|with|me|him|her|sure|\W)",
+    re.I,
+)
+_FINITE_NEXT = re.compile(
+    r"(?:\s+[\w'’-]+){0,2}?\s+(?:is|was|are|were|has|had|have|went|got|became|\w+ed|'s|’s)\b"
+    r"|\s+of\b|\s*:",
+    re.I,
+)
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+
+
+def speech_act(body: str) -> str | None:
+    """Why the clause ``body`` is not an assertion (``request``...), or None when it is."""
+    if _REQUEST.search(body):
+        return "request"
+    if _EXPRESSIVE.match(body):
+        return "expressive"
+    if imperative(body):
+        return "imperative"
+    return None
+
+
+def past_expressive(body: str) -> int:
+    """Where an assertion starts after a leading thanks or congratulations, else -1.
+
+    "Thanks, I moved to Lisbon" asserts the move; "Thanks for the help" asserts nothing.
+    """
+    lead = _EXPRESSIVE.match(body)
+    if lead is None:
+        return 0
+    rest = _SPEAKER_LEAD.search(body, lead.end())
+    return rest.end() if rest and body[lead.end() : rest.start()].count(" ") <= 4 else -1
+
+
+def imperative(body: str) -> bool:
+    """A clause opening with a bare verb ("Add a test", "Fill in the form")."""
+    first = _WORD.match(body)
+    if first is None:
+        return False
+    word = first.group(0).lower().replace("’", "'")
+    if word not in _IMPERATIVE_VERBS:
+        return False
+    after = first.end()
+    return bool(_DETERMINER_NEXT.match(body, after)) or not _FINITE_NEXT.match(body, after)
+
+
+@dataclass(frozen=True)
+class AssistantReading:
+    """An assistant clause as the assistant's own statement: a prefix and the rest."""
+
+    prefix: str
+    start: int
+
+
+_RECOMMENDATION = re.compile(
+    rf"^(?:I(?:\s+would|{_Q}d)?\s+(?:strongly\s+|really\s+|also\s+)?(?:recommend|suggest|advise)"
+    r"(?:\s+that)?|(?:My\s+)?(?:recommendation|suggestion|advice)\s+(?:is|would\s+be)(?:\s+to)?)"
+    r"\s+",
+    re.I,
+)
+_YOU_SHOULD = re.compile(
+    rf"^(?:you|u)\s+(?:should|could|might\s+want\s+to|may\s+want\s+to|{_Q}d\s+better"
+    r"|need\s+to|have\s+to|must)\s+(?:probably\s+|really\s+|also\s+|definitely\s+)?",
+    re.I,
+)
+_CONSIDER = re.compile(r"^(?:consider|try)\s+(?=\w+ing\b)", re.I)
+_ASSISTANT_SELF = re.compile(rf"\bI\b|\bI{_Q}(?:m|ve|ll|d)\b|\b(?:my|me|myself)\b")
+
+
+def assistant_reading(body: str) -> AssistantReading | None:
+    """The assistant's own assertion in ``body`` or None (then it yields no claim).
+
+    A recommendation ("I'd suggest X", "You should X", "Consider Xing") becomes
+    "The assistant recommended ..."; a first-person statement ("I'll add the tests")
+    speaks of the assistant. Anything else (about the user, general knowledge) is not kept.
+    """
+    for pattern, prefix in (
+        (_RECOMMENDATION, "The assistant recommended "),
+        (_YOU_SHOULD, "The assistant recommended that the user "),
+        (_CONSIDER, "The assistant recommended "),
+    ):
+        match = pattern.match(body)
+        if match:
+            return AssistantReading(prefix, match.end())
+    if _ASSISTANT_SELF.search(body) and not speech_act(body):
+        return AssistantReading("", 0)
+    return None
+
+
+_USER_FORMS = {
+    "your": "the user's",
+    "yours": "the user's",
+    "yourself": "the user",
+    "you're": "the user is",
+    "you've": "the user has",
+    "you'll": "the user will",
+    "you'd": "the user would",
+    "you are": "the user is",
+    "you have": "the user has",
+    "you were": "the user was",
+}
+_YOU = re.compile(
+    rf"\b(?:you(?:{_Q}(?:re|ve|ll|d)|\s+(?:are|have|were))?|your(?:s|self)?|u)\b", re.I
+)
+
+
+def you_as_user(statement: str) -> str:
+    """In an assistant's statement, the addressee is the user ("you're" -> "the user is")."""
+
+    def form(match: re.Match[str]) -> str:
+        said = " ".join(match.group(0).lower().replace("’", "'").split())
+        return _USER_FORMS.get(said, "the user")
+
+    return _YOU.sub(form, statement)

@@ -1,0 +1,75 @@
+"""Claims only from assertions; an assistant's turn yields only the assistant's statements."""
+
+from datetime import UTC, datetime
+
+import pytest
+
+from provmem.core.assertions import speech_act
+from provmem.core.claims import extract_turn
+from provmem.core.events import SpeakerRole
+
+AT = datetime(2026, 4, 8, 13, 56, tzinfo=UTC)
+
+
+def statements(text: str, role: SpeakerRole = "user", speaker: str = "Dev") -> list[str]:
+    found = extract_turn(text, speaker=speaker, captured_at=AT, role=role).claims
+    assert all(c.role == role and c.review_reason is None for c in found), found
+    return [c.statement for c in found]
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("can you fill in the remaining routes", "request"),
+        ("Could you explain the cache", "request"),
+        ("Please add docstrings", "request"),
+        ("I need you to review this", "request"),
+        ("Let's use Redis", "request"),
+        ("Here is my code", "request"),
+        ("Thanks for the help", "expressive"),
+        ("Congratulations on the new job", "expressive"),
+        ("Good luck with the launch", "expressive"),
+        ("Add a test for the parser", "imperative"),
+        ("Run pytest", "imperative"),
+        ("Test coverage is at 80%", None),
+        ("Build times went down", None),
+        ("I moved to Lisbon", None),
+    ],
+)
+def test_speech_acts(text: str, act: str | None) -> None:
+    assert speech_act(text) == act
+
+
+def test_requests_to_the_assistant_are_no_facts() -> None:
+    text = "I built the login page. Can you fill in the signup route. Please keep it short."
+    assert statements(text) == ["Dev built the login page."]
+
+
+def test_thanks_before_an_assertion_keeps_the_assertion() -> None:
+    assert statements("Thanks, I moved to Lisbon in 2025.") == ["Dev moved to Lisbon in 2025."]
+
+
+def test_an_assistant_turn_never_yields_facts_about_the_user() -> None:
+    text = (
+        "Congratulations on the move to Seattle! You live near the office now. "
+        "Your app uses Flask 2.3."
+    )
+    assert statements(text, role="assistant", speaker="assistant") == []
+
+
+def test_the_assistant_s_recommendations_and_plans_are_labelled_as_its_own() -> None:
+    text = "I'd suggest you switch to Redis. You should pin flask==2.3.1. I'll add the tests."
+    assert statements(text, role="assistant", speaker="Claude") == [
+        "The assistant recommended the user switch to Redis.",
+        "The assistant recommended that the user pin flask==2.3.1.",
+        "The assistant will add the tests.",
+    ]
+
+
+@pytest.mark.parametrize("role", ["system", "tool"])
+def test_system_and_tool_turns_yield_anchors_but_no_claims(role: SpeakerRole) -> None:
+    result = extract_turn(
+        "I moved to Lisbon. Wrote src/app.py.", speaker="x", captured_at=AT, role=role
+    )
+    assert result.claims == ()
+    assert any(a.value == "path:src/app.py" for a in result.anchors)

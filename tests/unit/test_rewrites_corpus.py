@@ -1,0 +1,160 @@
+"""A corpus of hard rewrites: each input turn and the statements it must yield, word for word.
+
+Contractions, "now" and other adverbs before a verb, appositions and self-introductions,
+vocatives, lists and compound subjects, thanks and requests (no statement), dates without a
+year, and an assistant's turn (its own statements only, never facts about the user).
+Captured on Wednesday 8 April 2026; the speaker is Maya (or the assistant).
+"""
+
+from datetime import UTC, datetime
+
+import pytest
+
+from provmem.core.claims import extract_claims
+from provmem.core.events import SpeakerRole
+
+AT = datetime(2026, 4, 8, 13, 56, tzinfo=UTC)
+
+CORPUS: list[tuple[SpeakerRole, str, list[str]]] = [
+    (
+        "user",
+        "I'm a nurse at Swedish Medical Center.",
+        ["Maya is a nurse at Swedish Medical Center."],
+    ),
+    (
+        "user",
+        "I've been living in Denver for two years.",
+        ["Maya has been living in Denver for two years."],
+    ),
+    (
+        "user",
+        "I'd never been to Rome before last summer.",
+        ["Maya had never been to Rome before the summer of 2025."],
+    ),
+    ("user", "I'd love to visit Kyoto someday.", ["Maya would love to visit Kyoto someday."]),
+    ("user", "I don't eat meat.", ["Maya does not eat meat."]),
+    (
+        "user",
+        "I haven't finished the marathon training.",
+        ["Maya has not finished the marathon training."],
+    ),
+    ("user", "We're moving to Portland.", ["Maya and others are moving to Portland."]),
+    (
+        "user",
+        "We've adopted a puppy named Rex.",
+        ["Maya and others have adopted a puppy named Rex."],
+    ),
+    (
+        "user",
+        "I'll start the new job on Monday.",
+        ["Maya will start the new job on 13 April 2026."],
+    ),
+    ("user", "I’m allergic to peanuts.", ["Maya is allergic to peanuts."]),
+    ("user", "I didn't like the movie.", ["Maya didn't like the movie."]),
+    ("user", "I can't stand loud music.", ["Maya can't stand loud music."]),
+    (
+        "user",
+        "I now work at Swedish Medical Center.",
+        ["Maya now works at Swedish Medical Center."],
+    ),
+    ("user", "I currently live in Austin.", ["Maya currently lives in Austin."]),
+    ("user", "I usually run five miles.", ["Maya usually runs five miles."]),
+    ("user", "I only eat vegan food.", ["Maya only eats vegan food."]),
+    ("user", "I kind of like jazz.", ["Maya kind of likes jazz."]),
+    ("user", "I finally finished my thesis.", ["Maya finally finished Maya's thesis."]),
+    ("user", "I really love painting landscapes.", ["Maya really loves painting landscapes."]),
+    ("user", "I seriously want a new bike.", ["Maya seriously wants a new bike."]),
+    ("user", "I'm Maya, I live in Chicago.", ["Maya lives in Chicago."]),
+    ("user", "I'm Maya, a nurse from Denver.", ["Maya is a nurse from Denver."]),
+    ("user", "My name is Maya.", []),
+    ("user", "My sister, Ana, lives in Madrid.", ["Maya's sister, Ana, lives in Madrid."]),
+    (
+        "user",
+        "I met Tom, my old roommate, at the station.",
+        ["Maya met Tom, Maya's old roommate, at the station."],
+    ),
+    ("user", "Hey Mel, guess what, I got promoted!", ["Maya got promoted."]),
+    (
+        "user",
+        "Thanks, Bob! I moved to Lisbon last week.",
+        ["Maya moved to Lisbon in the week of 30 March 2026."],
+    ),
+    ("user", "I adopted a cat, Caroline!", ["Maya adopted a cat."]),
+    ("user", "Caroline, I started a pottery class.", ["Maya started a pottery class."]),
+    ("user", "Wow, Mel, I just ran my first marathon.", ["Maya just ran Maya's first marathon."]),
+    ("user", "I love hiking, swimming and reading.", ["Maya loves hiking, swimming and reading."]),
+    ("user", "My kids are Ana, Ben and Carl.", ["Maya's kids are Ana, Ben and Carl."]),
+    (
+        "user",
+        "I play guitar and I sing in a choir.",
+        ["Maya plays guitar.", "Maya sings in a choir."],
+    ),
+    ("user", "I love Ana and my dog.", ["Maya loves Ana and Maya's dog."]),
+    ("user", "When I was young, I lived in Paris.", ["When Maya was young, Maya lived in Paris."]),
+    ("user", "Thanks for the help with my move!", []),
+    ("user", "Can you fill in the remaining routes for me", []),
+    ("user", "Please add docstrings to every function.", []),
+    ("user", "Could you explain how the cache works?", []),
+    ("user", "Congratulations on the move to Seattle!", []),
+    ("user", "Let's go with Redis for the cache.", []),
+    ("user", "Sounds good, talk soon!", []),
+    ("user", "My birthday is on 3 March.", ["Maya's birthday is on 3 March."]),
+    (
+        "user",
+        "We're flying to Japan in October.",
+        ["Maya and others are flying to Japan in October 2026."],
+    ),
+    ("user", "We went to Japan in October.", ["Maya and others went to Japan in October 2025."]),
+    ("user", "I moved here on 12 January.", ["Maya moved here on 12 January 2026."]),
+    ("user", "I've lived in Berlin since March.", ["Maya has lived in Berlin since March 2026."]),
+    ("user", "My wife and I moved to Boston.", ["Maya's wife and Maya moved to Boston."]),
+    (
+        "user",
+        "The response time was 800ms and has recently improved to 250ms.",
+        ["The response time was 800ms and has recently improved to 250ms."],
+    ),
+    (
+        "user",
+        "I decided to switch from MySQL to PostgreSQL.",
+        ["Maya decided to switch from MySQL to PostgreSQL."],
+    ),
+    ("user", "I need a break from work.", ["Maya needs a break from work."]),
+    ("user", "I cook and I clean on weekends.", ["Maya cooks and Maya cleans on weekends."]),
+    ("user", "Ana and I went hiking yesterday.", ["Ana and Maya went hiking on 7 April 2026."]),
+    (
+        "assistant",
+        "I'd recommend using PostgreSQL for the session store.",
+        ["The assistant recommended using PostgreSQL for the session store."],
+    ),
+    (
+        "assistant",
+        "You should add an index on the user_id column.",
+        ["The assistant recommended that the user add an index on the user_id column."],
+    ),
+    (
+        "assistant",
+        "Consider caching the rendered pages.",
+        ["The assistant recommended caching the rendered pages."],
+    ),
+    (
+        "assistant",
+        "I'll write the migration tests next.",
+        ["The assistant will write the migration tests next."],
+    ),
+    ("assistant", "You're using Flask 2.3 with SQLAlchemy.", []),
+    ("assistant", "Congratulations on the move to Seattle!", []),
+]
+
+
+def test_the_corpus_is_large_enough_to_mean_something() -> None:
+    assert len(CORPUS) >= 40
+
+
+@pytest.mark.parametrize(("role", "text", "expected"), CORPUS, ids=[row[1][:40] for row in CORPUS])
+def test_each_hard_rewrite_yields_exactly_its_statements(
+    role: SpeakerRole, text: str, expected: list[str]
+) -> None:
+    speaker = "assistant" if role == "assistant" else "Maya"
+    found = extract_claims(text, speaker=speaker, captured_at=AT, role=role)
+    assert [c.statement for c in found] == expected
+    assert all(c.review_reason is None for c in found), found
