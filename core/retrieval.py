@@ -167,9 +167,16 @@ def current(fact: Fact, facts: Mapping[str, Fact], depth: int = 20) -> Fact:
 
 
 def _note_history(bundle: Bundle, item: str, lookups: Lookups) -> None:
-    fact = lookups.facts.get(item)
-    if fact is not None and bundle.fact is not None and fact.fact_id != bundle.fact.fact_id:
-        if fact not in bundle.history:
+    """An earlier version the hit landed through (the fact hit, or the fact of the turn
+    hit) becomes the bundle's history."""
+    if bundle.fact is None:
+        return
+    hit = [item] if item in lookups.facts else lookups.facts_of_evidence.get(item, ())
+    for fact_id in hit:
+        fact = lookups.facts.get(fact_id)
+        if fact is None or fact.fact_id == bundle.fact.fact_id or fact in bundle.history:
+            continue
+        if current(fact, lookups.facts).fact_id == bundle.fact.fact_id:
             bundle.history.append(fact)
 
 
