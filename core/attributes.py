@@ -30,6 +30,9 @@ __all__ = [
     "change_cue",
     "comparable",
     "content_lemmas",
+    "denied_terms",
+    "denies_for_all_time",
+    "mentions",
     "lead_subject",
     "plain_negation",
     "polarity_change_cue",
@@ -406,6 +409,41 @@ _POSITIVE_NEGATION = re.compile(
     r"|be happier|be prouder|enough)\b",
     re.I,
 )
+
+
+_NEGATION_CUE = re.compile(r"\b(?:not|never|no|nobody|none|nothing|cannot)\b|n['’]t\b", re.I)
+_ALL_TIME = re.compile(r"\b(?:never|ever|nobody|no one|none of)\b", re.I)
+_TERM = re.compile(r"`[^`]+`|[A-Za-z][\w.+#/-]*")
+
+
+def denied_terms(statement: str, speaker: str) -> tuple[str, ...]:
+    """What a negation denies, where it names things: the technical or proper terms after
+    the negation cue ("never used SQLAlchemy" -> ``sqlalchemy``, "never run Beacon on
+    Windows" -> ``beacon``, ``windows``), lower case, the speaker left out."""
+    cue = _NEGATION_CUE.search(statement)
+    if cue is None:
+        return ()
+    words = (m.group(0).strip("`.") for m in _TERM.finditer(statement, cue.end()))
+    return tuple(w.lower() for w in words if _topical(w) and w.lower() != speaker.lower())
+
+
+def mentions(statement: str, term: str) -> bool:
+    """Whether the statement names ``term`` as a word of its own (any case)."""
+    pattern = rf"(?<![\w@/.-]){re.escape(term)}(?![\w-])"
+    return re.search(pattern, statement, re.I) is not None
+
+
+def denies_for_all_time(statement: str) -> bool:
+    """ "Never", "nobody ever": a denial about all time, which a later "now" contradicts
+    rather than updates."""
+    return _ALL_TIME.search(statement) is not None
+
+
+def _topical(word: str) -> bool:
+    """A named or technical term: capitalized, an acronym, or with digits or symbols."""
+    if word.lower() in _NON_NAMES or word.lower() in FUNCTION_WORDS or len(word) < 2:
+        return False
+    return word[0].isupper() or any(c.isdigit() or c in "._+#/" for c in word)
 
 
 def plain_negation(statement: str) -> bool:

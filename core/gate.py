@@ -25,7 +25,10 @@ from .attributes import (
     change_cue,
     comparable,
     content_lemmas,
+    denied_terms,
+    denies_for_all_time,
     lead_subject,
+    mentions,
     plain_negation,
     polarity_change_cue,
     read_attribute,
@@ -46,8 +49,8 @@ class GateConfig:
     margin: float = 0.13
     density_factor: float = 0.6
     density_min_facts: int = 8
-    contradiction_similarity: float = 0.45
-    contradiction_neighbours: int = 8
+    contradiction_similarity: float = 0.3
+    contradiction_neighbours: int = 16
 
 
 class Verdict(StrEnum):
@@ -214,22 +217,34 @@ def _contradiction(
 
 
 def _same_matter(claim: Claim, fact: Fact) -> bool:
-    """About the same subject and the same thing, and the negation denies it."""
-    negated = claim.statement if claim.negated else fact.statement
+    """The negated one denies what the other says: a named thing it denies is named by
+    the other, or both are about the same subject and share most of the negated one's
+    content words."""
+    negated, positive = (claim, fact) if claim.negated else (fact, claim)
+    if not plain_negation(negated.statement):
+        return False
+    speaker = _speaker(claim)
+    if any(mentions(positive.statement, t) for t in denied_terms(negated.statement, speaker)):
+        return True
     if lead_subject(claim.statement) != lead_subject(fact.statement):
         return False
-    if not plain_negation(negated):
-        return False
-    names = {(s.value or s.text).lower() for s in claim.signals if s.kind is SignalKind.SPEAKER}
+    names = {speaker.lower()}
     ours, theirs = content_lemmas(claim.statement) - names, content_lemmas(fact.statement) - names
     shared = ours & theirs
     return len(shared) >= 2 and 2 * len(shared) >= len(ours if claim.negated else theirs)
 
 
+def _speaker(claim: Claim) -> str:
+    spoken = (s.value or s.text for s in claim.signals if s.kind is SignalKind.SPEAKER)
+    return next(spoken, "")
+
+
 def _polarity_change(claim: Claim, fact: Fact) -> Decision:
-    """ "No longer X" after "X" (or "now X" after "never X") supersedes; otherwise the two
-    contradict each other and both stay, linked."""
-    if claim.correction or polarity_change_cue(claim.statement):
+    """ "No longer X" after "X" (or "now X" after "not X") supersedes; otherwise, and
+    always after "never X" (a denial for all time), the two contradict each other and
+    both stay, linked."""
+    ever = fact.negated and denies_for_all_time(fact.statement)
+    if not ever and (claim.correction or polarity_change_cue(claim.statement)):
         return Decision(Verdict.UPDATE, fact, "polarity changed (stopped or started)")
     which = "negates it" if claim.negated else "contradicts its negation"
     return Decision(Verdict.CONFLICT, fact, f"conflicts with {fact.fact_id}: {which}")
