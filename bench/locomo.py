@@ -24,9 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.common import embedded_memory, publish_turns
 from provmem.core.retrieval import count_tokens
-from provmem.infra.settings import Settings
-from provmem.services.bootstrap import build
 from provmem.services.evaluation_data import (
     CATEGORIES,
     Question,
@@ -72,14 +71,7 @@ def budget_coverage(
 
 async def ingest(memory: Memory, sample: dict[str, Any]) -> dict[str, str]:
     """Publish a conversation; return evidence id -> dia_id."""
-    turns = list(locomo_turns(sample))
-    dia_of: dict[str, str] = {}
-    for start in range(0, len(turns), 1000):
-        chunk = turns[start : start + 1000]
-        for result, turn in zip(await memory.publish(chunk), chunk, strict=True):
-            dia_of[result.evidence_id or ""] = turn["turn_id"]
-    await memory.sync()
-    return dia_of
+    return await publish_turns(memory, list(locomo_turns(sample)))
 
 
 async def score_provmem(
@@ -142,20 +134,19 @@ async def run(data: Path, folder: Path) -> dict[str, dict[int, Scores]]:
     systems: dict[str, dict[int, Scores]] = {
         n: defaultdict(Scores) for n in ("provmem", "bm25", "dense", "dense+speaker")
     }
-    components = await build(Settings(data_dir=folder, partitions=4))
-    memory = Memory(components)
-    for sample in samples:
-        asked = [q for q in questions(sample) if q.category in (1, 2, 3, 4)]
-        dia_of = await ingest(memory, sample)
-        await score_provmem(memory, sample, dia_of, asked, systems["provmem"])
-        turns = list(locomo_turns(sample))
-        texts = [t["text"] for t in turns]
-        score_baseline(RawBM25(texts).rank, turns, asked, systems["bm25"])
-        score_baseline(RawDense(texts, components.embedder).rank, turns, asked, systems["dense"])
-        spoken = [f"{t['speaker']}: {t['text']}" for t in turns]  # who said it, as provmem does
-        dense_speaker = RawDense(spoken, components.embedder).rank
-        score_baseline(dense_speaker, turns, asked, systems["dense+speaker"])
-    await components.close()
+    async with embedded_memory(folder) as memory:
+        embedder = memory.components.embedder
+        for sample in samples:
+            asked = [q for q in questions(sample) if q.category in (1, 2, 3, 4)]
+            dia_of = await ingest(memory, sample)
+            await score_provmem(memory, sample, dia_of, asked, systems["provmem"])
+            turns = list(locomo_turns(sample))
+            texts = [t["text"] for t in turns]
+            score_baseline(RawBM25(texts).rank, turns, asked, systems["bm25"])
+            score_baseline(RawDense(texts, embedder).rank, turns, asked, systems["dense"])
+            spoken = [f"{t['speaker']}: {t['text']}" for t in turns]  # who said it, as provmem
+            dense_speaker = RawDense(spoken, embedder).rank
+            score_baseline(dense_speaker, turns, asked, systems["dense+speaker"])
     return systems
 
 
