@@ -123,17 +123,26 @@ class Fact(BaseModel):
     supersedes: str | None = None
     superseded_by: str | None = None
     review_reason: str | None = Field(default=None, description="Why it needs review")
+    conflicts_with: tuple[str, ...] = Field(
+        default=(), description="Active facts this one contradicts (both stay, linked)"
+    )
+    asserted_by: str = Field(
+        default="user", description="Role of the speaker whose words the fact comes from"
+    )
     extraction_version: str
     last_verified_at: AwareDatetime
     version: int = Field(ge=1)
 
 
 class FactChanged(BaseModel):
-    """The gate's decision about one fact: ADD, NOOP, UPDATE or ERASE."""
+    """The gate's decision about one fact: ADD, NOOP, UPDATE or ERASE.
+
+    v2: the fact carries ``conflicts_with`` and ``asserted_by`` (v1 records upcast).
+    """
 
     model_config = _FROZEN
 
-    schema_version: Literal[1] = 1
+    schema_version: Literal[2] = 2
     change_id: str
     op: FactOp
     fact_id: str
@@ -142,6 +151,19 @@ class FactChanged(BaseModel):
     fact: Fact | None = Field(default=None, description="New state; None only for ERASE")
     reason: str
     caused_by: str = Field(description="Evidence id or erasure request id that caused it")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _upcast(cls, data: object) -> object:
+        return upcast_fact_changed(data)
+
+
+def upcast_fact_changed(data: object) -> object:
+    """FactChanged v1 -> v2: the v1 fact lacks fields that v2 defaults (no conflicts,
+    asserted by the user), so only the version changes."""
+    if isinstance(data, dict) and data.get("schema_version") == 1:
+        return {**data, "schema_version": 2}
+    return data
 
 
 class ErasureTarget(StrEnum):

@@ -21,9 +21,23 @@ from typing import Protocol
 
 import numpy as np
 
+from .attributes import (
+    change_cue,
+    comparable,
+    content_lemmas,
+    denied_terms,
+    denies_for_all_time,
+    lead_subject,
+    mentions,
+    plain_negation,
+    polarity_change_cue,
+    read_attribute,
+    same_attribute,
+)
 from .events import Fact
-from .extraction import Claim
-from .memory_state import ScopeMemory, Vector, slot_key
+from .extraction import Claim, SignalKind, Slot
+from .memory_state import ScopeMemory, Vector, open_owner, slot_key
+from .slot_rules import is_open_attribute
 
 
 @dataclass(frozen=True)
@@ -35,6 +49,8 @@ class GateConfig:
     margin: float = 0.13
     density_factor: float = 0.6
     density_min_facts: int = 8
+    contradiction_similarity: float = 0.3
+    contradiction_neighbours: int = 16
 
 
 class Verdict(StrEnum):
@@ -43,6 +59,7 @@ class Verdict(StrEnum):
     UPDATE = "UPDATE"
     MERGE = "MERGE"
     REVIEW = "REVIEW"
+    CONFLICT = "CONFLICT"
 
 
 @dataclass(frozen=True)
@@ -92,6 +109,22 @@ def adaptive_threshold(memory: ScopeMemory, config: GateConfig) -> float:
     return min(config.threshold, config.density_factor * float(np.median(distances)))
 
 
+def claim_role(claim: Claim) -> str:
+    """Who asserted the claim: the extractor's ``role`` when it has one, else the user."""
+    return str(getattr(claim, "role", None) or "user")
+
+
+def slotted(claim: Claim, speaker: str) -> Claim:
+    """The claim keyed by its open (subject, attribute, value) reading when no slot rule
+    keyed it (core/attributes.py), so a later value of the same attribute meets it."""
+    if claim.slot is not None or claim.negated:
+        return claim
+    reading = read_attribute(claim.statement, speaker)
+    if reading is None:
+        return claim
+    return replace(claim, slot=Slot(reading.subject, reading.attribute, reading.value))
+
+
 def decide(
     memory: ScopeMemory,
     claim: Claim,
@@ -102,15 +135,15 @@ def decide(
     """The gate's verdict for one candidate claim."""
     if claim.review_reason:
         return Decision(Verdict.REVIEW, None, f"needs review: {claim.review_reason}")
-    superseded = _slot_conflict(memory, claim)
-    if superseded is not None and claim.hedge:
-        why = f"tentative ({claim.hedge!r}) value would supersede {superseded.fact_id}"
-        return Decision(Verdict.REVIEW, superseded, f"needs review: {why}")
-    if superseded is not None:
-        return Decision(Verdict.UPDATE, superseded, "new value for a single-valued slot")
+    current = _slot_conflict(memory, claim)
+    if current is not None:
+        return _value_change(claim, current)
     if len(memory) == 0:
         return Decision(Verdict.ADD, None, "store empty")
     found = novelty(memory, vector, config)
+    contradicted = _contradiction(memory, claim, vector, config)
+    if contradicted is not None:
+        return replace(_polarity_change(claim, contradicted), novelty=found)
     nearest = memory.facts[found.nearest] if found.nearest else None
     if found.score < found.threshold and nearest and compatible(claim, nearest):
         return Decision(Verdict.NOOP, nearest, "already known (corroborates)", found)
@@ -120,17 +153,101 @@ def decide(
 
 
 def _slot_conflict(memory: ScopeMemory, claim: Claim) -> Fact | None:
-    """The active fact a slotted claim supersedes: another value, or flipped polarity."""
+    """The active fact a slotted claim supersedes or contradicts: another value, or
+    flipped polarity."""
     slot = claim.slot
     if slot is None:
         return None
-    key = slot_key(slot.subject, slot.attribute, slot.value)
+    if is_open_attribute(slot.attribute):
+        return _open_conflict(memory, slot, claim_role(claim))
+    key = slot_key(slot.subject, slot.attribute, slot.value, claim_role(claim))
     current = memory.fact_in_slot(key)
-    if current is None:
+    if current is None or current.slot_value is None:
         return None
     if "=" not in key and current.slot_value != slot.value and not claim.negated:
-        return current
+        return current if comparable(current.slot_value, slot.value) else None
     return current if current.negated != claim.negated else None
+
+
+def _open_conflict(memory: ScopeMemory, slot: Slot, role: str) -> Fact | None:
+    """The latest active fact giving the same attribute (matched loosely: "image size" ~
+    "docker image") a different value of the same kind, if any."""
+    for fact in memory.open_facts(open_owner(slot.subject, slot.attribute, role)):
+        attribute = (fact.slot or "").partition("|")[2]
+        if fact.slot_value is None or not same_attribute(attribute, slot.attribute):
+            continue
+        if comparable(fact.slot_value, slot.value):
+            return fact if fact.slot_value != slot.value else None
+    return None
+
+
+def _value_change(claim: Claim, current: Fact) -> Decision:
+    """A new value of a known attribute: an update when the claim says it changed (or
+    the attribute is a rule's single-valued slot), else a conflict; tentative: review."""
+    if claim.hedge:
+        why = f"tentative ({claim.hedge!r}) value would supersede {current.fact_id}"
+        return Decision(Verdict.REVIEW, current, f"needs review: {why}")
+    slot = claim.slot
+    assert slot is not None  # noqa: S101 - only slotted claims conflict on a slot
+    if not is_open_attribute(slot.attribute):
+        return Decision(Verdict.UPDATE, current, "new value for a single-valued slot")
+    change = f"{slot.attribute}: {current.slot_value} -> {slot.value}"
+    if claim.correction or change_cue(claim.statement):
+        return Decision(Verdict.UPDATE, current, f"new value for {change}")
+    why = f"conflicts with {current.fact_id}: another value for {change}, no change cue"
+    return Decision(Verdict.CONFLICT, current, why)
+
+
+def _contradiction(
+    memory: ScopeMemory, claim: Claim, vector: Vector, config: GateConfig
+) -> Fact | None:
+    """The close active fact of the other polarity that says the same thing: the claim
+    and the fact share at least two content words, half of the negated one's."""
+    sims = memory.matrix @ vector
+    order = np.argsort(-sims)[: config.contradiction_neighbours]
+    role = claim_role(claim)
+    for row in order:
+        if float(sims[row]) < config.contradiction_similarity:
+            break
+        fact = memory.facts[memory.active[int(row)]]
+        if fact.negated != claim.negated and fact.asserted_by == role:
+            if _same_matter(claim, fact):
+                return fact
+    return None
+
+
+def _same_matter(claim: Claim, fact: Fact) -> bool:
+    """The negated one denies what the other says: a named thing it denies is named by
+    the other, or both are about the same subject and share most of the negated one's
+    content words."""
+    negated, positive = (claim, fact) if claim.negated else (fact, claim)
+    if not plain_negation(negated.statement):
+        return False
+    speaker = _speaker(claim)
+    if any(mentions(positive.statement, t) for t in denied_terms(negated.statement, speaker)):
+        return True
+    if lead_subject(claim.statement) != lead_subject(fact.statement):
+        return False
+    names = {speaker.lower()}
+    ours, theirs = content_lemmas(claim.statement) - names, content_lemmas(fact.statement) - names
+    shared = ours & theirs
+    return len(shared) >= 2 and 2 * len(shared) >= len(ours if claim.negated else theirs)
+
+
+def _speaker(claim: Claim) -> str:
+    spoken = (s.value or s.text for s in claim.signals if s.kind is SignalKind.SPEAKER)
+    return next(spoken, "")
+
+
+def _polarity_change(claim: Claim, fact: Fact) -> Decision:
+    """ "No longer X" after "X" (or "now X" after "not X") supersedes; otherwise, and
+    always after "never X" (a denial for all time), the two contradict each other and
+    both stay, linked."""
+    ever = fact.negated and denies_for_all_time(fact.statement)
+    if not ever and (claim.correction or polarity_change_cue(claim.statement)):
+        return Decision(Verdict.UPDATE, fact, "polarity changed (stopped or started)")
+    which = "negates it" if claim.negated else "contradicts its negation"
+    return Decision(Verdict.CONFLICT, fact, f"conflicts with {fact.fact_id}: {which}")
 
 
 def _uncertain(

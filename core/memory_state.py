@@ -15,6 +15,7 @@ import numpy.typing as npt
 
 from .events import Fact, FactStatus
 from .lexicon import SINGLE_VALUED_ATTRIBUTES
+from .slot_rules import is_open_attribute
 
 Vector = npt.NDArray[np.float32]
 
@@ -27,20 +28,37 @@ SINGLE_VALUED = SINGLE_VALUED_ATTRIBUTES
 SAME_SLOT_AS = {"moved_to": "lives_in"}
 
 
-def slot_key(subject: str, attribute: str, value: str | None) -> str:
+def slot_key(subject: str, attribute: str, value: str | None, role: str = "user") -> str:
     """Where a (subject, attribute, value) sits in the slot index: per attribute if the
-    attribute is single-valued (a new value supersedes), else per value."""
+    attribute is single-valued (a rule's single-valued attribute, or an open reading: a new
+    value supersedes), else per value. What an assistant asserted has slots of its own."""
     attribute = SAME_SLOT_AS.get(attribute, attribute)
-    if attribute in SINGLE_VALUED:
-        return f"{subject}|{attribute}"
-    return f"{subject}|{attribute}={value or ''}"
+    owner = "" if role == "user" else f"{role}:"
+    if attribute in SINGLE_VALUED or is_open_attribute(attribute):
+        return f"{owner}{subject}|{attribute}"
+    return f"{owner}{subject}|{attribute}={value or ''}"
+
+
+def open_owner(subject: str, attribute: str, role: str = "user") -> str | None:
+    """Where an open reading's fact sits in the open-attribute index (by subject and role;
+    its attribute is matched loosely), or None for a rule's attribute."""
+    if not is_open_attribute(attribute):
+        return None
+    return subject if role == "user" else f"{role}:{subject}"
+
+
+def _open_owner_of(fact: Fact) -> str | None:
+    if fact.slot is None:
+        return None
+    subject, _, attribute = fact.slot.partition("|")
+    return open_owner(subject, attribute, fact.asserted_by)
 
 
 def slot_index_key(fact: Fact) -> str | None:
     if fact.slot is None:
         return None
     subject, _, attribute = fact.slot.partition("|")
-    return slot_key(subject, attribute, fact.slot_value)
+    return slot_key(subject, attribute, fact.slot_value, fact.asserted_by)
 
 
 def as_unit(values: Iterable[float]) -> Vector:
@@ -57,6 +75,7 @@ class ScopeMemory:
     vectors: Mapping[str, Vector] = field(default_factory=dict)
     active: tuple[str, ...] = ()
     slots: Mapping[str, str] = field(default_factory=dict)
+    open_slots: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     nearest_distance: Mapping[str, float] = field(default_factory=dict)
 
     def __len__(self) -> int:
@@ -71,6 +90,11 @@ class ScopeMemory:
     def fact_in_slot(self, key: str | None) -> Fact | None:
         fact_id = self.slots.get(key) if key else None
         return self.facts[fact_id] if fact_id else None
+
+    def open_facts(self, owner: str | None) -> list[Fact]:
+        """The active facts of an owner's open attributes, latest first."""
+        ids = self.open_slots.get(owner, ()) if owner else ()
+        return [self.facts[i] for i in reversed(ids)]
 
     def put(self, fact: Fact, vector: Vector) -> ScopeMemory:
         """Record a fact's new state; it joins or leaves the active set by its status."""
@@ -87,6 +111,7 @@ class ScopeMemory:
             vectors=vectors,
             active=active,
             slots=slots,
+            open_slots=_open_slots(facts, active),
             nearest_distance=distances,
         )
 
@@ -121,6 +146,7 @@ class ScopeMemory:
             vectors=vectors,
             active=order,
             slots=_slots(facts, order),
+            open_slots=_open_slots(facts, order),
             nearest_distance=dict(distances),
         )
 
@@ -138,3 +164,12 @@ def _slots(facts: Mapping[str, Fact], active: tuple[str, ...]) -> dict[str, str]
         if key is not None:
             slots[key] = fact_id
     return slots
+
+
+def _open_slots(facts: Mapping[str, Fact], active: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    owners: dict[str, list[str]] = {}
+    for fact_id in active:
+        owner = _open_owner_of(facts[fact_id])
+        if owner is not None:
+            owners.setdefault(owner, []).append(fact_id)
+    return {owner: tuple(ids) for owner, ids in owners.items()}

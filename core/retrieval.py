@@ -74,12 +74,18 @@ class Bundle:
     evidence_id: str | None = None
     history: list[Fact] = field(default_factory=list)
     via_evidence: set[str] = field(default_factory=set)
+    conflicts: list[str] = field(default_factory=list)  # returned facts this one contradicts
 
     @property
     def evidence_ids(self) -> tuple[str, ...]:
         if self.fact is not None:
             return self.fact.evidence_ids
         return (self.evidence_id,) if self.evidence_id else ()
+
+    def covers(self, evidence_id: str) -> bool:
+        """Whether a hit on ``evidence_id`` is represented here: the bundle's provenance,
+        or a turn of a version it superseded that landed on it."""
+        return evidence_id in self.evidence_ids or evidence_id in self.via_evidence
 
 
 @dataclass(frozen=True)
@@ -161,9 +167,16 @@ def current(fact: Fact, facts: Mapping[str, Fact], depth: int = 20) -> Fact:
 
 
 def _note_history(bundle: Bundle, item: str, lookups: Lookups) -> None:
-    fact = lookups.facts.get(item)
-    if fact is not None and bundle.fact is not None and fact.fact_id != bundle.fact.fact_id:
-        if fact not in bundle.history:
+    """An earlier version the hit landed through (the fact hit, or the fact of the turn
+    hit) becomes the bundle's history."""
+    if bundle.fact is None:
+        return
+    hit = [item] if item in lookups.facts else lookups.facts_of_evidence.get(item, ())
+    for fact_id in hit:
+        fact = lookups.facts.get(fact_id)
+        if fact is None or fact.fact_id == bundle.fact.fact_id or fact in bundle.history:
+            continue
+        if current(fact, lookups.facts).fact_id == bundle.fact.fact_id:
             bundle.history.append(fact)
 
 
@@ -225,3 +238,71 @@ def _within(fact: Fact, ranges: Sequence[str]) -> bool:
         if first <= moment <= (last or first):
             return True
     return False
+
+
+RAW_ROUTES = frozenset({"dense_evidence", "bm25_evidence"})
+
+
+def raw_tier(results: Sequence[RouteResult], depth: int, k: int = RRF_K) -> list[str]:
+    """The raw evidence the raw-evidence routes alone rank first (their own RRF), best first."""
+    raw = [r for r in results if r.route in RAW_ROUTES]
+    return [f.item for f in fuse(raw, k=k)[:depth]]
+
+
+def keep_raw_tier(bundles: Sequence[Bundle], required: Sequence[str], depth: int) -> list[Bundle]:
+    """The fused order, changed as little as needed so that the first ``depth`` bundles
+    cover every evidence id in ``required`` (the raw tier's own top ``depth``).
+
+    Fusion may rank a raw turn's bundle lower; it is pulled up only when the remaining
+    places are just enough for the raw hits not yet covered, so recall is never below
+    the raw tier alone (no raw hit of its top ``depth`` is pushed out)."""
+    ranked, chosen = list(bundles), list[Bundle]()
+    open_hits = [e for e in dict.fromkeys(required) if any(b.covers(e) for b in ranked)]
+    while ranked and len(chosen) < depth:
+        needed = _covering(ranked, open_hits)
+        pick = needed[0] if len(needed) >= depth - len(chosen) else ranked[0]
+        ranked.remove(pick)
+        chosen.append(pick)
+        open_hits = [e for e in open_hits if not pick.covers(e)]
+    return chosen + ranked
+
+
+def _covering(ranked: Sequence[Bundle], hits: Sequence[str]) -> list[Bundle]:
+    """For each hit, the best-ranked bundle covering it; distinct, in rank order."""
+    firsts = {id(next(b for b in ranked if b.covers(e))) for e in hits}
+    return [b for b in ranked if id(b) in firsts]
+
+
+def pair_conflicts(bundles: Sequence[Bundle], facts: Mapping[str, Fact]) -> list[Bundle]:
+    """Conflicting facts together: each active fact a returned fact conflicts with comes
+    right after it (moved up, or added), and both bundles name each other."""
+    ordered: list[Bundle] = []
+    by_key = {b.key: b for b in bundles}
+    placed: set[str] = set()
+    for bundle in bundles:
+        if bundle.key in placed:
+            continue
+        ordered.append(bundle)
+        placed.add(bundle.key)
+        for partner in _partners(bundle, facts):
+            mate = by_key.get(partner.fact_id) or Bundle(
+                partner.fact_id, bundle.score, {"conflict"}, partner
+            )
+            _link(bundle, mate)
+            if mate.key not in placed:
+                ordered.append(mate)
+                placed.add(mate.key)
+    return ordered
+
+
+def _partners(bundle: Bundle, facts: Mapping[str, Fact]) -> list[Fact]:
+    ids = bundle.fact.conflicts_with if bundle.fact else ()
+    found = (facts.get(i) for i in ids)
+    return [f for f in found if f is not None and f.status is FactStatus.ACTIVE]
+
+
+def _link(first: Bundle, second: Bundle) -> None:
+    if second.key not in first.conflicts:
+        first.conflicts.append(second.key)
+    if first.key not in second.conflicts:
+        second.conflicts.append(first.key)

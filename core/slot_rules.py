@@ -144,6 +144,15 @@ SLOT_RULES: tuple[SlotRule, ...] = (
     _rule("plans", rf"\b(?:I|we)(?:{_Q}ll| will) go with {_VALUE}"),
 )
 
+# The attributes the hand-written rules know; any other attribute is an open reading
+# (core/attributes.py): one value at a time per subject.
+RULE_ATTRIBUTES: frozenset[str] = frozenset(r.attribute for r in SLOT_RULES)
+
+
+def is_open_attribute(attribute: str) -> bool:
+    return attribute not in RULE_ATTRIBUTES and not attribute.startswith("favorite_")
+
+
 _BOUNDARY = re.compile(
     r"\s+(?:and|but|because|since|so|when|where|while|who|which|that|though|although|"
     r"if|as|until|with|at|after|before|now|too|anymore|lately|recently|these days|right now)\b.*",

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from .events import Fact, FactChanged, FactOp, FactStatus, SupportSpan, TurnRecorded
 from .extraction import Claim
-from .gate import Decision, GateConfig, MergeAdvisor, Verdict, decide
+from .gate import Decision, GateConfig, MergeAdvisor, Verdict, claim_role, decide, slotted
 from .ids import fact_id
 from .memory_state import ScopeMemory, Vector
 
@@ -41,7 +41,8 @@ def derive_fact_changes(
 ) -> GateResult:
     """Pass each candidate of one turn through the gate; later ones see earlier decisions."""
     result = GateResult(memory)
-    for index, candidate in enumerate(candidates):
+    for index, given in enumerate(candidates):
+        candidate = replace(given, claim=slotted(given.claim, turn.speaker))
         decision = decide(result.memory, candidate.claim, candidate.vector, config, advisor)
         step = _apply(decision, _Context(turn, index, candidate, extraction_version), result.memory)
         result = GateResult(
@@ -64,6 +65,8 @@ def _apply(decision: Decision, ctx: _Context, memory: ScopeMemory) -> GateResult
         return _corroborate(decision, ctx, memory, target)
     if verdict is Verdict.UPDATE and target is not None:
         return _supersede(decision, ctx, memory, target)
+    if verdict is Verdict.CONFLICT and target is not None:
+        return _contradict(decision, ctx, memory, target)
     claim = ctx.candidate.claim
     if verdict is Verdict.REVIEW and claim.review_reason is None:
         claim = replace(claim, review_reason=decision.reason.removeprefix("needs review: "))
@@ -97,6 +100,22 @@ def _supersede(decision: Decision, ctx: _Context, memory: ScopeMemory, target: F
     return _emit(memory, entries, decision.reason, ctx)
 
 
+def _contradict(decision: Decision, ctx: _Context, memory: ScopeMemory, target: Fact) -> GateResult:
+    """Both facts stay active, each naming the other in ``conflicts_with``."""
+    fresh = new_fact(ctx.turn, ctx.index, ctx.candidate.claim, ctx.extraction_version)
+    fresh = fresh.model_copy(update={"conflicts_with": (target.fact_id,)})
+    old = target.model_copy(
+        update={
+            "conflicts_with": (*target.conflicts_with, fresh.fact_id),
+            "version": target.version + 1,
+        }
+    )
+    added = _emit(memory, [(fresh, ctx.candidate.vector, FactOp.ADD)], decision.reason, ctx)
+    why = f"conflict with {fresh.fact_id}: {decision.reason}"
+    linked = _emit(added.memory, [(old, memory.vectors[target.fact_id], FactOp.UPDATE)], why, ctx)
+    return GateResult(linked.memory, [*added.changes, *linked.changes])
+
+
 def _emit(
     memory: ScopeMemory, entries: list[tuple[Fact, Vector, FactOp]], reason: str, ctx: _Context
 ) -> GateResult:
@@ -126,6 +145,7 @@ def new_fact(turn: TurnRecorded, index: int, claim: Claim, extraction_version: s
         status=status,
         confidence=confidence(1),
         review_reason=claim.review_reason,
+        asserted_by=claim_role(claim),
         extraction_version=extraction_version,
         last_verified_at=turn.captured_at,
         version=1,

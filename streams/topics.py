@@ -48,7 +48,7 @@ class Topic:
 
 
 TURNS = Topic("turns", "evidence id", TurnRecorded, 2, 8, Cleanup.COMPACT)
-FACT_CHANGES = Topic("fact-changes", "fact id", FactChanged, 1, 8, Cleanup.COMPACT)
+FACT_CHANGES = Topic("fact-changes", "fact id", FactChanged, 2, 8, Cleanup.COMPACT)
 ERASURE_REQUESTS = Topic(
     "erasure-requests", "request id", ErasureRequested, 1, 1, Cleanup.DELETE, _LONG_RETENTION_MS
 )

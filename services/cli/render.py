@@ -29,6 +29,8 @@ def render_query(console: Console, result: Recollection) -> None:
             f"via {','.join(bundle.routes)}[/dim]"
         )
         render_quotes(console, bundle.evidence)
+        if bundle.conflicts:
+            console.print(f"      [yellow]conflicts with {', '.join(bundle.conflicts)}[/yellow]")
         for previous in bundle.history:
             console.print(
                 f"      [dim]was: {previous.statement} ({previous.fact_id}, "
@@ -67,6 +69,8 @@ def render_fact(console: Console, detail: FactDetail, history: bool) -> None:
                 f"  superseded {previous.fact_id} ({previous.status.value}): "
                 f"{previous.statement}  [dim]evidence {', '.join(previous.evidence_ids)}[/dim]"
             )
+        for other in fact.conflicts_with:
+            console.print(f"  [yellow]conflicts with {other}[/yellow] (both active: which holds?)")
 
 
 def render_facts(console: Console, scope: str, facts: Sequence[Fact]) -> None:

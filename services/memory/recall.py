@@ -20,7 +20,10 @@ from ...core.retrieval import (
     RouteResult,
     count_tokens,
     fuse,
+    keep_raw_tier,
+    pair_conflicts,
     project,
+    raw_tier,
     spread,
     supporting_text,
     temporal_route,
@@ -37,6 +40,8 @@ EXPAND_TOP = 2  # escalation reads the raw neighbourhood of the best bundles onl
 NEIGHBOURS = 1
 HOPS = 1
 HOP_FACTS = 5
+RAW_TIER = 10  # the fused top 10 ...
+RAW_KEPT = 3  # ... always holds the raw-evidence routes' own 3 best hits (docs/benchmarks.md)
 # Reciprocal rank fusion weighs every route alike: no route has shown itself more reliable
 # in general (on LoCoMo dev the evidence and fact routes each reach R@10 0.6-0.7).
 WEIGHTS = {
@@ -98,6 +103,9 @@ class Recall:
             if not found.complete:  # the hop sees every bundle: rank with every fact read
                 ranked, bundles = await self._rank(scope_key, intent, routes, found, None)
             bundles = await self._hop(scope_key, bundles, vector)
+        bundles = pair_conflicts(bundles, found.facts)  # conflicting facts together
+        raw_best = raw_tier(ranked, min(limit, RAW_KEPT))  # never pushed out by fusion
+        bundles = keep_raw_tier(bundles, raw_best, min(limit, RAW_TIER))
         kept = await self._fitting(bundles[: limit * 3], limit, budget, expand)
         return Recollection(
             scope=scope_key,
@@ -246,7 +254,7 @@ class Recall:
             loaded = await self._d.views.get_many(pending)
             step = {i: f for i, f in loaded.items() if f.scope.key == scope_key}
             found.facts.update(step)
-            chained = (i for f in step.values() for i in (f.superseded_by, f.supersedes) if i)
+            chained = (i for f in step.values() for i in _linked_ids(f))
             pending = [i for i in dict.fromkeys(chained) if i not in found.requested]
 
     async def _hop(
@@ -280,6 +288,7 @@ class Recall:
             routes=tuple(sorted(bundle.routes)),
             evidence=tuple(present),
             history=tuple(bundle.history),
+            conflicts=tuple(bundle.conflicts),
             tokens=count_tokens(text),
         )
 
@@ -319,6 +328,11 @@ class _Found:
     facts_of_evidence: dict[str, list[str]] = field(default_factory=dict)
     requested: set[str] = field(default_factory=set)  # fact ids asked of the views
     complete: bool = False  # every fact the routes found is read
+
+
+def _linked_ids(fact: Fact) -> list[str]:
+    """The facts projection follows from ``fact``: its supersession chain and conflicts."""
+    return [i for i in (fact.superseded_by, fact.supersedes, *fact.conflicts_with) if i]
 
 
 def _items(routes: Sequence[RouteResult]) -> list[str]:

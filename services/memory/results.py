@@ -70,6 +70,9 @@ class BundleView(BaseModel):
     routes: tuple[str, ...]
     evidence: tuple[EvidenceItem, ...]
     history: tuple[Fact, ...] = ()
+    conflicts: tuple[str, ...] = Field(
+        default=(), description="Facts returned beside this one that contradict it"
+    )
     tokens: int
 
     @property

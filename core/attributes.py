@@ -1,0 +1,470 @@
+"""Open attribute readings: a statement read as (subject, attribute, value).
+
+No slot is written by hand per attribute: a measure, count, version, date or name that a
+statement gives to a noun phrase is read by a small grammar over the statement.
+
+    >>> read_attribute("The API response time was 800ms.", "Alice")
+    Reading(subject='alice', attribute='response time', value='800 ms', changed=False)
+    >>> read_attribute("It has now reached 165 commits.", "Alice").key
+    'alice|commit'
+
+Attribute keys are normalized so paraphrases meet: lower case, plural nouns singular,
+function words, qualifiers ("current", "average") and generic heads ("count", "number of")
+left out, at most the last two content words kept ("the average API response time" and
+"response time" are both ``response time``). The subject is a named owner ("Anna's dog")
+or else the speaker. ``changed`` says the statement itself says the value changed (a cue
+such as "now", "improved to", "from ... to", or a correction); without a cue a different
+value is a conflict, not an update.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .lexicon import FUNCTION_WORDS, MONTHS, NOT_NAMES
+
+__all__ = [
+    "Reading",
+    "change_cue",
+    "comparable",
+    "content_lemmas",
+    "denied_terms",
+    "denies_for_all_time",
+    "mentions",
+    "lead_subject",
+    "plain_negation",
+    "polarity_change_cue",
+    "read_attribute",
+    "read_attributes",
+    "same_attribute",
+]
+
+
+@dataclass(frozen=True)
+class Reading:
+    subject: str
+    attribute: str
+    value: str
+    changed: bool = False
+
+    @property
+    def key(self) -> str:
+        return f"{self.subject}|{self.attribute}"
+
+
+_UNITS = {
+    "%": "%",
+    "percent": "%",
+    "ms": "ms",
+    "millisecond": "ms",
+    "milliseconds": "ms",
+    "s": "s",
+    "sec": "s",
+    "secs": "s",
+    "second": "s",
+    "seconds": "s",
+    "min": "min",
+    "mins": "min",
+    "minute": "min",
+    "minutes": "min",
+    "h": "h",
+    "hr": "h",
+    "hrs": "h",
+    "hour": "h",
+    "hours": "h",
+    "kb": "kb",
+    "mb": "mb",
+    "gb": "gb",
+    "tb": "tb",
+    "kib": "kib",
+    "mib": "mib",
+    "gib": "gib",
+    "k": "k",
+    "x": "x",
+    "rps": "rps",
+    "qps": "qps",
+    "fps": "fps",
+    "px": "px",
+    "usd": "usd",
+    "eur": "eur",
+    "dollars": "usd",
+    "euros": "eur",
+    "km": "km",
+    "kg": "kg",
+    "lbs": "lb",
+    "miles": "mi",
+}
+_UNIT = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
+_NUMBER = r"\d[\d,]*(?:\.\d+)?"
+_MONTH = "|".join(m.capitalize() for m in MONTHS)
+_COUNTED = r"(?:[a-z][a-z-]* ){0,2}?[a-z][a-z-]*s"  # "open issues": a plural noun phrase
+_IDENT = r"(?=[a-z0-9-]*\d)[a-z][a-z0-9]*(?:-[a-z0-9]+){1,4}"
+_VALUE = (
+    rf"(?P<cur>[$€£])\s?(?P<camount>{_NUMBER})(?P<cmult>[kKmM]\b)?"
+    rf"|(?P<qnum>{_NUMBER})\s?(?P<unit>(?i:{_UNIT}))(?![\w.])"
+    r"|(?P<version>v?\d+(?:\.\d+){1,3})(?![\w.%])"
+    rf"|(?P<date>(?:\d{{1,2}} )?(?:{_MONTH})(?: \d{{1,2}})?(?: \d{{4}})?)\b"
+    rf"|(?P<cnum>{_NUMBER}) (?P<noun>{_COUNTED})\b"
+    rf"|(?P<num>{_NUMBER})(?![\w.])"
+    rf"|(?P<ident>{_IDENT})\b"
+    r"|(?P<name>[A-Z][\w+#-]*(?:\.[A-Za-z]\w*)?(?: (?:[A-Z][\w+#-]*|\d+(?:\.\d+)*))*)"
+)
+_NP = r"(?P<np>[A-Za-z][\w'’+#-]*(?: [A-Za-z][\w'’+#-]*){0,6}?)"
+_ADV = (
+    r"(?:(?:now|currently|recently|finally|just|already|still|actually|officially|also"
+    r"|lately|today) )*"
+)
+_HAVE = r"(?:(?:has|have|had) (?:now |recently |finally |just |already )*(?:been )?)?"
+_CHANGE_VERB = (
+    r"improved|increased|decreased|dropped|reduced|cut|grown|grew|rose|risen|fallen|fell"
+    r"|reached|hit|climbed|jumped|changed|moved|shrunk|shrank|gone|went|come down|came down"
+    r"|bumped|upgraded|downgraded|updated|raised|lowered|brought|pushed|expanded|slowed"
+    r"|sped up|doubled|tripled|halved|switched|migrated|slipped|shifted|fell back"
+)
+_COPULA = (
+    r"(?:is|was|are|were|has been|have been|had been|stands at|stood at|sits at|sat at"
+    r"|remains|remained|became|becomes|'s|’s|'re|’re|'m|’m"
+    r"|(?:is|are|was|were|'s|'re|’re) (?:down|up) to|(?:is|are|was|were) (?:at|around)"
+    r"|(?:is|are|was|were) (?:hosted|deployed|located|based|running) (?:in|on|at)"
+    r"|(?:is|are|was|were) (?:now )?(?:planned|scheduled|set|due|slated|targeted|expected)"
+    r" (?:for|on|in|by)"
+    r"|weighs|weighed|takes|took|needs|needed|costs|cost|lasts|lasted|averages|averaged"
+    r"|hovers (?:at|around)|comes to|came to|amounts to|runs at|completes in|finishes in)"
+)
+_APPROX = (
+    r"(?:(?:at|around|about|roughly|approximately|nearly|almost|over|under|only|just|~"
+    r"|down to|up to) )?"
+)
+_FROM = r"(?: from \S+(?: [a-z%]+)?)?"
+_PATTERNS = (
+    re.compile(
+        rf"^{_NP} {_HAVE}{_ADV}(?P<cue>{_CHANGE_VERB})(?: (?:up|down|back))?{_FROM}"
+        rf" to {_APPROX}(?P<value>{_VALUE})"
+    ),
+    re.compile(
+        rf"\b(?P<cue>{_CHANGE_VERB}) (?P<obj>(?:the |our |its |their |his |her )?"
+        rf"[A-Za-z][\w'’+#-]*(?: [A-Za-z][\w'’+#-]*){{0,3}}?)(?: (?:up|down|back))?{_FROM}"
+        rf" to {_APPROX}(?P<value>{_VALUE})"
+    ),
+    re.compile(rf"^{_NP} {_ADV}(?:is|was|are|were) {_ADV}(?:called|named) (?P<called>{_VALUE})"),
+    re.compile(rf"^{_NP} {_ADV}{_COPULA} {_ADV}{_APPROX}(?P<value>{_VALUE})"),
+    re.compile(
+        rf"^{_NP} {_HAVE}{_ADV}(?:has|have|had|got|gets|reached|hit|passed|crossed|surpassed"
+        rf"|totals|totaled|totalled|counts|shows|lists|says) {_ADV}{_APPROX}"
+        rf"(?P<value>{_VALUE})"
+    ),
+)
+_IN_PASSING = (
+    re.compile(rf"\b(?P<value>(?P<cnum>{_NUMBER}) (?P<noun>{_COUNTED}))\b"),
+    re.compile(
+        r"\b(?P<thing>[A-Za-z][\w.-]*?)(?:@|==|>=|~=|<=)(?P<value>(?P<version>\d+(?:\.\d+){1,3}))"
+    ),
+    re.compile(
+        r"\b(?P<thing>[A-Z][\w+#-]*) (?P<value>(?P<version>v?\d+(?:\.\d+){1,2}))(?![\w.%])"
+        rf"(?!\s?(?i:{_UNIT})\b)"
+    ),
+)
+# A value in parentheses right after a noun phrase qualifies it: "the image (only 380MB now)".
+_APPOSITION = re.compile(
+    r"\b(?P<np>(?:the|our|my|its|their|his|her) [a-z][\w-]*(?: [a-z][\w-]*)?) \("
+    rf"(?:(?:only|just|about|roughly|now|at) )*(?P<value>{_VALUE})"
+)
+_CLAUSE = re.compile(
+    r",\s+|;\s*|:\s+|\s+[-–—]\s+|\s+\((?=\w)|\)\s*"
+    r"|\s+(?=(?:and|but|while|whereas|because|since|so|although|though|which|that|when|after"
+    r"|before|once|until|as|where|who|with)\s)",
+)
+_LEAD = re.compile(
+    r"^(?:(?:and|but|while|whereas|because|since|so|although|though|which|that|when|after"
+    r"|before|once|until|as|where|who|with|then|also|now|actually|meanwhile|currently|today"
+    r"|recently|lately|finally)\s+)+",
+    re.I,
+)
+_CHANGE_CUE = re.compile(
+    r"\b(?:now|currently|these days|nowadays|recently|lately|anymore|any more|no longer"
+    r"|at this point|as of|since then|new|newly|latest|updated?|changed?|switched"
+    rf"|moved|relocated|renamed|joined|left|started|{_CHANGE_VERB}|actually|correction"
+    r"|meant|mistake|instead|rather|down to|up to|slipped|pushed|went|gone)\b"
+    r"|\bfrom \S+(?: \S+)? to\b",
+    re.I,
+)
+_GENERIC = frozenset(
+    """
+    count number total amount level value figure rate score measure metric stat stats
+    current new old latest overall average mean typical initial original previous actual
+    final recent first last usual median approximate approximately roughly
+    others other something thing things one lot kind sort type bit part
+    """.split()
+)
+_TIME_NOUNS = frozenset(
+    """
+    times time days weeks months years hours minutes seconds nights mornings evenings
+    weekends decades ages ones others things bits lots
+    """.split()
+)
+_NON_NAMES = NOT_NAMES | {"not", "never", "no", "also", "always", "now"}
+_UNNAMED_VALUES = frozenset({"it", "this", "that", "there", "here", "them"})
+
+
+def read_attribute(statement: str, speaker: str) -> Reading | None:
+    """The first (subject, attribute, value) reading of ``statement``, or None."""
+    readings = read_attributes(statement, speaker)
+    return readings[0] if readings else None
+
+
+@lru_cache(maxsize=65536)
+def read_attributes(statement: str, speaker: str) -> tuple[Reading, ...]:
+    """Every reading of ``statement``, one per clause at most, in order."""
+    text = statement.strip().rstrip(".!")
+    changed = change_cue(text)
+    found: dict[str, Reading] = {}
+    apposition = _APPOSITION.search(text)
+    if apposition is not None:
+        reading = _reading(apposition, speaker.lower(), changed)
+        if reading is not None:
+            found[reading.key] = reading
+    for clause in _clauses(text):
+        reading = _read_clause(clause, speaker.lower(), changed)
+        if reading is not None and reading.key not in found:
+            found[reading.key] = reading
+    return tuple(found.values())
+
+
+def change_cue(statement: str) -> bool:
+    """Whether the statement says something changed ("now", "improved to", "from X to")."""
+    return _CHANGE_CUE.search(statement) is not None
+
+
+_STARTED_OR_STOPPED = re.compile(
+    r"\b(?:no longer|anymore|any more|stopped|quit|gave up|given up|started|starting|began"
+    r"|begun|now|switched|finally|these days|nowadays)\b",
+    re.I,
+)
+
+
+def polarity_change_cue(statement: str) -> bool:
+    """Whether the statement says something stopped or started ("no longer", "now")."""
+    return _STARTED_OR_STOPPED.search(statement) is not None
+
+
+_UNIT_CLASS = {
+    **dict.fromkeys(("ms", "s", "min", "h"), "duration"),
+    **dict.fromkeys(("kb", "mb", "gb", "tb", "kib", "mib", "gib"), "size"),
+    **dict.fromkeys(("usd", "$"), "usd"),
+    **dict.fromkeys(("eur", "€"), "eur"),
+}
+_PLAIN_NUMBER = re.compile(r"^\d+(?:\.\d+)*$")
+
+
+def value_kind(value: str) -> str:
+    """``number`` (counts, versions), a quantity's unit (``ms``, ``$``), else ``text``
+    (names, places, dates)."""
+    if _PLAIN_NUMBER.match(value):
+        return "number"
+    if value[:1] in "$€£" and value[1:2].isdigit():
+        return _UNIT_CLASS.get(value[0], value[0])
+    number, _, unit = value.partition(" ")
+    if _PLAIN_NUMBER.match(number) and unit in _UNITS.values():
+        return _UNIT_CLASS.get(unit, unit)
+    return "text"
+
+
+def same_attribute(first: str, second: str) -> bool:
+    """Whether two attribute keys name the same thing: the head word of one is a word of
+    the other ("image size" ~ "docker image" ~ "image"; "open issue" !~ "open ticket")."""
+    words, others = first.split(), second.split()
+    return bool(words and others) and (words[-1] in others or others[-1] in words)
+
+
+def comparable(first: str, second: str) -> bool:
+    """Whether two values of one attribute can replace each other: the same kind of value
+    (a number, a quantity in the same unit, a text)."""
+    return value_kind(first) == value_kind(second)
+
+
+def _clauses(text: str) -> list[str]:
+    parts = [_LEAD.sub("", part.strip()) for part in _CLAUSE.split(text)]
+    return [part for part in parts if part]
+
+
+def _read_clause(clause: str, speaker: str, changed: bool) -> Reading | None:
+    for number, pattern in enumerate(_PATTERNS):
+        match = pattern.search(clause)
+        if match is not None:
+            reading = _reading(match, speaker, changed or number < 2)
+            if reading is not None:
+                return reading
+    for pattern in _IN_PASSING:
+        passing = pattern.search(clause)
+        reading = _reading(passing, speaker, changed) if passing else None
+        if reading is not None:
+            return reading
+    return None
+
+
+def _reading(match: re.Match[str], speaker: str, changed: bool) -> Reading | None:
+    groups = match.groupdict()
+    phrase = groups.get("np") or groups.get("obj") or groups.get("thing") or ""
+    subject, words = _owner(phrase, speaker, named_alone=bool(groups.get("np")))
+    if groups.get("called"):
+        words = [*words, "name"]
+    value = _value(match)
+    if value is None:
+        return None
+    noun = groups.get("noun")
+    if noun:
+        nouns = noun.split()
+        if nouns[-1] in _TIME_NOUNS or nouns[-1] in FUNCTION_WORDS:
+            return None
+        words = nouns
+    words = _attribute_words(words, speaker)
+    if value[1] == "version" and "version" not in words:
+        words.append("version")
+    attribute = " ".join(words[-2:])
+    if not attribute or (value[1] == "name" and not _named_value(match)):
+        return None
+    return Reading(subject, attribute, value[0], changed)
+
+
+def _owner(phrase: str, speaker: str, named_alone: bool) -> tuple[str, list[str]]:
+    """The named owner of a noun phrase (else the speaker) and its remaining words: a
+    possessive name, or a name that is the whole subject phrase ("Maya")."""
+    words = phrase.replace("’", "'").split()
+    subject = speaker
+    kept: list[str] = []
+    for word in words:
+        bare = word.removesuffix("'s").removesuffix("'")
+        named = bare[:1].isupper() and not bare.isupper() and bare.lower() not in _NON_NAMES
+        alone = named_alone and len(words) == 1
+        if named and subject == speaker and (word.endswith("'s") or alone):
+            subject = bare.lower()
+            continue
+        kept.append(bare)
+    return subject, kept
+
+
+def _attribute_words(words: list[str], speaker: str) -> list[str]:
+    """Content lemmas of an attribute phrase; "X of Y" reads as "Y X"."""
+    lowered = [w.lower() for w in words]
+    if "of" in lowered:
+        cut = lowered.index("of")
+        lowered = lowered[cut + 1 :] + lowered[:cut]
+    lemmas = [_lemma(w) for w in lowered if w not in FUNCTION_WORDS and w != speaker]
+    return [w for w in lemmas if w not in _GENERIC and not w.isdigit() and len(w) > 1]
+
+
+def _value(match: re.Match[str]) -> tuple[str, str] | None:
+    """The normalized value and its kind (quantity, version, date, count, name)."""
+    group = match.groupdict()
+    if group.get("cur"):
+        amount = _number(group["camount"]) + (group.get("cmult") or "").lower()
+        return f"{group['cur']}{amount}", "quantity"
+    if group.get("unit"):
+        return f"{_number(group['qnum'])} {_UNITS[group['unit'].lower()]}", "quantity"
+    if group.get("version"):
+        return group["version"].removeprefix("v"), "version"
+    if group.get("date"):
+        return group["date"].lower(), "date"
+    if group.get("ident"):
+        return group["ident"], "ident"
+    number = group.get("cnum") or group.get("num")
+    if number:
+        return _number(number), "count"
+    name = group.get("name")
+    return (name.lower(), "name") if name else None
+
+
+def _named_value(match: re.Match[str]) -> bool:
+    name = match.groupdict().get("name") or ""
+    first = name.split()[0].lower() if name else ""
+    return bool(name) and first not in _NON_NAMES and first not in _UNNAMED_VALUES
+
+
+def _number(text: str) -> str:
+    plain = text.replace(",", "")
+    return plain.removesuffix(".0") if "." in plain else plain
+
+
+def _lemma(word: str) -> str:
+    """A noun's singular form by suffix (commits -> commit, queries -> query)."""
+    word = word.lower().strip("'-")
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("sses", "ches", "shes", "xes", "zes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+_WORD = re.compile(r"[A-Za-z][\w'’+#-]*")
+_NEGATIONS = frozenset({"not", "never", "no", "none", "nothing", "nobody", "neither", "nor"})
+_COLLOQUIAL = frozenset({"gonna", "wanna", "gotta", "kinda", "sorta", "lemme", "gimme"})
+# A negation that says something positive: "never give up", "not just a hobby".
+_POSITIVE_NEGATION = re.compile(
+    r"\b(?:not|never|no|n['’]t|cannot)\s+(?:\w+\s+){0,2}?(?:just|only|give up|giving up"
+    r"|quit|stop|beat|wait|believe|help|last|matter|doubt|wonder|forget|regret|mind|miss"
+    r"|be happier|be prouder|enough)\b",
+    re.I,
+)
+
+
+_NEGATION_CUE = re.compile(r"\b(?:not|never|no|nobody|none|nothing|cannot)\b|n['’]t\b", re.I)
+_ALL_TIME = re.compile(r"\b(?:never|ever|nobody|no one|none of)\b", re.I)
+_TERM = re.compile(r"`[^`]+`|[A-Za-z][\w.+#/-]*")
+
+
+def denied_terms(statement: str, speaker: str) -> tuple[str, ...]:
+    """What a negation denies, where it names things: the technical or proper terms after
+    the negation cue ("never used SQLAlchemy" -> ``sqlalchemy``, "never run Beacon on
+    Windows" -> ``beacon``, ``windows``), lower case, the speaker left out."""
+    cue = _NEGATION_CUE.search(statement)
+    if cue is None:
+        return ()
+    words = (m.group(0).strip("`.") for m in _TERM.finditer(statement, cue.end()))
+    return tuple(w.lower() for w in words if _topical(w) and w.lower() != speaker.lower())
+
+
+def mentions(statement: str, term: str) -> bool:
+    """Whether the statement names ``term`` as a word of its own (any case)."""
+    pattern = rf"(?<![\w@/.-]){re.escape(term)}(?![\w-])"
+    return re.search(pattern, statement, re.I) is not None
+
+
+def denies_for_all_time(statement: str) -> bool:
+    """ "Never", "nobody ever": a denial about all time, which a later "now" contradicts
+    rather than updates."""
+    return _ALL_TIME.search(statement) is not None
+
+
+def _topical(word: str) -> bool:
+    """A named or technical term: capitalized, an acronym, or with digits or symbols."""
+    if word.lower() in _NON_NAMES or word.lower() in FUNCTION_WORDS or len(word) < 2:
+        return False
+    return word[0].isupper() or any(c.isdigit() or c in "._+#/" for c in word)
+
+
+def plain_negation(statement: str) -> bool:
+    """Whether a negated statement denies something (not an idiom such as "never give
+    up" or "not just a hobby", nor a caption)."""
+    return not statement.startswith("[") and _POSITIVE_NEGATION.search(statement) is None
+
+
+def lead_subject(statement: str) -> str:
+    """The statement's first word, lower case, without a possessive: who it is about."""
+    first = statement.split(maxsplit=1)[0] if statement.strip() else ""
+    return first.replace("’", "'").removesuffix("'s").lower()
+
+
+@lru_cache(maxsize=65536)
+def content_lemmas(statement: str) -> frozenset[str]:
+    """The statement's content words as lemmas (no function words, negations or names'
+    possessive marks): what two statements must share to be about the same thing."""
+    words = (w.replace("’", "'").removesuffix("'s").lower() for w in _WORD.findall(statement))
+    return frozenset(
+        _lemma(w)
+        for w in words
+        if w not in FUNCTION_WORDS | _NEGATIONS | _COLLOQUIAL and len(w) > 2 and "'" not in w
+    )

@@ -1,0 +1,106 @@
+"""Open (subject, attribute, value) readings of statements (pure code)."""
+
+from __future__ import annotations
+
+import pytest
+
+from provmem.core.attributes import (
+    change_cue,
+    comparable,
+    content_lemmas,
+    plain_negation,
+    read_attribute,
+    read_attributes,
+    same_attribute,
+)
+
+
+@pytest.mark.parametrize(
+    ("statement", "key", "value"),
+    [
+        (
+            "The API response time was 800ms after the first deploy.",
+            "alice|response time",
+            "800 ms",
+        ),
+        ("The response time has recently improved to 250ms.", "alice|response time", "250 ms"),
+        ("The repo has 150 commits so far.", "alice|commit", "150"),
+        ("Alice and others have now reached 165 commits.", "alice|commit", "165"),
+        ("The commit count has now reached 165.", "alice|commit", "165"),
+        ("The number of users grew from 1,200 to 1,500.", "alice|user", "1500"),
+        ("Our test coverage is now at 85%.", "alice|test coverage", "85 %"),
+        ("The bundle size is 1.2 MB.", "alice|bundle size", "1.2 mb"),
+        ("The monthly budget is $500.", "alice|monthly budget", "$500"),
+        ("The deadline is 3 June.", "alice|deadline", "3 june"),
+        ("Alice's project is called Falcon.", "alice|project name", "falcon"),
+        ("Anna's dog is named Rex.", "anna|dog name", "rex"),
+        ("Alice upgraded Django to 5.0 on 7 May 2026.", "alice|django version", "5.0"),
+        ("The Django version is 5.0.", "alice|django version", "5.0"),
+        ("The app runs on flask@2.3.3 for now.", "alice|flask version", "2.3.3"),
+        ("We're still on Python 3.11 in production.", "alice|python version", "3.11"),
+        (
+            "The database region changed from ap-southeast-2 to eu-west-1.",
+            "alice|database region",
+            "eu-west-1",
+        ),
+        ("The backlog has 35 open issues.", "alice|open issue", "35"),
+        ("Pulling the image (only 380MB now) takes seconds.", "alice|image", "380 mb"),
+    ],
+)
+def test_a_value_given_to_a_noun_phrase_is_read(statement: str, key: str, value: str) -> None:
+    reading = read_attribute(statement, "Alice")
+    assert reading is not None, statement
+    assert (reading.key, reading.value) == (key, value)
+
+
+def test_a_change_said_in_passing_inside_another_sentence_is_read() -> None:
+    statement = (
+        "While fixing the cache, which brought the p95 latency down to 120 ms, Alice added tests."
+    )
+    reading = read_attribute(statement, "Alice")
+    assert reading is not None and reading.changed
+    assert (reading.attribute, reading.value) == ("p95 latency", "120 ms")
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "Alice is implementing the homepage route with Flask.",
+        "Alice went hiking 3 times in May.",
+        "Alice is 30 years old.",
+        "Alice went to Paris.",
+        "It is a nice day.",
+        "Alice was at the park.",
+    ],
+)
+def test_statements_without_an_attribute_value_have_no_reading(statement: str) -> None:
+    assert read_attributes(statement, "Alice") == ()
+
+
+def test_paraphrased_attribute_keys_meet() -> None:
+    first = read_attribute("The average API response time is 900 ms.", "Alice")
+    second = read_attribute("Response times are down to 300 ms.", "Alice")
+    assert first is not None and second is not None and first.key == second.key
+    assert same_attribute("docker image", "image size") and same_attribute("test", "test case")
+    assert not same_attribute("open issue", "open ticket")
+
+
+def test_change_cues() -> None:
+    assert change_cue("We have 147 tests now.")
+    assert change_cue("Open issues went from 40 to 28.")
+    assert change_cue("Sorry, I meant Hawk.")
+    assert not change_cue("The suite has 121 tests.")
+
+
+def test_values_of_different_kinds_do_not_replace_each_other() -> None:
+    assert comparable("800 ms", "2 s") and comparable("1.1 gb", "380 mb")
+    assert comparable("150", "165") and comparable("3.11", "3.13")
+    assert comparable("falcon", "hawk")
+    assert not comparable("800 ms", "25 %") and not comparable("150", "falcon")
+
+
+def test_idiomatic_negations_do_not_deny_anything() -> None:
+    assert plain_negation("Alice has never written any Flask routes.")
+    assert not plain_negation("Jon is never gonna give up on his dreams.")
+    assert not plain_negation("Pottery is not just a hobby for Melanie.")
+    assert content_lemmas("Alice has never written any Flask routes.") >= {"flask", "route"}
