@@ -111,7 +111,7 @@ def adaptive_threshold(memory: ScopeMemory, config: GateConfig) -> float:
 
 def claim_role(claim: Claim) -> str:
     """Who asserted the claim: the extractor's ``role`` when it has one, else the user."""
-    return str(getattr(claim, "role", None) or "user")
+    return claim.role or "user"
 
 
 def slotted(claim: Claim, speaker: str) -> Claim:

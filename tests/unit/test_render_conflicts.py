@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from provmem.services.render import render_fact
-from provmem.services.results import FactDetail
+from provmem.services.cli.render import render_fact
+from provmem.services.memory.results import FactDetail
 from tests.unit.test_retrieval import _fact
 
 
