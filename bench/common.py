@@ -37,15 +37,23 @@ async def embedded_memory(folder: Path, partitions: int = 4) -> AsyncIterator[Me
 
 async def publish_turns(memory: Memory, turns: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     """Publish turns in the largest batches allowed, then derive; evidence id -> turn id."""
-    turn_of: dict[str, str] = {}
+    published = await evidence_turns(memory, turns)
+    return {evidence: str(turn["turn_id"]) for evidence, turn in published.items()}
+
+
+async def evidence_turns(
+    memory: Memory, turns: Sequence[Mapping[str, Any]]
+) -> dict[str, Mapping[str, Any]]:
+    """Publish turns, then derive; evidence id -> the turn (ids repeat across scopes)."""
+    found: dict[str, Mapping[str, Any]] = {}
     for start in range(0, len(turns), MAX_BATCH):
         chunk = turns[start : start + MAX_BATCH]
         for result, turn in zip(await memory.publish(chunk), chunk, strict=True):
             if result.evidence_id is None:
                 raise RuntimeError(f"turn {turn.get('turn_id')}: {result.status} {result.error}")
-            turn_of[result.evidence_id] = str(turn["turn_id"])
+            found[result.evidence_id] = turn
     await memory.sync()
-    return turn_of
+    return found
 
 
 def ranked_turns(result: Recollection, turn_of: Mapping[str, str]) -> list[list[str]]:

@@ -36,12 +36,12 @@ from typing import Any
 
 import numpy as np
 
-from bench.common import active, embedded_memory, mean, publish_turns, token_f1
+from bench.common import active, embedded_memory, evidence_turns, mean, token_f1
 from bench.techbench import fact_from_code
 from bench.techgen import ASSISTANT, markup_ranges
 from bench.techgen import DATA as TECH_DATA
 from bench.techgen import load as load_tech
-from bench.wellformed import share_ill_formed, subject_phrases
+from bench.wellformed import problems_many, share_ill_formed, subject_phrases
 from provmem.core.events import Fact
 from provmem.services.memory.loaders import locomo_turns
 from provmem.services.memory.logs import configure_logging
@@ -51,6 +51,11 @@ from provmem.services.tools.evaluation_data import normalize_ids, turn_ids
 LOCOMO = Path(__file__).resolve().parents[2] / "shared/data/locomo/locomo-dev.json"
 COSINE, F1 = 0.6, 0.5
 ATTRIBUTION_FIELDS = ("speaker", "speaker_role", "asserted_by", "attributed_to", "source_role")
+
+
+def turn_key(turn: Mapping[str, Any]) -> str:
+    """A turn id unique across conversations (LoCoMo's dia ids repeat in every sample)."""
+    return f"{turn['scope']}|{turn['turn_id']}"
 
 
 @dataclass
@@ -78,13 +83,16 @@ def locomo_conversations(path: Path) -> list[Conversation]:
             for dia_id in normalize_ids([raw] if isinstance(raw, str) else raw, known)
         ]
         turns = list(locomo_turns(sample))
-        found.append(Conversation(turns[0]["scope"], turns, observations))
+        scope = turns[0]["scope"]
+        found.append(Conversation(scope, turns, [(o, f"{scope}|{t}") for o, t in observations]))
     return found
 
 
 def tech_conversations(folder: Path) -> list[Conversation]:
     return [
-        Conversation(c["scope"], c["turns"], [(o, t) for o, t in c["observations"]])
+        Conversation(
+            c["scope"], c["turns"], [(o, f"{c['scope']}|{t}") for o, t in c["observations"]]
+        )
         for c in load_tech(folder)
     ]
 
@@ -139,11 +147,14 @@ def recall(
     return hits
 
 
-async def score(memory: Memory, conversations: list[Conversation], tech: bool) -> dict[str, Any]:
+async def score(
+    memory: Memory, conversations: list[Conversation], tech: bool, facts_out: Path | None = None
+) -> dict[str, Any]:
     turns = [t for c in conversations for t in c.turns]
-    turn_of = await publish_turns(memory, turns)
-    speaker_of = {t["turn_id"]: t["speaker"] for t in turns}
-    markup = {t["turn_id"]: markup_ranges(t["text"]) for t in turns}
+    published = await evidence_turns(memory, turns)
+    turn_of = {evidence: turn_key(t) for evidence, t in published.items()}  # unique across scopes
+    speaker_of = {turn_key(t): t["speaker"] for t in turns}
+    markup = {turn_key(t): markup_ranges(t["text"]) for t in turns}
     per_conv = [(c, active(await memory.facts(c.scope))) for c in conversations]
     facts = [f for _, fs in per_conv for f in fs]
     texts = list(
@@ -163,7 +174,30 @@ async def score(memory: Memory, conversations: list[Conversation], tech: bool) -
             spoken = {speaker_of.get(turn_of.get(e, ""), "") for e in fact.evidence_ids}
             wrong.append(wrong_speaker(fact, subjects[position], spoken, conv.participants))
             position += 1
+    if facts_out is not None:
+        write_facts(facts_out, facts, wrong, subjects, turn_of)
     return summarize(conversations, turns, facts, hits, wrong, turn_of, markup, speaker_of, tech)
+
+
+def write_facts(
+    path: Path,
+    facts: list[Fact],
+    wrong: list[bool],
+    subjects: list[str],
+    turn_of: Mapping[str, str],
+) -> None:
+    """Every active fact as a JSON line, with its source turns and what the checks found."""
+    found = problems_many([f.statement for f in facts])
+    with path.open("w", encoding="utf-8") as handle:
+        for fact, bad, subject, problems in zip(facts, wrong, subjects, found, strict=True):
+            row = {
+                "statement": fact.statement,
+                "turns": [turn_of.get(e, "") for e in fact.evidence_ids],
+                "subject": subject,
+                "wrong_speaker": bad,
+                "problems": problems,
+            }
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
 def summarize(
@@ -206,7 +240,7 @@ def gold_speaker_share(conversations: list[Conversation]) -> float:
     """How often a gold observation's subject names someone other than its turn's speaker."""
     flagged: list[bool] = []
     for conv in conversations:
-        speaker = {t["turn_id"]: t["speaker"] for t in conv.turns}
+        speaker = {turn_key(t): t["speaker"] for t in conv.turns}
         subjects = subject_phrases([o for o, _ in conv.observations])
         for (_, turn), subject in zip(conv.observations, subjects, strict=True):
             named = names_in(subject, conv.participants - {ASSISTANT})
@@ -214,13 +248,17 @@ def gold_speaker_share(conversations: list[Conversation]) -> float:
     return mean([float(f) for f in flagged])
 
 
-async def run(locomo: Path | None, tech: Path | None, folder: Path) -> dict[str, Any]:
+async def run(
+    locomo: Path | None, tech: Path | None, folder: Path, facts_out: Path | None = None
+) -> dict[str, Any]:
     report: dict[str, Any] = {}
     async with embedded_memory(folder) as memory:
         if locomo is not None:
-            report["locomo"] = await score(memory, locomo_conversations(locomo), tech=False)
+            out = facts_out and facts_out.with_suffix(".locomo.jsonl")
+            report["locomo"] = await score(memory, locomo_conversations(locomo), False, out)
         if tech is not None:
-            report["tech"] = await score(memory, tech_conversations(tech), tech=True)
+            out = facts_out and facts_out.with_suffix(".tech.jsonl")
+            report["tech"] = await score(memory, tech_conversations(tech), True, out)
     return report
 
 
@@ -270,12 +308,15 @@ def main() -> None:
     parser.add_argument("--tech", type=Path, default=TECH_DATA)
     parser.add_argument("--only", choices=("locomo", "tech"), help="score one data set")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument(
+        "--facts-out", type=Path, help="write the active facts to FILE.locomo.jsonl / .tech.jsonl"
+    )
     args = parser.parse_args()
     configure_logging()
     locomo = None if args.only == "tech" else args.locomo
     tech = None if args.only == "locomo" else args.tech
     with tempfile.TemporaryDirectory(prefix="provmem-bench-extraction-") as folder:
-        report = asyncio.run(run(locomo, tech, Path(folder)))
+        report = asyncio.run(run(locomo, tech, Path(folder), args.facts_out))
     print(json.dumps(report, indent=1) if args.json else table(report))
 
 

@@ -6,7 +6,8 @@ Ingests every conversation through the real embedded pipeline, then reports:
 
 - claims from code or markup: active facts whose support span overlaps a gold fenced
   block, table row or command line, or lies mostly (>= half) inside inline code (target 0);
-- claims per user turn and per assistant turn (active facts citing such a turn);
+- claims per user turn (active facts citing a user turn) and per assistant turn (active
+  facts citing only the assistant's turns);
 - knowledge updates: the updating turn in the top 10 for the question (provmem vs raw BM25
   over the same turns); the updating turn ranked above the original one (both); the updated
   value's fact ranked above the original value's; the original fact in the current fact's
@@ -341,7 +342,7 @@ def claims_report(corpus: Corpus) -> dict[str, Any]:
                              "examples": [f.statement for f in from_code[:5]]},
         "facts_without_support_span": sum(not f.support for f in facts),
         "claims_per_user_turn": sum(cites(f, False) for f in facts) / max(1, user_turns),
-        "claims_per_assistant_turn": sum(cites(f, True) for f in facts)
+        "claims_per_assistant_turn": sum(not cites(f, False) for f in facts)
         / max(1, len(corpus.turns) - user_turns),
         "ill_formed": {"share": share, "count": len(bad), "reasons": dict(reasons.most_common()),
                        "examples": [f"{t} <- {'; '.join(p)}" for t, p in bad[:8]]},

@@ -250,6 +250,8 @@ def _finite_word(verb: Any) -> Any:
 
 def _disagrees(subject: Any, verb: Any) -> bool:
     word = _finite_word(verb)
+    if subject.lower_ in ("%", "percent") or any(c.lower_ == "of" for c in subject.rights):
+        return False  # "1.8% of requests fail", "a lot of people say": the head is not the number
     single = subject.tag_ in ("NNP", "NN") or subject.lower_ in ("she", "he", "it")
     singular = single and not any(c.dep_ == "conj" for c in subject.children)
     if word.lower_ == "am":

@@ -8,6 +8,7 @@ GOOD = [
     "Maya works at Swedish Medical Center.",
     "Maya moved to Seattle.",
     "Maya and Tom have a dog.",
+    "About 1.8% of requests fail right now.",
     "Melanie's kids are at camp.",
     "There is a meeting on Friday.",
     "The p95 latency is 250ms.",
