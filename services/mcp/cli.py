@@ -61,7 +61,7 @@ async def _serve_stdio(memory: AsyncMemory) -> None:
 async def _serve_http(memory: AsyncMemory, settings: Any, host: str, port: int) -> None:
     import uvicorn
 
-    from ..auth import ApiKeys, open_key_store
+    from ..api.auth import ApiKeys, open_key_store
     from .server import Gate, build_server
 
     store = open_key_store(settings)
@@ -86,7 +86,7 @@ class KeyCheck:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         from starlette.responses import JSONResponse
 
-        from ..auth import Unauthenticated
+        from ..api.auth import Unauthenticated
 
         if scope["type"] == "http":
             headers = {

@@ -17,8 +17,8 @@ from typing import Any
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
-from ..auth import ApiKeys, Grant, Unauthenticated, grant_for
-from ..results import FactDetail
+from ..api.auth import ApiKeys, Grant, Unauthenticated, grant_for
+from ..memory.results import FactDetail
 from ..sdk.facade import AsyncMemory, SearchResult
 
 INSTRUCTIONS = (

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .services.client import (
+from .services.sdk.client import (
     AsyncMemoryClient,
     AsyncSubscription,
     MemoryApiError,

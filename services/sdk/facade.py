@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...core.events import ErasureCompleted, Fact, FactChanged
-from ..results import (
+from ..memory.results import (
     ActionResult,
     ErasureQueued,
     EvidenceItem,

@@ -12,11 +12,11 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from ...core.events import ErasureCompleted, Fact, FactChanged
-from ..results import ActionResult, ErasureQueued, FactDetail, PublishResult, Recollection
+from ..memory.results import ActionResult, ErasureQueued, FactDetail, PublishResult, Recollection
 
 if TYPE_CHECKING:
     from ...infra.settings import Settings
-    from ..memory import Memory as ServiceMemory
+    from ..memory.memory import Memory as ServiceMemory
 
 Verb = Literal["correct", "retract", "approve", "reject"]
 Start = Literal["earliest", "latest"]
@@ -58,8 +58,8 @@ class Embedded:
 
     @classmethod
     async def open(cls, settings: Settings) -> Embedded:
-        from ..bootstrap import build
-        from ..memory import Memory as ServiceMemory
+        from ...streams.runtime.components import build
+        from ..memory.memory import Memory as ServiceMemory
 
         return cls(ServiceMemory(await build(settings)))
 
@@ -94,7 +94,7 @@ class Embedded:
             return await self.memory.review_queue(scope)
 
     async def erase(self, scope: str, what: Mapping[str, Any]) -> ErasureCompleted | ErasureQueued:
-        from ..erasure import erasure_request
+        from ..erasure.subject import erasure_request
 
         request = erasure_request(
             scope,
@@ -117,7 +117,7 @@ class Embedded:
     async def changes(self, scope: str, start: Start) -> AsyncIterator[FactChanged]:
         """The scope's fact changes from the log; while someone listens, the pipeline is
         run every half second so that changes of new turns arrive without a read."""
-        from ..subscriptions import change_frames, scope_partitions, start_cursor
+        from ..memory.subscriptions import change_frames, scope_partitions, start_cursor
 
         c = self.memory.components
         topic = c.names.fact_changes
@@ -157,7 +157,7 @@ class Remote:
     read-your-writes for its clients."""
 
     def __init__(self, url: str, api_key: str | None) -> None:
-        from ..client import AsyncMemoryClient
+        from .client import AsyncMemoryClient
 
         self.client = AsyncMemoryClient(url, api_key=api_key)
 
@@ -175,7 +175,7 @@ class Remote:
         return await self.client.facts(scope)
 
     async def fact(self, fact_id: str) -> FactDetail | None:
-        from ..client import MemoryApiError
+        from .client import MemoryApiError
 
         try:
             return await self.client.fact(fact_id)
