@@ -14,7 +14,7 @@ import pytest
 from provmem import AsyncMemory, Memory, RejectedError
 from provmem.core.events import ErasureCompleted, FactStatus
 from provmem.infra.settings import Settings
-from provmem.services.api import create_api
+from provmem.services.api.app import create_api
 from tests.e2e.test_api import issue
 from tests.e2e.test_client import serving
 

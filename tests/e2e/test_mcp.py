@@ -22,7 +22,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from provmem.infra.settings import Settings
-from provmem.services.auth import ApiKeys, open_key_store
+from provmem.services.api.auth import ApiKeys, open_key_store
 
 TOOLS = {
     "add_messages",
