@@ -169,7 +169,7 @@ class Remote:
         return results
 
     async def query(self, scope: str, text: str, limit: int, budget: int | None) -> Recollection:
-        return await self.client.query(scope, text, limit)  # budget: see the API note
+        return await self.client.query(scope, text, limit, budget=budget)
 
     async def facts(self, scope: str) -> list[Fact]:
         return await self.client.facts(scope)

@@ -14,6 +14,9 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// replaceChildren takes nodes or strings only: flatten lists, drop the absent parts
+const parts = (...items) => items.flat(Infinity).filter((x) => x !== null && x !== undefined && x !== "");
+
 function headers(extra = {}) {
   const token = $("token").value.trim();
   return token ? { ...extra, Authorization: `Bearer ${token}` } : extra;
@@ -75,7 +78,7 @@ async function showFact(factId) {
   const d = await api(`/v1/facts/${encodeURIComponent(factId)}`);
   const f = d.fact;
   const conflicts = f.conflicts_with ?? [];
-  $("detail").replaceChildren(
+  $("detail").replaceChildren(...parts(
     el("p", {}, status(f.status), " ", el("strong", {}, f.statement)),
     el("p", {}, "id ", id(f.fact_id), ` · version ${f.version} · confidence ${f.confidence}`,
       f.review_reason ? ` · review: ${f.review_reason}` : ""),
@@ -84,7 +87,7 @@ async function showFact(factId) {
     el("h3", {}, `Evidence (${d.evidence.length})`), d.evidence.map(quote),
     el("h3", {}, `Versions (${d.history.length})`), el("ol", { class: "versions" }, d.history.map(factLine)),
     el("h3", {}, `Supersession chain (${d.supersedes.length})`),
-    d.supersedes.length ? el("ol", { class: "chain" }, d.supersedes.map(factLine)) : el("p", { class: "muted" }, "supersedes nothing"));
+    d.supersedes.length ? el("ol", { class: "chain" }, d.supersedes.map(factLine)) : el("p", { class: "muted" }, "supersedes nothing")));
 }
 
 async function loadReview() {
@@ -127,13 +130,13 @@ async function search(event) {
   if (!query || !state.scope) return;
   const r = await api("/v1/query", { method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ scope: state.scope, query, limit: 5 }) });
-  $("search").replaceChildren(
+  $("search").replaceChildren(...parts(
     el("p", { class: "diag" }, `path ${r.path}: ${r.path_reasons.join("; ")} · ${r.tokens} tokens`),
     el("p", { class: "diag" }, "routes: ", r.routes.map((d) => `${d.route} ${d.hits}${d.note ? ` (${d.note})` : ""}`).join(" · ")),
     r.bundles.length ? r.bundles.map((b) => el("div", { class: "card bundle" },
       el("p", {}, b.fact ? status(b.fact.status) : "raw evidence", " ", el("strong", {}, b.fact ? b.fact.statement : ""), " ",
         b.fact ? id(b.fact.fact_id) : "", el("span", { class: "diag" }, ` score ${b.score.toFixed(4)} via ${b.routes.join(",")}`)),
-      b.evidence.map(quote))) : el("p", { class: "muted" }, "nothing found: insufficient evidence"));
+      b.evidence.map(quote))) : el("p", { class: "muted" }, "nothing found: insufficient evidence")));
 }
 
 async function follow() {
