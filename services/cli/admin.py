@@ -6,12 +6,14 @@ import asyncio
 import json
 import tempfile
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ...infra.settings import Settings
 from .options import BrokerOpt, DataDirOpt, RuntimeOpt, _fail, _run, _settings, console
+
+if TYPE_CHECKING:
+    from ...infra.settings import Settings
 
 app = typer.Typer()
 
@@ -180,7 +182,7 @@ def evaluate(
     run_evaluation = _evaluation()
     folder = data_dir or Path(tempfile.mkdtemp(prefix="provmem-eval-"))
     settings = _settings(runtime, folder, broker)
-    report = _run(settings, lambda m: run_evaluation(m, dataset, out, console))
+    report = _run(settings, lambda m: run_evaluation(m, dataset, out, console.real))
     console.print(report.summary())
     console.print(f"report and plots in {out}")
 
@@ -204,10 +206,13 @@ def api(
     data_dir: DataDirOpt = None,
     broker: BrokerOpt = None,
 ) -> None:
-    """Serve the HTTP API (/v1, OpenAPI at /docs)."""
+    """Serve the HTTP API (/v1, OpenAPI at /docs, the inspector at /ui); logs each
+    request on stderr."""
     import uvicorn
 
     from ..api.app import create_api
 
     settings = _settings(runtime, data_dir, broker)
-    uvicorn.run(create_api(settings), host=host, port=port, log_level="warning")
+    base = f"http://{host}:{port}"
+    typer.echo(f"provmem API on {base}/v1  (OpenAPI {base}/docs, inspector {base}/ui)")
+    uvicorn.run(create_api(settings), host=host, port=port, log_level="info", access_log=True)
