@@ -38,6 +38,16 @@ def test_ingest_summarizes_and_scopes_lists(tmp_path: Path) -> None:
         "acme/web/bo",
     ]
     assert provmem("scopes", "acme/web", *data).stdout.split() == ["acme/web/bo"]
+    facts = json.loads(provmem("facts", "acme/app/ann", *data, "--json").stdout)
+    narrow = subprocess.run(
+        [sys.executable, "-m", "provmem.services.cli", "facts", "acme/app/ann", *data],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "40"},
+        check=True,
+    )
+    for fact in facts:  # ids never cut, even on a narrow terminal
+        assert fact["fact_id"] in narrow.stdout and fact["evidence_ids"][0] in narrow.stdout
 
 
 def test_demo_honours_provmem_data_dir_and_mcp_has_help(tmp_path: Path) -> None:
