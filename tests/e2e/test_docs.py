@@ -25,9 +25,7 @@ from tests.e2e.test_client import serving
 
 ROOT = Path(__file__).resolve().parents[2]
 FENCE = re.compile(r"^```(python|json)\n(.*?)^```", re.S | re.M)
-NOT_RUN = {
-    "AIOKafkaConsumer": "consumes a Kafka topic forever, with the reader's own apply/forget"
-}
+NOT_RUN = {"AIOKafkaConsumer": "consumes a Kafka topic forever, with the reader's own apply/forget"}
 
 
 def examples() -> list[tuple[str, str, str]]:
