@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .options import BrokerOpt, DataDirOpt, RuntimeOpt, _fail, _run, _settings, console
+from .options import BrokerOpt, DataDirOpt, JsonOpt, RuntimeOpt, _fail, _run, _settings, console
 
 if TYPE_CHECKING:
     from ...infra.settings import Settings
@@ -57,28 +57,39 @@ def calibrate(
         ".env"
     ),
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Report without writing")] = False,
+    json_out: JsonOpt = False,
 ) -> None:
     """Fit the gate's κ, threshold and margin on a labelled deployment split.
 
     Never calibrate on an evaluation split: the numbers it reports would flatter you.
     """
     from ...infra.embedding import MiniLMEmbedder
+    from ..memory.logs import configure_logging
     from ..tools.calibrate import calibrate as fit_gate
     from ..tools.calibrate import write_settings
+
+    configure_logging()  # logs on stderr: stdout is the result
 
     try:
         result = fit_gate(split, MiniLMEmbedder())
     except (ValueError, KeyError) as error:
         _fail(f"{split}: {error}")
     config = result.config
-    console.print(
-        f"κ={config.kappa} threshold={config.threshold} margin={config.margin} "
-        f"balanced accuracy={result.balanced_accuracy:.3f} "
-        f"uncertain band={result.uncertain_share:.1%} ({result.items} items)"
-    )
+    if json_out:
+        fitted = {"kappa": config.kappa, "threshold": config.threshold, "margin": config.margin}
+        shares = {"uncertain_share": result.uncertain_share, "items": result.items}
+        quality = {"balanced_accuracy": result.balanced_accuracy, **shares}
+        typer.echo(json.dumps({**fitted, **quality, "written": not dry_run}, indent=2))
+    else:
+        console.print(
+            f"κ={config.kappa} threshold={config.threshold} margin={config.margin} "
+            f"balanced accuracy={result.balanced_accuracy:.3f} "
+            f"uncertain band={result.uncertain_share:.1%} ({result.items} items)"
+        )
     if not dry_run:
         write_settings(result, env_file)
-        console.print(f"wrote {env_file}")
+        if not json_out:
+            console.print(f"wrote {env_file}")
 
 
 @app.command()
@@ -176,6 +187,7 @@ def evaluate(
     runtime: RuntimeOpt = None,
     data_dir: DataDirOpt = None,
     broker: BrokerOpt = None,
+    json_out: JsonOpt = False,
 ) -> None:
     """Ingest a benchmark through the real pipeline, run its questions, write a report
     (JSON, Markdown) and plots, with failures attributed to the layer that lost them."""
@@ -183,6 +195,9 @@ def evaluate(
     folder = data_dir or Path(tempfile.mkdtemp(prefix="provmem-eval-"))
     settings = _settings(runtime, folder, broker)
     report = _run(settings, lambda m: run_evaluation(m, dataset, out, console.real))
+    if json_out:
+        typer.echo(json.dumps({"report_dir": str(out), "summary": report.summary()}, indent=2))
+        return
     console.print(report.summary())
     console.print(f"report and plots in {out}")
 

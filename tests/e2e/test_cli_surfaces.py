@@ -64,3 +64,11 @@ def test_demo_honours_provmem_data_dir_and_mcp_has_help(tmp_path: Path) -> None:
     assert (tmp_path / "demo" / "log.db").exists()
     helped = provmem("mcp", "--help")
     assert helped.returncode == 0 and "--http" in helped.stdout
+
+
+def test_calibrate_json_is_the_only_output_on_stdout(tmp_path: Path) -> None:
+    split = Path(__file__).resolve().parents[2] / "bench" / "data" / "gate-calibration.jsonl"
+    run = provmem("calibrate", str(split), "--dry-run", "--json")
+    assert run.returncode == 0, run.stderr
+    fitted = json.loads(run.stdout)  # nothing else on stdout: no log line
+    assert fitted["kappa"] > 1 and fitted["written"] is False
