@@ -1,12 +1,17 @@
 """The provenance inspector (/ui) in headless Chromium (Debian's, driven by playwright) on
-embedded runtime data: scopes, facts, evidence, supersession, review, live changes over
+embedded runtime data, and on the distributed runtime's (Kafka, Redis, a faust worker):
+scopes, facts, evidence, supersession, review, live changes over
 SSE, search diagnostics and erasure receipts; screenshots checked."""
 
 from __future__ import annotations
 
 import io
 import shutil
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -19,6 +24,7 @@ from provmem.infra.settings import Settings
 from provmem.services.api.app import create_api
 from tests.e2e.test_api import issue
 from tests.e2e.test_client import serving
+from tests.harness import settings_env
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = [
@@ -119,3 +125,49 @@ def test_search_diagnostics_and_erasure_receipts(
     expect(receipt).to_contain_text("evidence erased 1")
     expect(receipt).to_contain_text("residue 0")
     looks_drawn(page.screenshot(full_page=True), tmp_path / "inspector-erasures.png")
+
+
+@contextmanager
+def kafka_worker(settings: Settings, log: Path) -> Iterator[None]:
+    """A faust worker of the distributed runtime, ready (its tables recovered)."""
+    with log.open("wb") as out:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "provmem.services.cli", "worker", "--loglevel", "info"],
+            env=settings_env(settings),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 120
+        while "[^Worker]: Ready" not in log.read_text(errors="replace"):
+            assert worker.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
+            time.sleep(0.2)
+        yield
+    finally:
+        worker.terminate()
+        worker.wait(60)
+
+
+@pytest.mark.broker
+@pytest.mark.redis
+def test_the_inspector_on_kafka_runtime_data(kafka_settings: Settings, tmp_path: Path) -> None:
+    with kafka_worker(kafka_settings, tmp_path / "worker.log"):
+        with Memory(settings=kafka_settings, org="acme", project="app") as memory:
+            memory.add("I live in Paris.", user_id="ann", user_name="Ann", at=AT)
+            (paris,) = memory.facts(user_id="ann")
+            memory.correct(paris.fact_id, "Ann lives in Lisbon.", by="Ann", reason="moved")
+            assert len(memory.facts(user_id="ann")) == 2
+        token = issue(kafka_settings, "acme")["Authorization"].removeprefix("Bearer ")
+        with serving(create_api(kafka_settings)) as url, sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.add_init_script(f"localStorage.setItem('provmem-token', '{token}')")
+            page.goto(f"{url}/ui")
+            expect(page.locator("body[data-ready=true]")).to_be_attached(timeout=30_000)
+            assert page.locator("#scope option").all_inner_texts() == ["acme/app/ann"]
+            lisbon = page.locator("#facts tbody tr", has_text="Ann lives in Lisbon.")
+            expect(lisbon).to_contain_text("active")
+            lisbon.click()
+            expect(page.locator("#detail .chain")).to_contain_text("Ann lives in Paris.")
+            looks_drawn(page.screenshot(full_page=True), tmp_path / "inspector-kafka.png")
+            browser.close()
