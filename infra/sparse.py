@@ -122,6 +122,9 @@ class BM25Encoder:
 
     def _load(self) -> SparseTextEmbedding:
         from fastembed import SparseTextEmbedding
+        from fastembed.sparse import bm25
+
+        bm25.get_all_punctuation = punctuation  # the same set, ~9x faster (start-up time)
 
         folder = self._model_dir or stopwords_dir()
         if not (folder / STOPWORDS_FILE).is_file():
@@ -138,3 +141,13 @@ class BM25Encoder:
         )
         _log.info("bm25.loaded", folder=str(folder), k1=self.k1, b=self.b, avg_len=self.avg_len)
         return model
+
+
+def punctuation() -> set[str]:
+    """Every punctuation character (Unicode category P*). fastembed's own version scans
+    all 1.1M code points (~0.8 s per process, paid by every CLI query); none of category
+    P lies at or above U+20000, so scanning below it gives the same set in a ninth of the
+    time (tests/unit/test_sparse_punctuation.py checks they are equal)."""
+    import unicodedata
+
+    return {chr(i) for i in range(0x20000) if unicodedata.category(chr(i)).startswith("P")}

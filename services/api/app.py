@@ -39,6 +39,7 @@ from ..memory.results import (
 )
 from ..memory.subscriptions import changes_router
 from .auth import ApiKeys, ApiKeyStore, Grant, GrantDep, open_key_store
+from .inspector import mount_inspector
 from .metrics import CONTENT_TYPE, ApiMetrics, MetricsMiddleware
 from .pipeline import Pipeline
 from .replay import replay_router
@@ -50,6 +51,7 @@ class QueryRequest(BaseModel):
     scope: str = Field(description="org/project/user")
     query: str = Field(min_length=1)
     limit: int = Field(5, ge=1, le=100)
+    budget: int | None = Field(None, ge=1, description="Cap on the context tokens returned")
 
 
 class ErasureBody(BaseModel):
@@ -133,6 +135,7 @@ def create_api(settings: Settings, memory: Memory | None = None) -> FastAPI:
     _review_routes(api)
     api.include_router(changes_router())
     api.include_router(replay_router())
+    mount_inspector(api)
     return api
 
 
@@ -236,7 +239,7 @@ def _memory_routes(api: FastAPI) -> None:
         await state.pipeline.sync()
         state.metrics.queries.inc()
         try:
-            return await state.memory.query(key, body.query, body.limit)
+            return await state.memory.query(key, body.query, body.limit, budget=body.budget)
         except ValueError as error:
             raise HTTPException(422, str(error)) from error
 

@@ -6,12 +6,14 @@ import asyncio
 import json
 import tempfile
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ...infra.settings import Settings
-from .options import BrokerOpt, DataDirOpt, RuntimeOpt, _fail, _run, _settings, console
+from .options import BrokerOpt, DataDirOpt, JsonOpt, RuntimeOpt, _fail, _run, _settings, console
+
+if TYPE_CHECKING:
+    from ...infra.settings import Settings
 
 app = typer.Typer()
 
@@ -55,28 +57,39 @@ def calibrate(
         ".env"
     ),
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Report without writing")] = False,
+    json_out: JsonOpt = False,
 ) -> None:
     """Fit the gate's κ, threshold and margin on a labelled deployment split.
 
     Never calibrate on an evaluation split: the numbers it reports would flatter you.
     """
     from ...infra.embedding import MiniLMEmbedder
+    from ..memory.logs import configure_logging
     from ..tools.calibrate import calibrate as fit_gate
     from ..tools.calibrate import write_settings
+
+    configure_logging()  # logs on stderr: stdout is the result
 
     try:
         result = fit_gate(split, MiniLMEmbedder())
     except (ValueError, KeyError) as error:
         _fail(f"{split}: {error}")
     config = result.config
-    console.print(
-        f"κ={config.kappa} threshold={config.threshold} margin={config.margin} "
-        f"balanced accuracy={result.balanced_accuracy:.3f} "
-        f"uncertain band={result.uncertain_share:.1%} ({result.items} items)"
-    )
+    if json_out:
+        fitted = {"kappa": config.kappa, "threshold": config.threshold, "margin": config.margin}
+        shares = {"uncertain_share": result.uncertain_share, "items": result.items}
+        quality = {"balanced_accuracy": result.balanced_accuracy, **shares}
+        typer.echo(json.dumps({**fitted, **quality, "written": not dry_run}, indent=2))
+    else:
+        console.print(
+            f"κ={config.kappa} threshold={config.threshold} margin={config.margin} "
+            f"balanced accuracy={result.balanced_accuracy:.3f} "
+            f"uncertain band={result.uncertain_share:.1%} ({result.items} items)"
+        )
     if not dry_run:
         write_settings(result, env_file)
-        console.print(f"wrote {env_file}")
+        if not json_out:
+            console.print(f"wrote {env_file}")
 
 
 @app.command()
@@ -174,13 +187,17 @@ def evaluate(
     runtime: RuntimeOpt = None,
     data_dir: DataDirOpt = None,
     broker: BrokerOpt = None,
+    json_out: JsonOpt = False,
 ) -> None:
     """Ingest a benchmark through the real pipeline, run its questions, write a report
     (JSON, Markdown) and plots, with failures attributed to the layer that lost them."""
     run_evaluation = _evaluation()
     folder = data_dir or Path(tempfile.mkdtemp(prefix="provmem-eval-"))
     settings = _settings(runtime, folder, broker)
-    report = _run(settings, lambda m: run_evaluation(m, dataset, out, console))
+    report = _run(settings, lambda m: run_evaluation(m, dataset, out, console.real))
+    if json_out:
+        typer.echo(json.dumps({"report_dir": str(out), "summary": report.summary()}, indent=2))
+        return
     console.print(report.summary())
     console.print(f"report and plots in {out}")
 
@@ -204,10 +221,13 @@ def api(
     data_dir: DataDirOpt = None,
     broker: BrokerOpt = None,
 ) -> None:
-    """Serve the HTTP API (/v1, OpenAPI at /docs)."""
+    """Serve the HTTP API (/v1, OpenAPI at /docs, the inspector at /ui); logs each
+    request on stderr."""
     import uvicorn
 
     from ..api.app import create_api
 
     settings = _settings(runtime, data_dir, broker)
-    uvicorn.run(create_api(settings), host=host, port=port, log_level="warning")
+    base = f"http://{host}:{port}"
+    typer.echo(f"provmem API on {base}/v1  (OpenAPI {base}/docs, inspector {base}/ui)")
+    uvicorn.run(create_api(settings), host=host, port=port, log_level="info", access_log=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from ..mcp.cli import mcp
 from . import admin, dlq, keys, memory, replay, review
 
 app = typer.Typer(
@@ -17,6 +18,7 @@ app.add_typer(keys.app, name="keys")
 app.add_typer(dlq.app, name="dlq")
 app.add_typer(replay.app)
 app.add_typer(review.app)
+app.command("mcp")(mcp)
 
 
 def main() -> None:

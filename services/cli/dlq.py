@@ -5,13 +5,15 @@ from __future__ import annotations
 import base64
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..memory.dlq import DeadLetter, DeadLetters, Redriven
-from ..memory.memory import Memory
 from .options import BrokerOpt, DataDirOpt, JsonOpt, RuntimeOpt, _fail, _run, _settings, console
+
+if TYPE_CHECKING:
+    from ..memory.dlq import DeadLetter, DeadLetters, Redriven
+    from ..memory.memory import Memory
 
 app = typer.Typer(help="Dead letters: records a stage could not process, with the reason.")
 
@@ -19,6 +21,8 @@ AllOpt = Annotated[bool, typer.Option("--all", help="Include letters already re-
 
 
 def _letters(memory: Memory) -> DeadLetters:
+    from ..memory.dlq import DeadLetters
+
     components = memory.components
     return DeadLetters(components.log, components.names)
 

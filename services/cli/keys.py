@@ -9,14 +9,15 @@ import asyncio
 import json
 import os
 from collections.abc import Awaitable, Callable
-from typing import Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
-from rich.table import Table
 
-from ...infra.settings import Settings
-from ..api.auth import ApiKey, ApiKeys, open_key_store
 from .options import BrokerOpt, DataDirOpt, JsonOpt, RuntimeOpt, _fail, _run, _settings, console
+
+if TYPE_CHECKING:
+    from ...infra.settings import Settings
+    from ..api.auth import ApiKey, ApiKeys
 
 app = typer.Typer(help="Manage API keys, the master key and the per-subject data keys.")
 
@@ -24,6 +25,8 @@ T = TypeVar("T")
 
 
 def _with_keys(settings: Settings, work: Callable[[ApiKeys], Awaitable[T]]) -> T:
+    from ..api.auth import ApiKeys, open_key_store
+
     async def main() -> T:
         store = open_key_store(settings)
         try:
@@ -121,6 +124,8 @@ def keys_list(
     if json_out:
         typer.echo(json.dumps([_shown(k) for k in keys], indent=2))
         return
+    from rich.table import Table
+
     table = Table("key id", "name", "scope", "created", "revoked")
     for key in keys:
         shown = _shown(key)

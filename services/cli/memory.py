@@ -1,20 +1,17 @@
-"""Memory commands of the ``provmem`` CLI: demo, publish, ingest, query, facts, evidence."""
+"""Memory commands of the ``provmem`` CLI: demo, publish, ingest, query, facts, scopes,
+evidence. Heavy modules are imported inside the commands (start-up time, bench/cli.py)."""
 
 from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import Progress
 
-from ...infra.settings import Settings
-from ..memory.loaders import TurnFileError, detect_format, read_jsonl, read_locomo
-from ..memory.memory import MAX_BATCH, Memory
 from .demo import DEMO_QUESTIONS, DEMO_SCOPE, demo_turns
 from .options import (
     BrokerOpt,
@@ -26,17 +23,23 @@ from .options import (
     _settings,
     console,
 )
-from .render import render_fact, render_facts, render_publish, render_query
+
+if TYPE_CHECKING:
+    from ...infra.settings import Settings
+    from ..memory.loaders import TurnFileError
+    from ..memory.memory import Memory
+    from .ingest import Derivation
 
 app = typer.Typer()
-T = TypeVar("T")
 
 
 @app.command()
 def demo(data_dir: DataDirOpt = None, json_out: JsonOpt = False) -> None:
     """Publish a short conversation, derive facts and query them, with provenance."""
-    folder = data_dir or Path(tempfile.mkdtemp(prefix="provmem-demo-"))
-    settings = _settings("embedded", folder, None)
+    settings = _settings("embedded", data_dir, None)
+    if data_dir is None and "data_dir" not in settings.model_fields_set:
+        settings = _settings("embedded", Path(tempfile.mkdtemp(prefix="provmem-demo-")), None)
+    folder = settings.data_dir
 
     async def work(memory: Memory) -> list[Any]:
         await memory.publish(demo_turns())
@@ -47,6 +50,8 @@ def demo(data_dir: DataDirOpt = None, json_out: JsonOpt = False) -> None:
     if json_out:
         typer.echo(json.dumps([r.model_dump(mode="json") for r in results], indent=2))
         return
+    from .render import render_query
+
     console.print(f"[bold]provmem demo[/bold] — data in {folder}\n")
     for result in results:
         render_query(console, result)
@@ -74,28 +79,14 @@ def publish(
         "session": session,
         "captured_at": at or datetime.now(UTC).isoformat(),
     }
+    from .ingest import publish_all
+    from .render import render_publish
+
     settings = _settings(runtime, data_dir, broker)
-    results = _run(settings, lambda m: _publish_and_sync(m, [turn], None))
+    results = _run(settings, lambda m: publish_all(m, [turn]))
     render_publish(console, results, json_out)
     if any(r.status == "rejected" for r in results):
         raise typer.Exit(1)
-
-
-async def _publish_and_sync(
-    memory: Memory, turns: list[dict[str, Any]], progress: Callable[[int], None] | None
-) -> list[Any]:
-    results = []
-    for chunk in _chunks(turns, MAX_BATCH):
-        results.extend(await memory.publish(chunk))
-        if progress is not None:
-            progress(len(chunk))
-    await memory.sync()
-    return results
-
-
-def _chunks(items: list[T], size: int) -> Iterator[list[T]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
 
 
 @app.command()
@@ -112,25 +103,31 @@ def ingest(
     broker: BrokerOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Publish every turn of a file, then bring the views up to date."""
-    kind = detect_format(file) if fmt == "auto" else fmt
-    if kind not in ("jsonl", "locomo"):
-        _fail(f"--format: unknown format {fmt!r} (auto, jsonl or locomo)")
+    """Publish every turn of a file, then bring the views up to date, with progress
+    (counts and ETA) and a summary: time, facts added and updated, scopes."""
+    from .ingest import ingest_file, render_ingest
+
+    kind = _format_of(file, fmt)
     turns, unreadable = _read_turns(file, kind)
     settings = _settings(runtime, data_dir, broker)
-    with Progress(console=console, transient=True, disable=json_out) as bar:
-        task = bar.add_task("publishing", total=len(turns))
-        results = _run(
-            settings, lambda m: _publish_and_sync(m, turns, lambda n: bar.advance(task, n))
-        )
-    for error in unreadable:
-        console.print(f"[red]rejected[/red] {error}")
-    render_publish(console, results, json_out, summary_only=len(results) > 20)
-    if unreadable or any(r.status == "rejected" for r in results):
+    derivation: Derivation = _run(settings, lambda m: ingest_file(m, turns, quiet=json_out))
+    render_ingest(derivation, unreadable, json_out)
+    if unreadable or derivation.rejected:
         raise typer.Exit(1)
 
 
+def _format_of(file: Path, fmt: str) -> str:
+    from ..memory.loaders import detect_format
+
+    kind = detect_format(file) if fmt == "auto" else fmt
+    if kind not in ("jsonl", "locomo"):
+        _fail(f"--format: unknown format {fmt!r} (auto, jsonl or locomo)")
+    return kind
+
+
 def _read_turns(file: Path, kind: str) -> tuple[list[dict[str, Any]], list[TurnFileError]]:
+    from ..memory.loaders import TurnFileError, read_jsonl, read_locomo
+
     if kind == "locomo":
         try:
             return list(read_locomo(file)), []
@@ -164,6 +161,8 @@ def query(
     if json_out:
         typer.echo(result.model_dump_json(indent=2))
     else:
+        from .render import render_query
+
         render_query(console, result)
 
 
@@ -192,6 +191,8 @@ def facts(
     if json_out:
         typer.echo(json.dumps([f.model_dump(mode="json") for f in found], indent=2))
     else:
+        from .render import render_facts
+
         render_facts(console, scope, found)
 
 
@@ -206,6 +207,8 @@ def _show_fact(settings: Settings, fact_id: str, history: bool, json_out: bool) 
     if json_out:
         typer.echo(detail.model_dump_json(indent=2))
     else:
+        from .render import render_fact
+
         render_fact(console, detail, history)
 
 
@@ -215,10 +218,39 @@ def evidence(
     runtime: RuntimeOpt = None,
     data_dir: DataDirOpt = None,
     broker: BrokerOpt = None,
+    json_out: JsonOpt = True,
 ) -> None:
-    """Show one piece of evidence, decrypted, with its source."""
+    """Show one piece of evidence, decrypted, with its source (as JSON)."""
     settings = _settings(runtime, data_dir, broker)
     quote = _run(settings, lambda m: m.evidence(evidence_id))
     if quote is None:
         _fail(f"evidence {evidence_id}: not found", code=1)
-    typer.echo(quote.model_dump_json(indent=2))  # type: ignore[union-attr]  # _fail exits on None
+    typer.echo(quote.model_dump_json(indent=2))  # JSON either way: --json for symmetry
+
+
+@app.command()
+def scopes(
+    prefix: Annotated[str | None, typer.Argument(help="Only under org or org/project")] = None,
+    runtime: RuntimeOpt = None,
+    data_dir: DataDirOpt = None,
+    broker: BrokerOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """List the user scopes that have evidence or facts."""
+    from ..api.auth import within
+    from ..replay.checksum import scopes_on_log
+
+    settings = _settings(runtime, data_dir, broker)
+
+    async def work(memory: Memory) -> list[str]:
+        c = memory.components
+        return await scopes_on_log(c.log, [c.names.turns, c.names.fact_changes])
+
+    found = [s for s in _run(settings, work) if prefix is None or within(s, prefix)]
+    if json_out:
+        typer.echo(json.dumps(found, indent=2))
+        return
+    for scope in found:
+        typer.echo(scope)
+    if not found:
+        console.print("[dim]no scopes yet[/dim]")

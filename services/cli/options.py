@@ -1,24 +1,28 @@
 """Options and helpers every ``provmem`` command shares: runtime selection, settings,
-errors, and running one piece of work against a ``Memory``."""
+errors, and running one piece of work against a ``Memory``.
+
+Start-up time is paid by every command, ``--help`` included, so nothing heavy is
+imported here at module level: settings (pydantic), the runtime (stores, the embedding
+model) and rich are loaded when a command first needs them (bench/cli.py measures it).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
-from pydantic import ValidationError
-from rich.console import Console
 
-from ...infra.settings import Settings
-from ...streams.runtime.components import build
-from ..memory.logs import configure_logging
-from ..memory.memory import Memory
+if TYPE_CHECKING:
+    from rich.console import Console
 
-console = Console()
+    from ...infra.settings import Settings
+    from ..memory.memory import Memory
+
 T = TypeVar("T")
 
 RuntimeOpt = Annotated[
@@ -29,7 +33,37 @@ BrokerOpt = Annotated[str | None, typer.Option("--broker", help="Kafka bootstrap
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables")]
 
 
+@functools.cache
+def _console(stderr: bool) -> Console:
+    from rich.console import Console
+
+    return Console(stderr=stderr)
+
+
+class _LazyConsole:
+    """A rich Console built on first use; ``stderr`` for errors and progress."""
+
+    def __init__(self, stderr: bool = False) -> None:
+        self._stderr = stderr
+
+    @property
+    def real(self) -> Console:
+        return _console(self._stderr)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+console: Any = _LazyConsole()
+errors: Any = _LazyConsole(stderr=True)
+
+
 def _settings(runtime: str | None, data_dir: Path | None, broker: str | None) -> Settings:
+    from pydantic import ValidationError
+
+    from ...infra.settings import Settings
+    from ..memory.logs import configure_logging
+
     overrides: dict[str, Any] = {}
     if runtime is not None:
         overrides["runtime"] = runtime
@@ -45,13 +79,17 @@ def _settings(runtime: str | None, data_dir: Path | None, broker: str | None) ->
     return settings
 
 
-def _fail(message: str, code: int = 2) -> None:
-    console.print(f"[red]error:[/red] {message}")
+def _fail(message: str, code: int = 2) -> NoReturn:
+    """An error on stderr and a non-zero exit."""
+    errors.print(f"[red]error:[/red] {message}", highlight=False)
     raise typer.Exit(code)
 
 
 @asynccontextmanager
 async def _memory(settings: Settings) -> Any:
+    from ...streams.runtime.components import build
+    from ..memory.memory import Memory
+
     components = await build(settings)
     try:
         yield Memory(components)
@@ -68,4 +106,3 @@ def _run(settings: Settings, work: Callable[[Memory], Awaitable[T]]) -> T:
         return asyncio.run(main())
     except (ValueError, LookupError, OSError) as error:
         _fail(str(error))
-        raise  # unreachable: _fail exits

@@ -3,24 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, TimeRemainingColumn
-from rich.progress import Progress as ProgressBar
-from rich.table import Table
 
-from ...infra.settings import Settings
-from ..replay.run import (
-    MODES,
-    Progress,
-    ReplayError,
-    ReplayInterrupted,
-    ReplayPlan,
-    ReplayResult,
-    replay,
-)
 from .options import BrokerOpt, DataDirOpt, JsonOpt, RuntimeOpt, _fail, _settings, console
+
+if TYPE_CHECKING:
+    from ...infra.settings import Settings
+    from ..replay.run import Progress, ReplayPlan, ReplayResult
 
 app = typer.Typer()
 
@@ -68,6 +59,11 @@ def replay_command(
     broker: BrokerOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
+    from rich.progress import BarColumn, MofNCompleteColumn, TimeRemainingColumn
+    from rich.progress import Progress as ProgressBar
+
+    from ..replay.run import MODES, ReplayPlan
+
     if source not in MODES:
         _fail(f"--from: must be one of {', '.join(MODES)}, not {source!r}")
     plan = ReplayPlan(source, tuple(scopes or ()), resume, not no_switch, stop_after)
@@ -77,7 +73,7 @@ def replay_command(
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
-        console=console,
+        console=console.real,
         transient=True,
         disable=json_out,
     ) as bar:
@@ -92,6 +88,8 @@ def replay_command(
 
 
 def _replay(settings: Settings, plan: ReplayPlan, advance: Progress) -> ReplayResult:
+    from ..replay.run import ReplayError, ReplayInterrupted, replay
+
     try:
         return asyncio.run(replay(settings, plan, advance))
     except ReplayInterrupted as stopped:
@@ -122,6 +120,8 @@ def _render(result: ReplayResult, json_out: bool) -> None:
         f"{result.facts} fact changes in {result.seconds:.2f} s ({rate:.0f} facts/s)"
         + (" (resumed)" if result.resumed else "")
     )
+    from rich.table import Table
+
     table = Table("scope", "facts", "points", "facts view", "vector index", "equal")
     for check in result.report.scopes:
         table.add_row(

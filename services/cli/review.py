@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ..memory.memory import Memory
-from ..memory.results import ActionResult, FactDetail
 from .options import BrokerOpt, DataDirOpt, JsonOpt, RuntimeOpt, _run, _settings, console
-from .render import render_quotes
+
+if TYPE_CHECKING:
+    from ..memory.memory import Memory
+    from ..memory.results import ActionResult, FactDetail
 
 app = typer.Typer()
 
@@ -106,6 +107,8 @@ def review(
     for detail in queue:
         console.print(f"[bold]{detail.fact.fact_id}[/bold]  {detail.fact.statement}")
         console.print(f"  [yellow]{detail.fact.review_reason}[/yellow]")
+        from .render import render_quotes
+
         render_quotes(console, detail.evidence)
 
 

@@ -66,8 +66,10 @@ class _Calls:
         return _Call("POST", "/v1/turns", _list_of(PublishResult), {"turns": list(turns)})
 
     @staticmethod
-    def query(scope: str, text: str, limit: int) -> _Call:
-        body = {"scope": scope, "query": text, "limit": limit}
+    def query(scope: str, text: str, limit: int, budget: int | None = None) -> _Call:
+        body: dict[str, Any] = {"scope": scope, "query": text, "limit": limit}
+        if budget is not None:
+            body["budget"] = budget
         return _Call("POST", "/v1/query", Recollection.model_validate, body)
 
     @staticmethod
@@ -290,8 +292,10 @@ class MemoryClient:
     def publish(self, turns: Sequence[Mapping[str, Any]]) -> list[PublishResult]:
         return self._do(_Calls.publish(turns))  # type: ignore[no-any-return]
 
-    def query(self, scope: str, text: str, limit: int = 5) -> Recollection:
-        return self._do(_Calls.query(scope, text, limit))  # type: ignore[no-any-return]
+    def query(
+        self, scope: str, text: str, limit: int = 5, *, budget: int | None = None
+    ) -> Recollection:
+        return self._do(_Calls.query(scope, text, limit, budget))  # type: ignore[no-any-return]
 
     def facts(self, scope: str) -> list[Fact]:
         return self._do(_Calls.facts(scope))  # type: ignore[no-any-return]
@@ -365,8 +369,10 @@ class AsyncMemoryClient:
     async def publish(self, turns: Sequence[Mapping[str, Any]]) -> list[PublishResult]:
         return await self._do(_Calls.publish(turns))  # type: ignore[no-any-return]
 
-    async def query(self, scope: str, text: str, limit: int = 5) -> Recollection:
-        return await self._do(_Calls.query(scope, text, limit))  # type: ignore[no-any-return]
+    async def query(
+        self, scope: str, text: str, limit: int = 5, *, budget: int | None = None
+    ) -> Recollection:
+        return await self._do(_Calls.query(scope, text, limit, budget))  # type: ignore[no-any-return]
 
     async def facts(self, scope: str) -> list[Fact]:
         return await self._do(_Calls.facts(scope))  # type: ignore[no-any-return]

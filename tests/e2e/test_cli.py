@@ -163,7 +163,7 @@ def test_every_command_has_help(command: str) -> None:
 def test_bad_scope_is_a_clear_error(tmp_path: Path) -> None:
     run = provmem("query", "not-a-scope", "x", "--data-dir", str(tmp_path / "d"))
     assert run.returncode == 2
-    assert "org/project/user" in run.stdout
+    assert "org/project/user" in run.stderr and run.stdout == ""
 
 
 def test_key_rotation_keeps_evidence_readable(tmp_path: Path) -> None:
@@ -220,7 +220,7 @@ def test_calibrate_fits_and_writes_the_gate_settings(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"store": [], "candidate": "x", "duplicate": true}\n')
     failed = provmem("calibrate", str(bad), "--env-file", str(env))
-    assert failed.returncode == 2 and "store" in failed.stdout
+    assert failed.returncode == 2 and "store" in failed.stderr
 
 
 def test_erase_and_audit_from_the_cli(tmp_path: Path) -> None:

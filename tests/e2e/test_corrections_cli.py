@@ -45,9 +45,9 @@ def test_refusals_are_clear(tmp_path: Path) -> None:
     provmem("publish", *said, *data)
     (paris,) = json.loads(provmem("facts", SCOPE, "--json", *data).stdout)
     foreign = provmem("retract", paris["fact_id"], "--reason", "x", "--scope", "globex/a/b", *data)
-    assert foreign.returncode == 2 and "another tenant" in foreign.stdout
+    assert foreign.returncode == 2 and "another tenant" in foreign.stderr
     approve = provmem("approve", paris["fact_id"], *data)
-    assert approve.returncode == 2 and "needs-review" in approve.stdout
+    assert approve.returncode == 2 and "needs-review" in approve.stderr
     assert "nothing to review" in provmem("review", SCOPE, *data).stdout
     assert json.loads(provmem("review", SCOPE, "--json", *data).stdout) == []
 

@@ -43,7 +43,7 @@ async def test_list_show_and_redrive_a_dead_letter(tmp_path: Path) -> None:
     assert "cello" not in shown["value_text"]  # the text is sealed, even in a dead letter
 
     missing = provmem("dlq", "redrive", "999", *where)
-    assert missing.returncode == 2 and "not found" in missing.stdout
+    assert missing.returncode == 2 and "not found" in missing.stderr
     done = provmem("dlq", "redrive", str(letter["offset"]), "--value-file", str(fixed), *where)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "re-drove" in done.stdout
@@ -51,4 +51,4 @@ async def test_list_show_and_redrive_a_dead_letter(tmp_path: Path) -> None:
     assert [f["statement"] for f in facts] == ["Alice plays the cello."]
     assert "no dead letters" in provmem("dlq", "list", *where).stdout
     again = provmem("dlq", "redrive", str(letter["offset"]), *where)
-    assert again.returncode == 2 and "already re-driven" in again.stdout
+    assert again.returncode == 2 and "already re-driven" in again.stderr

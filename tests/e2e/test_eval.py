@@ -106,7 +106,7 @@ def test_eval_names_the_missing_field_of_a_file_not_in_locomo_format(tmp_path: P
     dataset.write_text(json.dumps([{"sample_id": "s", "qa": []}]))
     run = provmem("eval", str(dataset), "--out", str(tmp_path / "o"), "--data-dir", str(tmp_path))
     assert run.returncode == 2
-    assert "missing field 'conversation'" in run.stdout
+    assert "missing field 'conversation'" in run.stderr
 
 
 WITHOUT_MATPLOTLIB = (
@@ -125,5 +125,5 @@ def test_eval_without_the_eval_extra_says_how_to_install_it(tmp_path: Path) -> N
         timeout=120,
     )
     assert run.returncode == 2
-    assert "pip install 'provmem[eval]'" in run.stdout
+    assert "pip install 'provmem[eval]'" in run.stderr
     assert not (tmp_path / "eval-report").exists()

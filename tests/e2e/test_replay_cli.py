@@ -75,9 +75,9 @@ def test_replay_readable_output_and_resume_after_a_stop(tmp_path: Path) -> None:
 def test_replay_errors_name_the_option(tmp_path: Path) -> None:
     data = ["--data-dir", str(tmp_path / "d")]
     bad_mode = provmem("replay", "--from", "facts", *data)
-    assert bad_mode.returncode == 2 and "--from: must be one of" in bad_mode.stdout
+    assert bad_mode.returncode == 2 and "--from: must be one of" in bad_mode.stderr
     bad_scope = provmem("replay", "--scope", "acme/app", *data)
-    assert bad_scope.returncode == 2 and "scope must be 'org/project/user'" in bad_scope.stdout
+    assert bad_scope.returncode == 2 and "scope must be 'org/project/user'" in bad_scope.stderr
     help_text = provmem("replay", "--help")
     assert help_text.returncode == 0 and "--resume" in help_text.stdout
 
@@ -91,5 +91,5 @@ async def test_replay_says_who_holds_the_index(tmp_path: Path) -> None:
     finally:
         await held.close()
     assert run.returncode == 2, run.stdout + run.stderr
-    assert "holds the live index" in " ".join(run.stdout.split())
+    assert "holds the live index" in " ".join(run.stderr.split())
     assert "Traceback" not in run.stderr

@@ -33,6 +33,8 @@ def _module_name(path: Path) -> str:
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
+    if parts[:2] == ["services", "root"]:  # the root package ``provmem`` (package-dir)
+        parts = parts[2:]
     return ".".join(["provmem", *parts])
 
 

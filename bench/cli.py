@@ -1,0 +1,79 @@
+"""bench/cli: start-up of the ``provmem`` command and a query on a warm data folder,
+against ``python -c pass`` in the same run.
+
+    python -m bench.cli [--rounds 7]
+
+Fills a temporary folder with the demo conversation (``provmem demo --data-dir``), runs
+one query to warm the OS caches and the query model cache, then, round after round,
+times three processes in turn: ``python -c pass`` (the interpreter's own start-up),
+``provmem --help`` and ``provmem query <scope> <question> --data-dir <folder>``. Reports
+the median and best wall-clock time and the median CPU time of each, the medians over the
+baseline, and the host's load average (the cores are shared: wall-clock figures mean
+little without it; CPU time less so). Targets: ``--help`` <= 0.5 s, a warm query <= 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PROVMEM = [sys.executable, "-m", "provmem.services.cli"]
+SCOPE = "demo/assistant/alice"
+QUESTION = "Where did Alice move to?"
+
+
+def timed(command: list[str]) -> tuple[float, float]:
+    """Wall-clock and CPU (user + system) seconds of one run of ``command``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run(command, check=True, capture_output=True, timeout=120)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    rounds = parser.parse_args().rounds
+    with tempfile.TemporaryDirectory(prefix="provmem-bench-cli-") as folder:
+        data = ["--data-dir", str(Path(folder) / "data")]
+        subprocess.run([*PROVMEM, "demo", *data], check=True, capture_output=True)
+        commands = {
+            "python -c pass": [sys.executable, "-c", "pass"],
+            "provmem --help": [*PROVMEM, "--help"],
+            "provmem query (warm)": [*PROVMEM, "query", SCOPE, QUESTION, *data],
+        }
+        timed(commands["provmem query (warm)"])
+        times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+        for _ in range(rounds):
+            for name, command in commands.items():
+                times[name].append(timed(command))
+    report(times, rounds)
+
+
+def report(times: dict[str, list[tuple[float, float]]], rounds: int) -> None:
+    """Wall-clock median and best, CPU median, and the medians over the baseline."""
+    base_wall = statistics.median(w for w, _ in times["python -c pass"])
+    base_cpu = statistics.median(c for _, c in times["python -c pass"])
+    print(f"{rounds} rounds, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"{'command':<22}{'wall med':>9}{'wall best':>10}{'cpu med':>9}{'+wall':>8}{'+cpu':>8}")
+    for name, values in times.items():
+        wall = statistics.median(w for w, _ in values)
+        cpu = statistics.median(c for _, c in values)
+        best = min(w for w, _ in values)
+        print(
+            f"{name:<22}{wall:>9.3f}{best:>10.3f}{cpu:>9.3f}"
+            f"{wall - base_wall:>8.3f}{cpu - base_cpu:>8.3f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Adapters for agent frameworks: a LangChain retriever (``pip install '.[langchain]'``)."""

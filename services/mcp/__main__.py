@@ -1,0 +1,5 @@
+"""``python -m provmem.services.mcp``: the same as ``provmem mcp``."""
+
+from .cli import main
+
+main()

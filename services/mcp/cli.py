@@ -1,0 +1,107 @@
+"""``provmem mcp``: serve memory to an agent over MCP (stdio by default, or HTTP)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp, Receive, Scope, Send
+
+    from ..sdk.facade import AsyncMemory
+    from .server import Gate
+
+
+def mcp(
+    data_dir: Annotated[
+        Path | None,
+        typer.Option("--data-dir", help="Data folder (default: PROVMEM_DATA_DIR, else per user)"),
+    ] = None,
+    url: Annotated[
+        str | None, typer.Option("--url", help="A provmem API server instead of a data folder")
+    ] = None,
+    api_key: Annotated[
+        str | None, typer.Option("--api-key", envvar="PROVMEM_API_KEY", help="For --url")
+    ] = None,
+    org: Annotated[str, typer.Option(help="The organisation of the users' scopes")] = "default",
+    project: Annotated[str, typer.Option(help="The project of the users' scopes")] = "default",
+    http: Annotated[bool, typer.Option("--http", help="Streamable HTTP instead of stdio")] = False,
+    host: Annotated[str, typer.Option(help="With --http")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="With --http")] = 8765,
+) -> None:
+    """Serve memory to an agent over MCP: tools to add messages, search with evidence,
+    list facts, show a fact's history, correct, retract and erase; facts as resources."""
+    from ..sdk.facade import AsyncMemory, embedded_settings
+
+    if http and url is not None:
+        raise typer.BadParameter(
+            "--http serves a data folder or runtime, not --url", param_hint="--url"
+        )
+    settings = None if url is not None else embedded_settings(data_dir)
+    memory = AsyncMemory(url=url, api_key=api_key, org=org, project=project, settings=settings)
+    if http:
+        assert settings is not None
+        asyncio.run(_serve_http(memory, settings, host, port))
+    else:
+        asyncio.run(_serve_stdio(memory))
+
+
+async def _serve_stdio(memory: AsyncMemory) -> None:
+    from .server import build_server
+
+    try:
+        await build_server(memory).run_stdio_async()
+    finally:
+        await memory.close()
+
+
+async def _serve_http(memory: AsyncMemory, settings: Any, host: str, port: int) -> None:
+    import uvicorn
+
+    from ..api.auth import ApiKeys, open_key_store
+    from .server import Gate, build_server
+
+    store = open_key_store(settings)
+    gate = Gate(ApiKeys(store), settings.api_auth)
+    app = KeyCheck(build_server(memory, gate).streamable_http_app(host=host), gate)
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    typer.echo(f"provmem MCP (streamable HTTP) on http://{host}:{port}/mcp", err=True)
+    try:
+        await server.serve()
+    finally:
+        await memory.close()
+        await store.close()
+
+
+class KeyCheck:
+    """Refuses HTTP requests without a usable API key (401) before MCP sees them."""
+
+    def __init__(self, app: ASGIApp, gate: Gate) -> None:
+        self.app = app
+        self.gate = gate
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        from starlette.responses import JSONResponse
+
+        from ..api.auth import Unauthenticated
+
+        if scope["type"] == "http":
+            headers = {
+                k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]
+            }
+            try:
+                await self.gate.grant(headers)
+            except Unauthenticated as error:
+                refusal = JSONResponse(
+                    {"detail": str(error)}, 401, headers={"WWW-Authenticate": "Bearer"}
+                )
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def main() -> None:
+    typer.run(mcp)

@@ -1,0 +1,208 @@
+"""Where a facade's calls go: this process's runtime (``Embedded``) or a server through the
+SDK (``Remote``). Both answer with the service's own result models.
+
+Heavy modules (the runtime's stores, the embedding model) are imported when an embedded
+backend opens, never when the facade is imported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from ...core.events import ErasureCompleted, Fact, FactChanged
+from ..memory.results import ActionResult, ErasureQueued, FactDetail, PublishResult, Recollection
+
+if TYPE_CHECKING:
+    from ...infra.settings import Settings
+    from ..memory.memory import Memory as ServiceMemory
+
+Verb = Literal["correct", "retract", "approve", "reject"]
+Start = Literal["earliest", "latest"]
+BATCH = 1000
+_PUMP_S = 0.5
+
+
+class Backend(Protocol):
+    async def publish(self, turns: Sequence[Mapping[str, Any]]) -> list[PublishResult]: ...
+
+    async def query(
+        self, scope: str, text: str, limit: int, budget: int | None
+    ) -> Recollection: ...
+
+    async def facts(self, scope: str) -> list[Fact]: ...
+
+    async def fact(self, fact_id: str) -> FactDetail | None: ...
+
+    async def review(self, scope: str) -> list[FactDetail]: ...
+
+    async def erase(
+        self, scope: str, what: Mapping[str, Any]
+    ) -> ErasureCompleted | ErasureQueued: ...
+
+    async def act(self, verb: Verb, fact_id: str, body: Mapping[str, Any]) -> ActionResult: ...
+
+    def changes(self, scope: str, start: Start) -> AsyncIterator[FactChanged]: ...
+
+    async def close(self) -> None: ...
+
+
+class Embedded:
+    """This process runs the pipeline: a read first derives what was published (here or
+    by another process on the same folder), so every read sees every write before it."""
+
+    def __init__(self, memory: ServiceMemory) -> None:
+        self.memory = memory
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, settings: Settings) -> Embedded:
+        from ...streams.runtime.components import build
+        from ..memory.memory import Memory as ServiceMemory
+
+        return cls(ServiceMemory(await build(settings)))
+
+    async def _catch_up(self) -> None:
+        if self.memory.components.settings.runtime == "kafka":
+            await self.memory.settle()
+        else:
+            await self.memory.sync()
+
+    async def publish(self, turns: Sequence[Mapping[str, Any]]) -> list[PublishResult]:
+        async with self._lock:
+            return await self.memory.publish(turns)
+
+    async def query(self, scope: str, text: str, limit: int, budget: int | None) -> Recollection:
+        async with self._lock:
+            await self._catch_up()
+            return await self.memory.query(scope, text, limit, budget=budget)
+
+    async def facts(self, scope: str) -> list[Fact]:
+        async with self._lock:
+            await self._catch_up()
+            return await self.memory.facts(scope)
+
+    async def fact(self, fact_id: str) -> FactDetail | None:
+        async with self._lock:
+            await self._catch_up()
+            return await self.memory.fact(fact_id)
+
+    async def review(self, scope: str) -> list[FactDetail]:
+        async with self._lock:
+            await self._catch_up()
+            return await self.memory.review_queue(scope)
+
+    async def erase(self, scope: str, what: Mapping[str, Any]) -> ErasureCompleted | ErasureQueued:
+        from ..erasure.subject import erasure_request
+
+        request = erasure_request(
+            scope,
+            list(what.get("evidence_ids", [])),
+            what.get("session"),
+            bool(what.get("subject")),
+            str(what.get("reason", "")),
+        )
+        async with self._lock:
+            await self._catch_up()
+            receipt = await self.memory.request_erasure(request)
+        return receipt if receipt is not None else ErasureQueued(request_id=request.request_id)
+
+    async def act(self, verb: Verb, fact_id: str, body: Mapping[str, Any]) -> ActionResult:
+        async with self._lock:
+            await self._catch_up()
+            result: ActionResult = await getattr(self.memory, verb)(fact_id, **body)
+            return result
+
+    async def changes(self, scope: str, start: Start) -> AsyncIterator[FactChanged]:
+        """The scope's fact changes from the log; while someone listens, the pipeline is
+        run every half second so that changes of new turns arrive without a read."""
+        from ..memory.subscriptions import change_frames, scope_partitions, start_cursor
+
+        c = self.memory.components
+        topic = c.names.fact_changes
+        partitions = scope_partitions(scope, await c.log.partitions(topic))
+        cursor = await start_cursor(c.log, topic, partitions, None, start)
+        pump = asyncio.create_task(self._pump())
+        try:
+            async for frame in change_frames(c.log, topic, scope, cursor, 3600.0):
+                change = frame_change(frame)
+                if change is not None:
+                    yield change
+        finally:
+            pump.cancel()
+            await asyncio.gather(pump, return_exceptions=True)
+
+    async def _pump(self) -> None:
+        while True:
+            async with self._lock:
+                await self._catch_up()
+            await asyncio.sleep(_PUMP_S)
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self.memory.components.close()
+
+
+def frame_change(frame: str) -> FactChanged | None:
+    """The FactChanged of a Server-Sent Events frame (None for comments and retry)."""
+    for line in frame.splitlines():
+        if line.startswith("data: "):
+            return FactChanged.model_validate_json(line.removeprefix("data: "))
+    return None
+
+
+class Remote:
+    """A provmem server through the SDK (``provmem api``): the server derives and keeps
+    read-your-writes for its clients."""
+
+    def __init__(self, url: str, api_key: str | None) -> None:
+        from .client import AsyncMemoryClient
+
+        self.client = AsyncMemoryClient(url, api_key=api_key)
+
+    async def publish(self, turns: Sequence[Mapping[str, Any]]) -> list[PublishResult]:
+        results: list[PublishResult] = []
+        for start in range(0, len(turns), BATCH):
+            batch = await self.client.publish(turns[start : start + BATCH])
+            results.extend(r.model_copy(update={"index": r.index + start}) for r in batch)
+        return results
+
+    async def query(self, scope: str, text: str, limit: int, budget: int | None) -> Recollection:
+        return await self.client.query(scope, text, limit, budget=budget)
+
+    async def facts(self, scope: str) -> list[Fact]:
+        return await self.client.facts(scope)
+
+    async def fact(self, fact_id: str) -> FactDetail | None:
+        from .client import MemoryApiError
+
+        try:
+            return await self.client.fact(fact_id)
+        except MemoryApiError as error:
+            if error.status == 404:
+                return None
+            raise
+
+    async def review(self, scope: str) -> list[FactDetail]:
+        return await self.client.review(scope)
+
+    async def erase(self, scope: str, what: Mapping[str, Any]) -> ErasureCompleted | ErasureQueued:
+        receipt = await self.client.erase(scope, **what)
+        if not isinstance(receipt, ErasureCompleted | ErasureQueued):
+            raise TypeError(f"erase {scope}: expected one receipt, got {type(receipt).__name__}")
+        return receipt
+
+    async def act(self, verb: Verb, fact_id: str, body: Mapping[str, Any]) -> ActionResult:
+        result: ActionResult = await getattr(self.client, verb)(fact_id, **body)
+        return result
+
+    async def changes(self, scope: str, start: Start) -> AsyncIterator[FactChanged]:
+        async for change in self.client.subscribe(scope, start=start):
+            yield change
+
+    async def close(self) -> None:
+        await self.client.aclose()
+
+
+__all__ = ["Backend", "Embedded", "Remote", "Start", "Verb", "frame_change"]

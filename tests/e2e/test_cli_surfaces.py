@@ -1,0 +1,74 @@
+"""The CLI's newer surfaces: ingest summary, scopes, demo in PROVMEM_DATA_DIR, mcp."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.e2e.test_cli import provmem
+
+
+def turn(scope: str, turn_id: str, text: str) -> str:
+    row = {"scope": scope, "speaker": "Ann", "turn_id": turn_id, "text": text}
+    return json.dumps({**row, "captured_at": "2026-05-01T10:00:00+00:00"})
+
+
+def test_ingest_summarizes_and_scopes_lists(tmp_path: Path) -> None:
+    file = tmp_path / "turns.jsonl"
+    lines = [
+        turn("acme/app/ann", "1", "I live in Paris."),
+        turn("acme/app/ann", "2", "I have a cat named Tom."),
+        turn("acme/web/bo", "1", "I play the cello."),
+    ]
+    file.write_text("\n".join(lines) + "\n")
+    data = ["--data-dir", str(tmp_path / "d")]
+    done = provmem("ingest", str(file), *data, "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["accepted"] == 3 and summary["facts_added"] >= 3
+    assert summary["scopes"] == ["acme/app/ann", "acme/web/bo"] and summary["seconds"] > 0
+    again = provmem("ingest", str(file), *data)
+    assert "0 accepted, 3 duplicate, 0 rejected" in again.stdout
+    assert "2 scope(s)" not in again.stdout  # no scope got new turns
+    assert json.loads(provmem("scopes", *data, "--json").stdout) == [
+        "acme/app/ann",
+        "acme/web/bo",
+    ]
+    assert provmem("scopes", "acme/web", *data).stdout.split() == ["acme/web/bo"]
+    facts = json.loads(provmem("facts", "acme/app/ann", *data, "--json").stdout)
+    narrow = subprocess.run(
+        [sys.executable, "-m", "provmem.services.cli", "facts", "acme/app/ann", *data],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "40"},
+        check=True,
+    )
+    for fact in facts:  # ids never cut, even on a narrow terminal
+        assert fact["fact_id"] in narrow.stdout and fact["evidence_ids"][0] in narrow.stdout
+
+
+def test_demo_honours_provmem_data_dir_and_mcp_has_help(tmp_path: Path) -> None:
+    env = {**os.environ, "PROVMEM_DATA_DIR": str(tmp_path / "demo")}
+    run = subprocess.run(
+        [sys.executable, "-m", "provmem.services.cli", "demo", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "demo" / "log.db").exists()
+    helped = provmem("mcp", "--help")
+    assert helped.returncode == 0 and "--http" in helped.stdout
+
+
+def test_calibrate_json_is_the_only_output_on_stdout(tmp_path: Path) -> None:
+    split = Path(__file__).resolve().parents[2] / "bench" / "data" / "gate-calibration.jsonl"
+    run = provmem("calibrate", str(split), "--dry-run", "--json")
+    assert run.returncode == 0, run.stderr
+    fitted = json.loads(run.stdout)  # nothing else on stdout: no log line
+    assert fitted["kappa"] > 1 and fitted["written"] is False
