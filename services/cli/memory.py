@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -13,7 +13,7 @@ import typer
 from rich.progress import Progress
 
 from ...infra.settings import Settings
-from ..memory.loaders import TurnFileError, detect_format, read_jsonl, read_locomo
+from ..memory.loaders import FORMATS, FileTurn, TurnFileError, detect_format, read_turn_file
 from ..memory.memory import MAX_BATCH, Memory
 from .demo import DEMO_QUESTIONS, DEMO_SCOPE, demo_turns
 from .options import (
@@ -26,7 +26,7 @@ from .options import (
     _settings,
     console,
 )
-from .render import render_fact, render_facts, render_publish, render_query
+from .render import render_fact, render_facts, render_publish, render_query, shown
 
 app = typer.Typer()
 T = TypeVar("T")
@@ -77,7 +77,7 @@ def publish(
     settings = _settings(runtime, data_dir, broker)
     results = _run(settings, lambda m: _publish_and_sync(m, [turn], None))
     render_publish(console, results, json_out)
-    if any(r.status == "rejected" for r in results):
+    if any(r.status in ("rejected", "conflict") for r in results):
         raise typer.Exit(1)
 
 
@@ -103,20 +103,27 @@ def ingest(
     file: Annotated[
         Path,
         typer.Argument(
-            help="JSONL turns or a LoCoMo JSON file", exists=True, dir_okay=False, readable=True
+            help="JSONL turns, a JSON array of turns or a LoCoMo JSON file",
+            exists=True,
+            dir_okay=False,
+            readable=True,
         ),
     ],
-    fmt: Annotated[str, typer.Option("--format", help="auto, jsonl or locomo")] = "auto",
+    fmt: Annotated[str, typer.Option("--format", help="auto, jsonl, json or locomo")] = "auto",
     runtime: RuntimeOpt = None,
     data_dir: DataDirOpt = None,
     broker: BrokerOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Publish every turn of a file, then bring the views up to date."""
+    """Publish every turn of a file, then bring the views up to date. Every result names
+    the file line (or item) it came from; exit 1 when any turn was rejected or conflicted."""
+    if fmt not in FORMATS:
+        _fail(f"--format: unknown format {fmt!r} (auto, jsonl, json or locomo)")
     kind = detect_format(file) if fmt == "auto" else fmt
-    if kind not in ("jsonl", "locomo"):
-        _fail(f"--format: unknown format {fmt!r} (auto, jsonl or locomo)")
-    turns, unreadable = _read_turns(file, kind)
+    found = list(read_turn_file(file, kind))
+    located = [f for f in found if isinstance(f, FileTurn)]
+    unreadable = [f for f in found if isinstance(f, TurnFileError)]
+    turns = [f.turn for f in located]
     settings = _settings(runtime, data_dir, broker)
     with Progress(console=console, transient=True, disable=json_out) as bar:
         task = bar.add_task("publishing", total=len(turns))
@@ -124,23 +131,11 @@ def ingest(
             settings, lambda m: _publish_and_sync(m, turns, lambda n: bar.advance(task, n))
         )
     for error in unreadable:
-        console.print(f"[red]rejected[/red] {error}")
-    render_publish(console, results, json_out, summary_only=len(results) > 20)
-    if unreadable or any(r.status == "rejected" for r in results):
+        console.print(f"[red]rejected[/red] {shown(str(error))}", highlight=False)
+    where = [f.where for f in located]
+    render_publish(console, results, json_out, summary_only=len(results) > 20, where=where)
+    if unreadable or any(r.status in ("rejected", "conflict") for r in results):
         raise typer.Exit(1)
-
-
-def _read_turns(file: Path, kind: str) -> tuple[list[dict[str, Any]], list[TurnFileError]]:
-    if kind == "locomo":
-        try:
-            return list(read_locomo(file)), []
-        except (KeyError, ValueError) as error:
-            _fail(f"{file}: not a LoCoMo file ({error})")
-    rows: Iterable[dict[str, Any] | TurnFileError] = read_jsonl(file)
-    turns, errors = [], []
-    for row in rows:
-        (errors if isinstance(row, TurnFileError) else turns).append(row)
-    return turns, errors  # type: ignore[return-value]  # partitioned by isinstance above
 
 
 @app.command()

@@ -54,9 +54,24 @@ def _fail(message: str, code: int = 2) -> None:
 async def _memory(settings: Settings) -> Any:
     components = await build(settings)
     try:
+        await components.vectors.count("provmem/cli/probe")  # is the folder held? (below)
         yield Memory(components)
     finally:
         await components.close()
+
+
+async def ensure_folder_free(settings: Settings) -> None:
+    """Raise VectorIndexLocked when a running API or worker holds this data folder."""
+    async with _memory(settings):
+        pass
+
+
+def in_use(error: Exception) -> str:
+    """One line for a data folder another process holds (a running API or worker)."""
+    return (
+        f"the data folder {error} (a running provmem API or worker holds it): "
+        "stop it, or do this through its HTTP API"
+    )
 
 
 def _run(settings: Settings, work: Callable[[Memory], Awaitable[T]]) -> T:
@@ -64,8 +79,13 @@ def _run(settings: Settings, work: Callable[[Memory], Awaitable[T]]) -> T:
         async with _memory(settings) as memory:
             return await work(memory)
 
+    from ...infra.vectors import VectorIndexLocked
+
     try:
         return asyncio.run(main())
+    except VectorIndexLocked as error:
+        _fail(in_use(error))
+        raise  # unreachable: _fail exits
     except (ValueError, LookupError, OSError) as error:
         _fail(str(error))
         raise  # unreachable: _fail exits

@@ -6,7 +6,8 @@ point is a no-op. The steps, in the order capture passes them:
 - ``capture.before_reserve``: the batch is validated, nothing looked up or appended;
 - ``capture.after_reserve``: duplicates decided, turns sealed, nothing appended;
 - ``capture.after_append``: the turns are on the log, nothing derived;
-- ``capture.mid_derive``: the derive stage committed its first batch, nothing else ran.
+- ``capture.mid_derive``: this process's first stage committed its first batch, nothing
+  else ran (embedded: the derive stage; Kafka: the local index, the workers derive).
 """
 
 from __future__ import annotations

@@ -139,13 +139,13 @@ class Memory:
         return handled
 
     def _faulty(self, progress: Progress | None) -> Progress | None:
-        """``progress``, dying after the first derive batch when the fault names it."""
+        """``progress``, dying after this process's first stage batch (the derive stage on
+        the embedded runtime, the local index on Kafka) when the fault names it."""
         if self._c.settings.fault != "capture.mid_derive":
             return progress
 
         def reporting(stage: str, count: int) -> None:
-            if stage == "derive":
-                fault_point(self._c.settings, "capture.mid_derive")
+            fault_point(self._c.settings, "capture.mid_derive")
             if progress is not None:
                 progress(stage, count)
 
