@@ -46,7 +46,7 @@ def _settings(runtime: str | None, data_dir: Path | None, broker: str | None) ->
 
 
 def _fail(message: str, code: int = 2) -> None:
-    console.print(f"[red]error:[/red] {message}")
+    console.print(f"[red]error:[/red] {message}", soft_wrap=True)  # one line, unwrapped
     raise typer.Exit(code)
 
 
@@ -69,7 +69,7 @@ async def ensure_folder_free(settings: Settings) -> None:
 def in_use(error: Exception) -> str:
     """One line for a data folder another process holds (a running API or worker)."""
     return (
-        f"the data folder {error} (a running provmem API or worker holds it): "
+        f"{error} (a running provmem API or worker holds this data folder): "
         "stop it, or do this through its HTTP API"
     )
 

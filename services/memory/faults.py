@@ -8,6 +8,9 @@ point is a no-op. The steps, in the order capture passes them:
 - ``capture.after_append``: the turns are on the log, nothing derived;
 - ``capture.mid_derive``: this process's first stage committed its first batch, nothing
   else ran (embedded: the derive stage; Kafka: the local index, the workers derive).
+
+And one of erasure: ``erasure.before_receipt``, everything erased and verified, the
+receipt not written yet (services/erasure/subject.py).
 """
 
 from __future__ import annotations
