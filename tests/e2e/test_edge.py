@@ -126,9 +126,7 @@ async def test_a_bad_turn_in_a_batch_costs_no_good_one(api: tuple[str, dict[str,
     assert [r["status"] for r in changed.json()] == ["conflict"]
 
 
-@pytest.mark.parametrize(
-    "event_id", ["0:99999999999999999999", "0:1" + "0" * 5000, "1:1"]
-)
+@pytest.mark.parametrize("event_id", ["0:99999999999999999999", "0:1" + "0" * 5000, "1:1"])
 async def test_a_bad_last_event_id_is_a_422(api: tuple[str, dict[str, str]], event_id: str) -> None:
     url, headers = api
     async with httpx.AsyncClient(base_url=url, headers=headers, timeout=60) as client:
