@@ -198,7 +198,7 @@ class Memory:
         fact = await self._c.views.get(fact_id)
         if fact is None:
             return None
-        history = tuple(await self._c.views.history(fact_id))
+        history = await self._history(fact_id)
         return FactDetail(
             fact=fact,
             evidence=await self._quotes(fact),
@@ -295,6 +295,19 @@ class Memory:
             scope_key, text, limit=limit, budget=budget, now=now, escalate=escalate
         )
 
+    async def _history(self, fact_id: str) -> tuple[Fact, ...]:
+        """The fact's versions as a replay of the log would give them: a version that
+        points at an erased fact (superseded by it, or superseding it) is gone with it,
+        and the versions equal but for their number that its removal leaves side by side
+        are one (the latest)."""
+        versions = await self._c.views.history(fact_id)
+        linked = {v.superseded_by or "" for v in versions} | {v.supersedes or "" for v in versions}
+        present = await self._c.views.get_many(sorted(linked - {""}))
+        kept = [v for v in versions if _links_in(v, present)]
+        return tuple(
+            v for v, later in zip(kept, [*kept[1:], None], strict=True) if not _same(v, later)
+        )
+
     async def _predecessors(self, fact: Fact, depth: int = 10) -> tuple[Fact, ...]:
         """The facts this one superseded, newest first (bounded)."""
         chain: list[Fact] = []
@@ -330,6 +343,18 @@ class Memory:
             captured_at=turn.captured_at,
             quote=supporting_text(text, evidence_id, fact),
         )
+
+
+def _links_in(version: Fact, present: Mapping[str, Fact]) -> bool:
+    links = (version.superseded_by, version.supersedes)
+    return all(link is None or link in present for link in links)
+
+
+def _same(version: Fact, later: Fact | None) -> bool:
+    """True when ``later`` differs from ``version`` only by its version number."""
+    if later is None:
+        return False
+    return version.model_dump(exclude={"version"}) == later.model_dump(exclude={"version"})
 
 
 def _decided(
