@@ -8,7 +8,7 @@ COPY streams streams
 COPY infra infra
 COPY services services
 RUN pip install --no-cache-dir .
-RUN useradd --create-home provmem
+RUN useradd --create-home provmem && mkdir -p /data && chown provmem /data
 USER provmem
 ENTRYPOINT ["provmem"]
 CMD ["--help"]

@@ -9,7 +9,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validato
 
 from .events import DeletionScope, SealedText, SpeakerRole, TurnRecorded
 from .ids import evidence_id
-from .scope import Scope
+from .scope import SEGMENT_PATTERN, Scope
 
 
 class TurnInput(BaseModel):
@@ -22,8 +22,8 @@ class TurnInput(BaseModel):
     speaker: str = Field(min_length=1, max_length=256)
     captured_at: AwareDatetime
     turn_id: str | None = Field(None, min_length=1, max_length=256)
-    session: str | None = None
-    agent: str | None = None
+    session: str | None = Field(None, pattern=SEGMENT_PATTERN, description="A scope segment")
+    agent: str | None = Field(None, pattern=SEGMENT_PATTERN, description="A scope segment")
     source_uri: str | None = Field(None, min_length=1, max_length=2048)
     deletion_scope: DeletionScope = DeletionScope.USER
     role: SpeakerRole = Field("user", description="user, assistant, system or tool")
@@ -39,15 +39,18 @@ class TurnInput(BaseModel):
     def _text_not_blank(cls, value: str) -> str:
         if not value.strip():
             raise ValueError("must not be empty")
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError as error:
-            raise ValueError(f"invalid UTF-8 ({error.reason})") from error
-        return value
+        return _encodable(value)
+
+    @field_validator("speaker", "turn_id", "source_uri")
+    @classmethod
+    def _is_encodable(cls, value: str | None) -> str | None:
+        return None if value is None else _encodable(value)
 
     def resolved_scope(self) -> Scope:
         base = Scope.parse(self.scope)
-        return base.model_copy(update={"agent": self.agent, "session": self.session})
+        return Scope.model_validate(
+            {**base.model_dump(), "agent": self.agent, "session": self.session}
+        )
 
     def source(self) -> str:
         if self.source_uri:
@@ -60,6 +63,15 @@ class TurnInput(BaseModel):
             return self.turn_id
         seed = f"{self.captured_at.isoformat()}\x1f{self.speaker}\x1f{self.text}"
         return "t_" + hashlib.sha256(seed.encode("utf-8")).hexdigest()[:24]
+
+
+def _encodable(value: str) -> str:
+    """The value, if it is valid Unicode (no lone surrogate): it must reach the log as UTF-8."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise ValueError(f"invalid UTF-8 ({error.reason})") from error
+    return value
 
 
 class TurnRejectedError(ValueError):

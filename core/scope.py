@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 _SEGMENT = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
 _SEGMENT_RE = re.compile(_SEGMENT)
+SEGMENT_PATTERN = _SEGMENT  # what an org, project, user, agent or session must look like
 
 
 class Scope(BaseModel):
@@ -38,7 +39,7 @@ class Scope(BaseModel):
         if len(parts) != 3:
             raise ValueError(f"scope must be 'org/project/user', got {text!r}")
         for name, part in zip(("org", "project", "user"), parts, strict=True):
-            if not _SEGMENT_RE.match(part):
+            if not _SEGMENT_RE.fullmatch(part):
                 raise ValueError(f"scope.{name}: {part!r} is not a valid segment ({_SEGMENT})")
         return cls(org=parts[0], project=parts[1], user=parts[2])
 

@@ -59,6 +59,12 @@ class Settings(BaseSettings):
     llm_base_url: str | None = Field(None, description="OpenAI-compatible endpoint (off if unset)")
     llm_model: str = "gpt-4o-mini"
     llm_api_key: SecretStr | None = None
+    api_max_body_bytes: int = Field(
+        64 * 1024 * 1024, ge=1024, description="Larger request bodies are refused with 413"
+    )
+    fault: str | None = Field(
+        None, description="Tests only: SIGKILL the process at this step (services/memory/faults)"
+    )
 
     def gate_config(self) -> GateConfig:
         return GateConfig(

@@ -56,6 +56,7 @@ from .erasure_fingerprints import (
     fingerprints,
     fragments_in,
 )
+from .erasure_journal import Journal, keyed_print, keyed_prints, merged
 from .gate_store import FactVersion
 from .outcome import Outcome, Outgoing
 from .pipeline import CONTROL_PREFIX, Deriver
@@ -149,14 +150,19 @@ class Eraser:
         scan = await self._scope_log(request.scope.key, until)
         live = remaining(scan.turns, scan.tombstoned)
         erased_ids = list(dict.fromkeys(targeted(request, scan.turns)))  # tombstoned too
+        journal = await Journal.resume(self._d.ledger, request.request_id, erased_ids)
+        erased_ids = journal.evidence_ids  # with those a crashed run of it erased
         texts = await self._texts([t for t in live if t.evidence_id in erased_ids])
         views = await self._delete_views(request)
         prints = await self._fingerprints(texts, remaining(live, set(erased_ids)))
-        removed = await self._cascade(request, live, erased_ids, texts, deriver, views)
+        removed = await self._cascade(request, live, erased_ids, texts, deriver, views, journal)
         seconds = time.perf_counter() - started
         residue = await self._verify(request, erased_ids, texts, prints, state)
-        receipt = self._receipt(request, erased_ids, removed, seconds, residue)
+        receipt = self._receipt(
+            request, erased_ids, merged(journal.counts, removed), seconds, residue
+        )
         await self._record(request, erased_ids, prints, receipt)
+        await journal.close()
         return receipt
 
     async def _fingerprints(self, texts: list[str], kept: list[TurnRecorded]) -> set[str]:
@@ -214,9 +220,11 @@ class Eraser:
         texts: list[str],
         deriver: Deriver,
         views: Views,
+        journal: Journal,
     ) -> dict[str, int]:
         """Send, then save state: tombstones and fact changes go out before the gate's
-        new memory is saved, so a crash in between re-derives the same changes."""
+        new memory is saved, so a crash in between re-derives the same changes. What
+        each step removes is journaled (streams/erasure_journal.py)."""
         scope_key = request.scope.key
         partition = partition_for(scope_key, self._d.settings.partitions)
         await self._d.log.append(
@@ -227,6 +235,7 @@ class Eraser:
             changes, save = await self._rederive(request, kept, erased_ids, deriver)
         else:
             changes, save = await self._erase_all(request, erased_ids, deriver)
+        await journal.note(_fact_counts(changes))
         await self._publish_changes(changes, partition, request)
         if request.target is ErasureTarget.SUBJECT:
             counts = await self._clean_while_compacting(request, erased_ids, texts, save, views)
@@ -236,9 +245,8 @@ class Eraser:
             await save()
             await self._d.settle(partition)
             counts["log_records_compacted"] = await self._compact()
-        counts["facts_erased"] = sum(c.op is FactOp.ERASE for c in changes)
-        counts["facts_revalidated"] = sum(c.op is not FactOp.ERASE for c in changes)
-        return counts
+        await journal.note(counts)
+        return counts | _fact_counts(changes)
 
     async def _rederive(
         self,
@@ -374,7 +382,10 @@ class Eraser:
         entry = await self._ledger(request_id)
         if entry is None:
             raise LookupError(f"erasure {request_id}: no such request")
-        scope_key, erased_ids = entry["scope"], entry["evidence_ids"]
+        scope_key = entry["scope"]
+        erased_ids = entry.get("evidence_ids") or await self._erased_ids(
+            scope_key, set(entry.get("evidence_prints", []))
+        )
         mark = fingerprinter(entry.get("fingerprint_scheme", LEGACY_SCHEME), self._secret)
         residue = await self._scan(scope_key, erased_ids, set(entry["fragments"]), mark)
         if self._d.state is not None and self._d.deriver is not None:
@@ -382,6 +393,17 @@ class Eraser:
                 self._d.state, scope_key, erased_ids
             )
         return residue
+
+    async def _erased_ids(self, scope_key: str, prints: set[str]) -> list[str]:
+        """The ids a receipt's keyed fingerprints stand for, among every id the scope's
+        partition, evidence store and facts still name (a trace is found by its id)."""
+        partition = partition_for(scope_key, self._d.settings.partitions)
+        keys = await self._latest(self._d.names.turns, partition)
+        named = {key.decode("utf-8", "replace") for key in keys}
+        named.update(await self._d.evidence.ids_in_scope(scope_key))
+        for fact in await self._d.views.facts_in_scope(scope_key):
+            named.update(fact.evidence_ids)
+        return sorted(i for i in named if keyed_print(self._secret, i) in prints)
 
     async def _scan(
         self, scope_key: str, erased_ids: list[str], prints: set[str], mark: Fingerprint
@@ -443,7 +465,7 @@ class Eraser:
         stores = {k: v for k, v in removed.items() if not k.startswith("facts_")}
         return ErasureCompleted(
             request_id=request.request_id,
-            scope_key_hash=hashlib.sha256(request.scope.key.encode()).hexdigest()[:32],
+            scope_key_hash=keyed_print(self._secret, request.scope.key),
             evidence_erased=len(erased_ids),
             facts_erased=removed["facts_erased"],
             facts_revalidated=removed["facts_revalidated"],
@@ -463,7 +485,7 @@ class Eraser:
     ) -> None:
         entry = {
             "scope": request.scope.key,
-            "evidence_ids": erased_ids,
+            "evidence_prints": keyed_prints(self._secret, erased_ids),  # never the raw ids
             "fragments": sorted(prints),
             "fingerprint_scheme": SCHEME,
             "receipt": receipt.model_dump(mode="json"),
@@ -487,6 +509,11 @@ async def started(work: Awaitable[_T]) -> asyncio.Future[_T]:
     task = asyncio.ensure_future(work)
     await asyncio.sleep(0)
     return task
+
+
+def _fact_counts(changes: list[FactChanged]) -> dict[str, int]:
+    erased = sum(c.op is FactOp.ERASE for c in changes)
+    return {"facts_erased": erased, "facts_revalidated": len(changes) - erased}
 
 
 def erase_change(fact: FactVersion, cause: str) -> FactChanged:

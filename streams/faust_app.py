@@ -198,6 +198,10 @@ def create_app(settings: Settings) -> Worker:
     async def forget_revoked(sender: Any, revoked: Any, **_: Any) -> None:
         delivery.forget(revoked)
 
+    @app.on_partitions_assigned.connect
+    async def announce_ready(sender: Any, assigned: Any, **_: Any) -> None:
+        log.info("worker.ready", partitions=_partitions_of(assigned, names.turns))
+
     @app.timer(interval=REPAIR_INTERVAL_S)
     async def repair_delivery() -> None:
         await delivery.repair()
@@ -343,6 +347,11 @@ def _server_index(settings: Settings, embedder: MiniLMEmbedder) -> SearchIndex |
         url=settings.qdrant_url, collection=f"{settings.topic_prefix}-facts", dim=EMBEDDING_DIM
     )
     return SearchIndex(vectors, embedder, BM25Encoder())
+
+
+def _partitions_of(assigned: Any, topic: str) -> list[int]:
+    """The partitions of ``topic`` among a faust assignment (a set of TopicPartition)."""
+    return sorted(tp.partition for tp in assigned if tp.topic == topic)
 
 
 def _origin(event: Any) -> tuple[str, int, int]:

@@ -16,8 +16,10 @@ from typing import Any
 
 import structlog
 from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ...core.events import ErasureCompleted, ErasureRequested, Fact
 from ...core.scope import Scope
@@ -39,6 +41,7 @@ from ..memory.results import (
 )
 from ..memory.subscriptions import changes_router
 from .auth import ApiKeys, ApiKeyStore, Grant, GrantDep, open_key_store
+from .edge import EdgeGuard, http_failed, validation_failed
 from .inspector import mount_inspector
 from .metrics import CONTENT_TYPE, ApiMetrics, MetricsMiddleware
 from .pipeline import Pipeline
@@ -127,7 +130,10 @@ def create_api(settings: Settings, memory: Memory | None = None) -> FastAPI:
         lifespan=lifespan,
         description="Provenance-grounded long-term memory. Authenticate with an API key.",
     )
-    api.add_middleware(MetricsMiddleware, metrics=metrics)
+    api.add_middleware(EdgeGuard, max_body_bytes=settings.api_max_body_bytes)
+    api.add_middleware(MetricsMiddleware, metrics=metrics)  # outermost: counts refusals too
+    api.add_exception_handler(RequestValidationError, validation_failed)
+    api.add_exception_handler(StarletteHTTPException, http_failed)
     _open_routes(api)
     _memory_routes(api)
     _fact_routes(api)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import tempfile
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -18,30 +20,67 @@ if TYPE_CHECKING:
 app = typer.Typer()
 
 
+def _dependencies(settings: Settings) -> list[tuple[str, Callable[[], Awaitable[None]]]]:
+    """What a worker needs, each with a check: the broker (its topics), Redis, Qdrant."""
+    from ...infra.kafka_log import KafkaEventLog
+    from ...infra.redis_client import redis_client
+    from ...streams.topics import TopicNames
+
+    async def kafka() -> None:
+        log = KafkaEventLog(settings.broker_url)
+        try:
+            await log.ensure_topics(TopicNames(settings.topic_prefix).configs(settings.partitions))
+        finally:
+            await log.close()
+
+    async def redis() -> None:
+        client = redis_client(settings.redis_url)
+        try:
+            await client.ping()
+        finally:
+            await client.aclose()
+
+    async def qdrant() -> None:
+        from qdrant_client import AsyncQdrantClient
+
+        client = AsyncQdrantClient(url=settings.qdrant_url)
+        try:
+            await client.get_collections()
+        finally:
+            await client.close()
+
+    checks = [
+        (f"Kafka broker {settings.broker_url}", kafka),
+        (f"Redis {settings.redis_url}", redis),
+    ]
+    if settings.qdrant_url is not None:
+        checks.append((f"Qdrant {settings.qdrant_url}", qdrant))
+    return checks
+
+
 @app.command()
 def worker(
     broker: BrokerOpt = None,
     loglevel: Annotated[str, typer.Option(help="faust log level")] = "warning",
 ) -> None:
-    """Start a faust worker of the distributed runtime (Kafka, Redis, Qdrant)."""
-    from ...infra.kafka_log import KafkaEventLog
+    """Start a faust worker of the distributed runtime (Kafka, Redis, Qdrant). It creates
+    its data folder, checks every dependency first (one line naming the one it cannot
+    reach) and logs ``worker.ready`` with its partitions once they are assigned."""
     from ...streams.faust_app import run_worker
-    from ...streams.topics import TopicNames
+    from ..memory.logs import configure_logging
 
     settings = _settings("kafka", None, broker)
-
-    async def ensure_topics() -> None:
-        log = KafkaEventLog(settings.broker_url)
-        try:
-            names = TopicNames(settings.topic_prefix)
-            await log.ensure_topics(names.configs(settings.partitions))
-        finally:
-            await log.close()
-
     try:
-        asyncio.run(ensure_topics())
-    except Exception as error:  # noqa: BLE001 - any broker failure is reported the same way
-        _fail(f"broker {settings.broker_url}: {error}")
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        _fail(f"data folder {settings.data_dir}: cannot create it ({error.strerror})")
+    for name, check in _dependencies(settings):
+        try:
+            asyncio.run(asyncio.wait_for(check(), 30))
+        except Exception as error:  # noqa: BLE001 - any failure of a dependency, one line
+            _fail(f"{name}: unreachable ({str(error) or type(error).__name__})")
+    if logging.getLevelName(settings.log_level.upper()) > logging.INFO:
+        configure_logging("INFO")  # the ready line and the worker's progress are info
     run_worker(settings, loglevel)
 
 

@@ -44,14 +44,16 @@ class Derivation:
 
     @property
     def rejected(self) -> int:
-        return self.count("rejected")
+        """Turns that did not land: rejected at the edge or in conflict with a turn id's text."""
+        return self.count("rejected") + self.count("conflict")
 
     def summary(self) -> dict[str, Any]:
         return {
             "turns": len(self.results),
             "accepted": self.count("accepted"),
             "duplicate": self.count("duplicate"),
-            "rejected": self.rejected,
+            "rejected": self.count("rejected"),
+            "conflict": self.count("conflict"),
             "seconds": round(self.seconds, 2),
             "facts_added": self.changes["ADD"],
             "facts_updated": self.changes["UPDATE"],
@@ -160,21 +162,31 @@ async def _changes_since(memory: Memory, before: dict[int, int]) -> Counter[str]
     return ops
 
 
-def render_ingest(done: Derivation, unreadable: Sequence[TurnFileError], json_out: bool) -> None:
+def render_ingest(
+    done: Derivation,
+    unreadable: Sequence[TurnFileError],
+    json_out: bool,
+    where: Sequence[str],
+) -> None:
+    """The summary; each turn that did not land is named by its file line (``where``)."""
+    from .render import shown
+
+    failed = [r for r in done.results if r.status in ("rejected", "conflict")]
     if json_out:
-        rejected = [r.model_dump(mode="json") for r in done.results if r.status == "rejected"]
+        rejected = [r.model_dump(mode="json") | {"where": where[r.index]} for r in failed]
         lines = [str(error) for error in unreadable]
         summary = {**done.summary(), "rejected_turns": rejected, "unreadable": lines}
         typer.echo(json.dumps(summary, indent=2))
         return
     for error in unreadable:
-        console.print(f"[red]rejected[/red] {error}", highlight=False)
-    for result in done.results:
-        if result.status == "rejected":
-            console.print(f"turn {result.index}: rejected {result.error}", highlight=False)
+        console.print(f"[red]rejected[/red] {shown(str(error))}", highlight=False)
+    for result in failed:
+        detail = shown(result.error or result.evidence_id or "")
+        console.print(f"{where[result.index]}: {result.status} {detail}", highlight=False)
     s = done.summary()
     console.print(
-        f"{s['accepted']} accepted, {s['duplicate']} duplicate, {s['rejected']} rejected "
+        f"{s['accepted']} accepted, {s['duplicate']} duplicate, {s['rejected']} rejected, "
+        f"{s['conflict']} conflict "
         f"in {s['seconds']:.1f} s: {s['facts_added']} facts added, {s['facts_updated']} "
         f"updated, {s['evidence_joined']} joined by new evidence; "
         f"{len(s['scopes'])} scope(s): {', '.join(s['scopes'])}",

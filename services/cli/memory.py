@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -26,7 +25,6 @@ from .options import (
 
 if TYPE_CHECKING:
     from ...infra.settings import Settings
-    from ..memory.loaders import TurnFileError
     from ..memory.memory import Memory
     from .ingest import Derivation
 
@@ -85,7 +83,7 @@ def publish(
     settings = _settings(runtime, data_dir, broker)
     results = _run(settings, lambda m: publish_all(m, [turn]))
     render_publish(console, results, json_out)
-    if any(r.status == "rejected" for r in results):
+    if any(r.status in ("rejected", "conflict") for r in results):
         raise typer.Exit(1)
 
 
@@ -94,50 +92,37 @@ def ingest(
     file: Annotated[
         Path,
         typer.Argument(
-            help="JSONL turns or a LoCoMo JSON file", exists=True, dir_okay=False, readable=True
+            help="JSONL turns, a JSON array of turns or a LoCoMo JSON file",
+            exists=True,
+            dir_okay=False,
+            readable=True,
         ),
     ],
-    fmt: Annotated[str, typer.Option("--format", help="auto, jsonl or locomo")] = "auto",
+    fmt: Annotated[str, typer.Option("--format", help="auto, jsonl, json or locomo")] = "auto",
     runtime: RuntimeOpt = None,
     data_dir: DataDirOpt = None,
     broker: BrokerOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Publish every turn of a file, then bring the views up to date, with progress
-    (counts and ETA) and a summary: time, facts added and updated, scopes."""
+    (counts and ETA) and a summary: time, facts added and updated, scopes. Every result
+    names the file line (or item) it came from; exit 1 when any turn was rejected or
+    conflicted."""
+    from ..memory.loaders import FORMATS, FileTurn, TurnFileError, detect_format, read_turn_file
     from .ingest import ingest_file, render_ingest
 
-    kind = _format_of(file, fmt)
-    turns, unreadable = _read_turns(file, kind)
+    if fmt not in FORMATS:
+        _fail(f"--format: unknown format {fmt!r} (auto, jsonl, json or locomo)")
+    kind = detect_format(file) if fmt == "auto" else fmt
+    found = list(read_turn_file(file, kind))
+    located = [f for f in found if isinstance(f, FileTurn)]
+    unreadable = [f for f in found if isinstance(f, TurnFileError)]
     settings = _settings(runtime, data_dir, broker)
+    turns = [f.turn for f in located]
     derivation: Derivation = _run(settings, lambda m: ingest_file(m, turns, quiet=json_out))
-    render_ingest(derivation, unreadable, json_out)
+    render_ingest(derivation, unreadable, json_out, [f.where for f in located])
     if unreadable or derivation.rejected:
         raise typer.Exit(1)
-
-
-def _format_of(file: Path, fmt: str) -> str:
-    from ..memory.loaders import detect_format
-
-    kind = detect_format(file) if fmt == "auto" else fmt
-    if kind not in ("jsonl", "locomo"):
-        _fail(f"--format: unknown format {fmt!r} (auto, jsonl or locomo)")
-    return kind
-
-
-def _read_turns(file: Path, kind: str) -> tuple[list[dict[str, Any]], list[TurnFileError]]:
-    from ..memory.loaders import TurnFileError, read_jsonl, read_locomo
-
-    if kind == "locomo":
-        try:
-            return list(read_locomo(file)), []
-        except (KeyError, ValueError) as error:
-            _fail(f"{file}: not a LoCoMo file ({error})")
-    rows: Iterable[dict[str, Any] | TurnFileError] = read_jsonl(file)
-    turns, errors = [], []
-    for row in rows:
-        (errors if isinstance(row, TurnFileError) else turns).append(row)
-    return turns, errors  # type: ignore[return-value]  # partitioned by isinstance above
 
 
 @app.command()

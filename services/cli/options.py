@@ -37,7 +37,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tab
 def _console(stderr: bool) -> Console:
     from rich.console import Console
 
-    return Console(stderr=stderr)
+    return Console(stderr=stderr, soft_wrap=True)  # ids are never cut
 
 
 class _LazyConsole:
@@ -81,7 +81,7 @@ def _settings(runtime: str | None, data_dir: Path | None, broker: str | None) ->
 
 def _fail(message: str, code: int = 2) -> NoReturn:
     """An error on stderr and a non-zero exit."""
-    errors.print(f"[red]error:[/red] {message}", highlight=False)
+    errors.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)  # one line
     raise typer.Exit(code)
 
 
@@ -92,9 +92,24 @@ async def _memory(settings: Settings) -> Any:
 
     components = await build(settings)
     try:
+        await components.vectors.count("provmem/cli/probe")  # is the folder held? (below)
         yield Memory(components)
     finally:
         await components.close()
+
+
+async def ensure_folder_free(settings: Settings) -> None:
+    """Raise VectorIndexLocked when a running API or worker holds this data folder."""
+    async with _memory(settings):
+        pass
+
+
+def in_use(error: Exception) -> str:
+    """One line for a data folder another process holds (a running API or worker)."""
+    return (
+        f"{error} (a running provmem API or worker holds this data folder): "
+        "stop it, or do this through its HTTP API"
+    )
 
 
 def _run(settings: Settings, work: Callable[[Memory], Awaitable[T]]) -> T:
@@ -102,7 +117,12 @@ def _run(settings: Settings, work: Callable[[Memory], Awaitable[T]]) -> T:
         async with _memory(settings) as memory:
             return await work(memory)
 
+    from ...infra.vectors import VectorIndexLocked
+
     try:
         return asyncio.run(main())
+    except VectorIndexLocked as error:
+        _fail(in_use(error))
+        raise  # unreachable: _fail exits
     except (ValueError, LookupError, OSError) as error:
         _fail(str(error))

@@ -3,26 +3,42 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Sequence
 
 from rich.console import Console
+from rich.markup import escape
 
 from ...core.events import Fact
 from ..memory.results import EvidenceItem, EvidenceQuote, FactDetail, PublishResult, Recollection
 
+# Control characters (ANSI escapes, carriage returns) and bidi overrides in stored text
+# would drive the terminal; they are shown escaped. Newlines and tabs stay.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def shown(text: str) -> str:
+    """``text`` safe for a terminal through rich: controls escaped (ESC as ``\\x1b``),
+    markup escaped."""
+    return escape(_CONTROL.sub(_escaped, text))
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
 
 def render_query(console: Console, result: Recollection) -> None:
     console.print(
-        f"[bold]{result.query}[/bold]  [dim]({result.scope}) path={result.path}: "
-        f"{'; '.join(result.path_reasons)}[/dim]",
-        soft_wrap=True,
+        f"[bold]{shown(result.query)}[/bold]  [dim]({result.scope}) path={result.path}: "
+        f"{shown('; '.join(result.path_reasons))}[/dim]"
     )
     if not result.bundles:
         console.print("  [yellow]nothing found: insufficient evidence[/yellow]\n", soft_wrap=True)
         return
     for bundle in result.bundles:
-        head = bundle.fact.statement if bundle.fact else "[raw evidence]"
+        head = shown(bundle.fact.statement) if bundle.fact else "\\[raw evidence]"
         ident = bundle.fact.fact_id if bundle.fact else ""
         console.print(
             f"  [green]●[/green] {head}  [dim]{ident} score={bundle.score:.4f} "
@@ -34,9 +50,8 @@ def render_query(console: Console, result: Recollection) -> None:
             console.print(f"      [yellow]conflicts with {', '.join(bundle.conflicts)}[/yellow]")
         for previous in bundle.history:
             console.print(
-                f"      [dim]was: {previous.statement} ({previous.fact_id}, "
-                f"{previous.status.value})[/dim]",
-                soft_wrap=True,
+                f"      [dim]was: {shown(previous.statement)} ({previous.fact_id}, "
+                f"{previous.status.value})[/dim]"
             )
     console.print()
 
@@ -46,34 +61,31 @@ def render_quotes(console: Console, quotes: Sequence[EvidenceQuote | EvidenceIte
         when = f"{quote.captured_at:%Y-%m-%d %H:%M}"
         role = f" {quote.role}" if isinstance(quote, EvidenceItem) else ""
         console.print(
-            f"      [cyan]↳ {quote.speaker}[/cyan] @ {when}"
-            f"  [dim]{quote.evidence_id} turn={quote.source_turn_id}{role}[/dim]",
-            soft_wrap=True,
+            f"      [cyan]↳ {shown(quote.speaker)}[/cyan] @ {when}"
+            f"  [dim]{quote.evidence_id} turn={shown(quote.source_turn_id)}{role}[/dim]"
         )
-        console.print(f"        “{quote.quote}”", soft_wrap=True)
+        console.print(f"        “{shown(quote.quote)}”")
 
 
 def render_fact(console: Console, detail: FactDetail, history: bool) -> None:
     fact = detail.fact
     console.print(
-        f"[bold]{fact.statement}[/bold]  [dim]{fact.fact_id} v{fact.version} "
-        f"{fact.status.value}[/dim]",
-        soft_wrap=True,
+        f"[bold]{shown(fact.statement)}[/bold]  [dim]{fact.fact_id} v{fact.version} "
+        f"{fact.status.value}[/dim]"
     )
     render_quotes(console, detail.evidence)
     if history:
         console.print("[bold]history[/bold]", soft_wrap=True)
         for version in detail.history:
             console.print(
-                f"  v{version.version} {version.status.value}: {version.statement}"
-                f"  [dim]evidence {', '.join(version.evidence_ids)}[/dim]",
-                soft_wrap=True,
+                f"  v{version.version} {version.status.value}: {shown(version.statement)}"
+                f"  [dim]evidence {', '.join(version.evidence_ids)}[/dim]"
             )
         for previous in detail.supersedes:
             console.print(
                 f"  superseded {previous.fact_id} ({previous.status.value}): "
-                f"{previous.statement}  [dim]evidence {', '.join(previous.evidence_ids)}[/dim]",
-                soft_wrap=True,
+                f"{shown(previous.statement)}  "
+                f"[dim]evidence {', '.join(previous.evidence_ids)}[/dim]"
             )
         for other in fact.conflicts_with:
             console.print(f"  [yellow]conflicts with {other}[/yellow] (both active: which holds?)")
@@ -89,7 +101,7 @@ def render_facts(console: Console, scope: str, facts: Sequence[Fact]) -> None:
             soft_wrap=True,
             highlight=False,
         )
-        console.print(f"    {fact.statement}", soft_wrap=True, highlight=False)
+        console.print(f"    {shown(fact.statement)}", soft_wrap=True, highlight=False)
         evidence = ", ".join(fact.evidence_ids)
         console.print(f"    [dim]evidence {evidence}[/dim]", soft_wrap=True, highlight=False)
 
@@ -100,14 +112,24 @@ def write_json(data: object) -> None:
 
 
 def render_publish(
-    console: Console, results: Sequence[PublishResult], json_out: bool, summary_only: bool = False
+    console: Console,
+    results: Sequence[PublishResult],
+    json_out: bool,
+    summary_only: bool = False,
+    where: Sequence[str] | None = None,
 ) -> None:
+    """Each turn's result (``where`` names its file line), then the counts."""
+    labels = list(where) if where is not None else [f"turn {r.index}" for r in results]
     if json_out:
-        write_json([r.model_dump(mode="json") for r in results])
+        rows = [r.model_dump(mode="json") for r in results]
+        if where is not None:
+            rows = [row | {"where": where[r.index]} for row, r in zip(rows, results, strict=True)]
+        write_json(rows)
         return
-    counts = {s: sum(r.status == s for r in results) for s in ("accepted", "duplicate", "rejected")}
+    statuses = ("accepted", "duplicate", "conflict", "rejected")
+    counts = {s: sum(r.status == s for r in results) for s in statuses}
     for result in results:
-        if result.status == "rejected" or not summary_only:
-            detail = result.error or result.evidence_id
-            console.print(f"turn {result.index}: {result.status} {detail}", soft_wrap=True)
-    console.print(", ".join(f"{n} {s}" for s, n in counts.items()), soft_wrap=True)
+        if result.status in ("rejected", "conflict") or not summary_only:
+            detail = shown(result.error or result.evidence_id or "")
+            console.print(f"{labels[result.index]}: {result.status} {detail}", highlight=False)
+    console.print(", ".join(f"{n} {s}" for s, n in counts.items() if n or s == "accepted"))

@@ -7,7 +7,17 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .options import BrokerOpt, DataDirOpt, JsonOpt, RuntimeOpt, _fail, _settings, console
+from .options import (
+    BrokerOpt,
+    DataDirOpt,
+    JsonOpt,
+    RuntimeOpt,
+    _fail,
+    _settings,
+    console,
+    ensure_folder_free,
+    in_use,
+)
 
 if TYPE_CHECKING:
     from ...infra.settings import Settings
@@ -87,11 +97,20 @@ def replay_command(
     raise typer.Exit(0 if result.report.equal else 1)
 
 
+async def _replay_alone(settings: Settings, plan: ReplayPlan, advance: Progress) -> ReplayResult:
+    """A replay never runs beside a process serving the folder: it would switch the
+    generation under the API's feet and leave it answering from dropped views."""
+    from ..replay.run import replay
+
+    await ensure_folder_free(settings)
+    return await replay(settings, plan, advance)
+
+
 def _replay(settings: Settings, plan: ReplayPlan, advance: Progress) -> ReplayResult:
-    from ..replay.run import ReplayError, ReplayInterrupted, replay
+    from ..replay.run import ReplayError, ReplayInterrupted
 
     try:
-        return asyncio.run(replay(settings, plan, advance))
+        return asyncio.run(_replay_alone(settings, plan, advance))
     except ReplayInterrupted as stopped:
         console.print(f"[yellow]stopped[/yellow] {stopped}; run again with --resume")
         raise typer.Exit(3) from stopped
@@ -100,10 +119,7 @@ def _replay(settings: Settings, plan: ReplayPlan, advance: Progress) -> ReplayRe
 
         if not isinstance(error, VectorIndexLocked):
             raise
-        _fail(
-            f"{error}: another process (an API or a worker of this data folder) holds the "
-            "live index; stop it, or start the replay through its API (POST /v1/replays)"
-        )
+        _fail(in_use(error).replace("do this", "start the replay") + " (POST /v1/replays)")
         raise  # unreachable: _fail exits
     except (ReplayError, LookupError, OSError) as error:
         _fail(str(error))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 import structlog
 
@@ -22,6 +23,7 @@ from ...streams.erasure import ErasureDeps, ErasureUnavailableError, Residue
 from ...streams.outcome import Outcome
 from ...streams.runtime.components import Components
 from ...streams.topics import ERASURE_REQUESTS
+from ..memory.faults import fault_point
 
 __all__ = [
     "Eraser",
@@ -63,6 +65,13 @@ class Eraser(Cascade):
 
     def __init__(self, components: Components) -> None:
         super().__init__(deps_of(components))
+        self._settings = components.settings
+
+    async def _record(self, *args: Any, **kwargs: Any) -> None:
+        """The receipt, written after verification; ``PROVMEM_FAULT=erasure.before_receipt``
+        kills the process just before it (everything erased, nothing recorded)."""
+        fault_point(self._settings, "erasure.before_receipt")
+        await super()._record(*args, **kwargs)
 
 
 def deps_of(components: Components) -> ErasureDeps:

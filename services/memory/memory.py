@@ -33,6 +33,8 @@ from ...streams.runner import Progress, Runner, StageBinding
 from ...streams.runtime.components import Components
 from ...streams.topics import ERASURE_REQUESTS, TURNS
 from .corrections import IN_REVIEW, OPEN, action_turn, target_fact
+from .faults import fault_point
+from .published import PublishedTurns
 from .recall import Recall, RecallDeps
 from .results import ActionResult, EvidenceQuote, FactDetail, PublishResult, Recollection
 
@@ -45,6 +47,8 @@ class Memory:
     def __init__(self, components: Components) -> None:
         self._c = components
         self._erasures = _erasure_runner(components)
+        self._published = PublishedTurns(components)
+        self._capturing = asyncio.Lock()  # look-up and append of one batch, one at a time
         self._recall = Recall(
             RecallDeps(
                 views=components.views,
@@ -61,38 +65,59 @@ class Memory:
         return self._c
 
     async def publish(self, turns: Sequence[TurnInput | Mapping[str, Any]]) -> list[PublishResult]:
-        """Validate, seal and append turns. Bad turns are reported; good ones still go."""
+        """Validate, seal and append turns; one result per turn, in order. A bad turn is
+        reported and costs no good one; ``accepted`` means on the log."""
         if len(turns) > MAX_BATCH:
             raise ValueError(f"turns: at most {MAX_BATCH} per call, got {len(turns)}")
-        results: list[PublishResult] = []
-        accepted: list[TurnRecorded] = []
-        seen: set[str] = set()
-        for index, raw in enumerate(turns):
-            result, turn = await self._admit(index, raw, seen)
-            results.append(result)
-            if turn is not None:
-                accepted.append(turn)
-        await self._append(accepted)
-        return results
+        checked = [self._validate(index, raw) for index, raw in enumerate(turns)]
+        fault_point(self._c.settings, "capture.before_reserve")
+        async with self._capturing:
+            return await self._capture(checked)
 
-    async def _admit(
-        self, index: int, raw: TurnInput | Mapping[str, Any], seen: set[str]
-    ) -> tuple[PublishResult, TurnRecorded | None]:
+    def _validate(
+        self, index: int, raw: TurnInput | Mapping[str, Any]
+    ) -> PublishResult | TurnInput:
+        """The turn, or its rejection naming the field: every check capture can make."""
         try:
             turn = raw if isinstance(raw, TurnInput) else TurnInput.model_validate(raw)
             settings = self._c.settings
             check_limits(
                 turn, datetime.now(UTC), settings.max_text_bytes, settings.max_future_skew_s
             )
+            turn_evidence_id(turn)  # the scope with agent and session is valid
         except (ValidationError, TurnRejectedError) as error:
-            return PublishResult(index=index, status="rejected", error=describe(error)), None
-        evidence_id = turn_evidence_id(turn)
-        if evidence_id in seen or not await self._c.evidence.reserve(evidence_id):
-            return PublishResult(index=index, evidence_id=evidence_id, status="duplicate"), None
-        seen.add(evidence_id)
-        sealed, content_hash = await self._c.sealer.seal(turn.resolved_scope().key, turn.text)
-        recorded = record_turn(turn, sealed, content_hash)
-        return PublishResult(index=index, evidence_id=evidence_id, status="accepted"), recorded
+            return PublishResult(index=index, status="rejected", error=describe(error))
+        return turn
+
+    async def _capture(self, checked: Sequence[PublishResult | TurnInput]) -> list[PublishResult]:
+        turns = [(i, t) for i, t in enumerate(checked) if isinstance(t, TurnInput)]
+        on_log = await self._on_log(
+            [(turn_evidence_id(t), t.resolved_scope().key) for _, t in turns]
+        )
+        results = [c for c in checked if isinstance(c, PublishResult)]
+        accepted: list[TurnRecorded] = []
+        for index, turn in turns:
+            sealed, content_hash = await self._c.sealer.seal(turn.resolved_scope().key, turn.text)
+            result = _decided(index, turn_evidence_id(turn), content_hash, on_log)
+            if result.status == "accepted":
+                accepted.append(record_turn(turn, sealed, content_hash))
+            results.append(result)
+        fault_point(self._c.settings, "capture.after_reserve")
+        await self._append(accepted)
+        fault_point(self._c.settings, "capture.after_append")
+        return sorted(results, key=lambda r: r.index)
+
+    async def _on_log(self, turns: Sequence[tuple[str, str]]) -> dict[str, str]:
+        """Content hash of each (evidence id, scope key) already on the turns log (see
+        published.py)."""
+        by_partition: dict[int, list[str]] = {}
+        for evidence_id, scope_key in dict.fromkeys(turns):
+            partition = partition_for(scope_key, self._c.settings.partitions)
+            by_partition.setdefault(partition, []).append(evidence_id)
+        found: dict[str, str] = {}
+        for partition, ids in by_partition.items():
+            found.update(await self._published.content_hashes(partition, ids))
+        return found
 
     async def _append(self, turns: Sequence[TurnRecorded]) -> None:
         if not turns:
@@ -102,19 +127,29 @@ class Memory:
             Append(partition_for(t.scope.key, partitions), t.evidence_id.encode(), TURNS.encode(t))
             for t in turns
         ]
-        try:
-            await self._c.log.append(self._c.names.turns, records)
-        except BaseException:
-            for turn in turns:
-                await self._c.evidence.release(turn.evidence_id)
-            raise
+        offsets = await self._c.log.append(self._c.names.turns, records)
+        for record, turn, offset in zip(records, turns, offsets, strict=True):
+            self._published.appended(record.partition, turn.evidence_id, offset)
 
     async def sync(self, progress: Progress | None = None) -> dict[str, int]:
         """Run this process's stages until they have handled everything on the log."""
-        handled = await self._c.runner.run_until_idle(progress)
+        handled = await self._c.runner.run_until_idle(self._faulty(progress))
         if self._erasures is not None:
             handled.update(await self._erasures.run_until_idle(progress))
         return handled
+
+    def _faulty(self, progress: Progress | None) -> Progress | None:
+        """``progress``, dying after this process's first stage batch (the derive stage on
+        the embedded runtime, the local index on Kafka) when the fault names it."""
+        if self._c.settings.fault != "capture.mid_derive":
+            return progress
+
+        def reporting(stage: str, count: int) -> None:
+            fault_point(self._c.settings, "capture.mid_derive")
+            if progress is not None:
+                progress(stage, count)
+
+        return reporting
 
     async def request_erasure(self, request: ErasureRequested) -> ErasureCompleted | None:
         """File an erasure on the erasure-requests topic; on the embedded runtime it runs
@@ -163,7 +198,7 @@ class Memory:
         fact = await self._c.views.get(fact_id)
         if fact is None:
             return None
-        history = tuple(await self._c.views.history(fact_id))
+        history = await self._history(fact_id)
         return FactDetail(
             fact=fact,
             evidence=await self._quotes(fact),
@@ -229,9 +264,10 @@ class Memory:
         self, action: TurnAction, fact: Fact, text: str, by: str, reason: str
     ) -> ActionResult:
         turn = await action_turn(self._c, fact, action, text, by, reason)
-        if not await self._c.evidence.reserve(turn.evidence_id):
-            raise ValueError(f"{action}: already recorded as {turn.evidence_id}")
-        await self._append([turn])
+        async with self._capturing:
+            if await self._on_log([(turn.evidence_id, turn.scope.key)]):
+                raise ValueError(f"{action}: already recorded as {turn.evidence_id}")
+            await self._append([turn])
         await self.sync()
         return ActionResult(
             action=action,
@@ -257,6 +293,19 @@ class Memory:
             raise ValueError("query: must not be empty")
         return await self._recall.recall(
             scope_key, text, limit=limit, budget=budget, now=now, escalate=escalate
+        )
+
+    async def _history(self, fact_id: str) -> tuple[Fact, ...]:
+        """The fact's versions as a replay of the log would give them: a version that
+        points at an erased fact (superseded by it, or superseding it) is gone with it,
+        and the versions equal but for their number that its removal leaves side by side
+        are one (the latest)."""
+        versions = await self._c.views.history(fact_id)
+        linked = {v.superseded_by or "" for v in versions} | {v.supersedes or "" for v in versions}
+        present = await self._c.views.get_many(sorted(linked - {""}))
+        kept = [v for v in versions if _links_in(v, present)]
+        return tuple(
+            v for v, later in zip(kept, [*kept[1:], None], strict=True) if not _same(v, later)
         )
 
     async def _predecessors(self, fact: Fact, depth: int = 10) -> tuple[Fact, ...]:
@@ -294,6 +343,33 @@ class Memory:
             captured_at=turn.captured_at,
             quote=supporting_text(text, evidence_id, fact),
         )
+
+
+def _links_in(version: Fact, present: Mapping[str, Fact]) -> bool:
+    links = (version.superseded_by, version.supersedes)
+    return all(link is None or link in present for link in links)
+
+
+def _same(version: Fact, later: Fact | None) -> bool:
+    """True when ``later`` differs from ``version`` only by its version number."""
+    if later is None:
+        return False
+    return version.model_dump(exclude={"version"}) == later.model_dump(exclude={"version"})
+
+
+def _decided(
+    index: int, evidence_id: str, content_hash: str, on_log: dict[str, str]
+) -> PublishResult:
+    """Accepted when new (noted in ``on_log``, so a repeat in the batch is a duplicate);
+    duplicate when on the log with the same text; conflict when with another text."""
+    known = on_log.get(evidence_id)
+    if known is None:
+        on_log[evidence_id] = content_hash
+        return PublishResult(index=index, evidence_id=evidence_id, status="accepted")
+    if known == content_hash:
+        return PublishResult(index=index, evidence_id=evidence_id, status="duplicate")
+    error = "turn_id: already recorded with a different text (a turn id names one turn)"
+    return PublishResult(index=index, evidence_id=evidence_id, status="conflict", error=error)
 
 
 def _erasure_runner(components: Components) -> Runner | None:

@@ -30,7 +30,7 @@ class PublishResult(BaseModel):
 
     index: int
     evidence_id: str | None = None
-    status: str  # "accepted" | "duplicate" | "rejected"
+    status: str  # "accepted" | "duplicate" | "conflict" | "rejected"
     error: str | None = None
 
 

@@ -23,8 +23,8 @@ from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import StreamingResponse
 
 from ...core.erasure import erased
-from ...core.events import FactChanged
-from ...core.ports import EventLog, LogRecord
+from ...core.events import Fact, FactChanged, FactOp
+from ...core.ports import EventLog, FactViews, LogRecord
 from ...core.scope import partition_for
 from ...streams.topics import FACT_CHANGES
 from ..api.auth import GrantDep, scope_prefix, within
@@ -32,6 +32,8 @@ from ..api.auth import GrantDep, scope_prefix, within
 EVENT = "fact-changed"
 _BATCH = 200
 _POLL_S = 0.2
+_MAX_OFFSET = 2**63 - 1  # a Kafka offset is a signed 64-bit integer
+_MAX_ITEMS = 1024
 
 
 @dataclass
@@ -47,14 +49,26 @@ class Cursor:
     def decode(cls, text: str, partitions: list[int]) -> Cursor:
         """Parse a Last-Event-ID for these partitions; ValueError says what is wrong."""
         offsets = dict.fromkeys(partitions, 0)
-        for item in text.split(","):
-            partition, _, offset = item.partition(":")
-            if not (partition.isdigit() and offset.isdigit()):
-                raise ValueError(f"Last-Event-ID: {item!r} is not 'partition:offset'")
-            if int(partition) not in offsets:
+        items = text.split(",", _MAX_ITEMS)
+        if len(items) > _MAX_ITEMS:
+            raise ValueError(f"Last-Event-ID: more than {_MAX_ITEMS} partitions")
+        for item in items:
+            partition, offset = _numbers(item)
+            if partition not in offsets:
                 raise ValueError(f"Last-Event-ID: partition {partition} is not this scope's")
-            offsets[int(partition)] = int(offset)
+            offsets[partition] = offset
         return cls(offsets)
+
+
+def _numbers(item: str) -> tuple[int, int]:
+    """``partition:offset`` as two numbers in range; ValueError otherwise."""
+    partition, _, offset = item.partition(":")
+    digits = all(
+        part.isascii() and part.isdigit() and len(part) <= 19 for part in (partition, offset)
+    )
+    if not digits or int(offset) > _MAX_OFFSET or int(partition) > _MAX_OFFSET:
+        raise ValueError(f"Last-Event-ID: {item[:64]!r} is not 'partition:offset'")
+    return int(partition), int(offset)
 
 
 def scope_partitions(scope: str, count: int) -> list[int]:
@@ -69,7 +83,14 @@ async def start_cursor(
 ) -> Cursor:
     """Where a subscription starts: the Last-Event-ID, else the beginning or the end."""
     if last_event_id:
-        return Cursor.decode(last_event_id, partitions)
+        cursor = Cursor.decode(last_event_id, partitions)
+        for partition, offset in cursor.offsets.items():
+            if offset > await log.end_offset(topic, partition):
+                raise ValueError(
+                    f"Last-Event-ID: offset {offset} of partition {partition} "
+                    "is past the end of the log"
+                )
+        return cursor
     if start == "latest":
         return Cursor({p: await log.end_offset(topic, p) for p in partitions})
     return Cursor(dict.fromkeys(partitions, 0))
@@ -86,24 +107,26 @@ def _change(record: LogRecord) -> FactChanged | None:
     return change if isinstance(change, FactChanged) else None
 
 
-def _delivered(record: LogRecord, scope: str, known: dict[str, FactChanged]) -> FactChanged | None:
+def _delivered(record: LogRecord, scope: str, known: dict[str, Fact]) -> FactChanged | None:
     """The change to send for a record, if it is the scope's.
 
     An erasure writes an ERASE change and then a tombstone under the fact id; the embedded
     log compacts at once, so a reader may find only the tombstone. A tombstone of a fact
-    this stream delivered (so of its scope) becomes the ERASE it stands for."""
+    this stream knows (delivered, or of the scope when it started) becomes the ERASE it
+    stands for; an ERASE is sent once, whichever of the two is read."""
     change = _change(record)
     if change is not None:
         if not within(change.scope.key, scope):
             return None
-        known[change.fact_id] = change
+        if change.op is FactOp.ERASE:
+            known.pop(change.fact_id, None)
+        elif change.fact is not None:
+            known[change.fact_id] = change.fact
         return change
-    fact_id = (record.key or b"").decode("utf-8", "replace")
-    last = known.get(fact_id)
-    if record.value is not None or last is None or last.fact is None:
-        return None
-    known[fact_id] = erased(last.fact, "erasure")
-    return known[fact_id]
+    if record.value is not None:
+        return None  # not a change this version reads
+    last = known.pop((record.key or b"").decode("utf-8", "replace"), None)
+    return None if last is None else erased(last, "erasure")
 
 
 def frame(event_id: str, change: FactChanged) -> str:
@@ -111,13 +134,19 @@ def frame(event_id: str, change: FactChanged) -> str:
 
 
 async def change_frames(
-    log: EventLog, topic: str, scope: str, cursor: Cursor, heartbeat_s: float
+    log: EventLog,
+    topic: str,
+    scope: str,
+    cursor: Cursor,
+    heartbeat_s: float,
+    known: dict[str, Fact] | None = None,
 ) -> AsyncIterator[str]:
     """SSE frames for the scope's changes from ``cursor`` on, forever; a comment line
-    (``: heartbeat``) whenever nothing was sent for ``heartbeat_s`` seconds."""
+    (``: heartbeat``) whenever nothing was sent for ``heartbeat_s`` seconds. ``known``:
+    the scope's facts when the stream starts (their erasure is streamed too)."""
     yield "retry: 1000\n\n"
     last_sent = time.monotonic()
-    known: dict[str, FactChanged] = {}
+    known = dict(known or {})
     while True:
         read_any = False
         for partition in sorted(cursor.offsets):
@@ -134,6 +163,14 @@ async def change_frames(
             yield ": heartbeat\n\n"
         if not read_any:
             await asyncio.sleep(min(_POLL_S, heartbeat_s))
+
+
+async def _facts_at_start(views: FactViews, prefix: str) -> dict[str, Fact]:
+    """A user scope's facts, so that a stream started at the end (or resumed) streams the
+    erasure of facts it never saw change. A wider scope knows only what it delivered."""
+    if prefix.count("/") != 2:
+        return {}
+    return {fact.fact_id: fact for fact in await views.facts_in_scope(prefix)}
 
 
 def changes_router() -> APIRouter:
@@ -168,7 +205,9 @@ def changes_router() -> APIRouter:
             cursor = await start_cursor(log, topic, partitions, last_event_id, start)
         except ValueError as error:
             raise HTTPException(422, str(error)) from error
-        frames = change_frames(log, topic, prefix, cursor, state.settings.api_heartbeat_s)
+        known = await _facts_at_start(state.memory.components.views, prefix)
+        heartbeat = state.settings.api_heartbeat_s
+        frames = change_frames(log, topic, prefix, cursor, heartbeat, known)
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return StreamingResponse(frames, media_type="text/event-stream", headers=headers)
 

@@ -4,6 +4,9 @@ embedded runtime behind a real uvicorn server: once with auth off (no key exists
 generated requests reach the handlers rather than stopping at 401, once with a key bound
 to one organisation.
 
+A third pass replaces every string of the generated bodies with hostile ones (any code
+point, lone surrogates, oversized): still no 5xx.
+
 The SSE stream (``/v1/scopes/{scope}/changes``) never ends, so it is left out here; the
 subscription tests drive it.
 """
@@ -13,11 +16,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 
 from provmem.infra.settings import Settings
@@ -70,6 +75,38 @@ def test_no_server_errors_with_a_scoped_key(
 ) -> None:
     url, auth = keyed
     case.call_and_validate(base_url=url, headers=auth, checks=[not_a_server_error], timeout=60)
+
+
+# Strings a client can send that the spec cannot rule out: any code point (controls,
+# format characters, emoji), lone UTF-16 surrogates (``\udc80`` in JSON), oversized.
+HOSTILE = st.one_of(
+    st.text(st.characters(codec=None, exclude_categories=["Cs"]), min_size=1, max_size=40),
+    st.tuples(st.text(max_size=5), st.characters(categories=["Cs"])).map("".join),
+    st.text(st.characters(categories=["Cc", "Cf", "Zl", "Zp"]), min_size=1, max_size=20),
+    st.sampled_from(["x" * 300_000, "é" * 70_000, "[" * 5000]),
+)
+
+
+def _with_strings(value: Any, hostile: str) -> Any:
+    """``value`` with every string (keys aside) replaced by ``hostile``."""
+    if isinstance(value, str):
+        return hostile
+    if isinstance(value, dict):
+        return {key: _with_strings(item, hostile) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_with_strings(item, hostile) for item in value]
+    return value
+
+
+@schema.parametrize()
+@schema.given(hostile=HOSTILE)
+@settings(max_examples=3, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+def test_no_server_errors_on_hostile_strings(
+    case: schemathesis.Case, hostile: str, base_url: str
+) -> None:
+    if isinstance(case.body, dict | list):
+        case.body = _with_strings(case.body, hostile)
+    case.call_and_validate(base_url=base_url, checks=[not_a_server_error], timeout=60)
 
 
 def test_the_run_reached_the_handlers_without_a_server_error(base_url: str) -> None:

@@ -1,0 +1,102 @@
+"""What is on the turns log: the deduplication of capture, derived from the log itself.
+
+Capture reserves nothing. A turn is a duplicate when its evidence id is on the log,
+and the log is read in two parts: the evidence store holds every turn the derive stage
+has handled (it stores a turn before it commits past it), and the tail of the partition
+beyond the derive group's committed offset holds the rest. So no claim can outlive a
+failed append (there is none), and a crash at any point of capture leaves exactly what
+the log says: a turn on the log is a duplicate on retry, a turn not on it is accepted.
+
+The tail read is cached per partition and extended from where it ended; entries the
+derive stage has since committed past are dropped (the store answers for them). Two
+processes publishing the same turn at the same instant may both append it: derivation
+is idempotent by evidence id (design.md, property 1), so the second copy changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ...core.events import TurnRecorded
+from ...streams.pipeline import CONTROL_PREFIX
+from ...streams.runtime.components import Components
+from ...streams.topics import TURNS
+
+_READ = 1024
+
+
+@dataclass
+class _Tail:
+    """Evidence ids of one partition from ``start`` to ``end``: id -> (offset of its last
+    record, False when that record is a tombstone: the turn was erased)."""
+
+    start: int = 0
+    end: int = 0
+    offsets: dict[str, tuple[int, bool]] = field(default_factory=dict)
+
+
+class PublishedTurns:
+    """Which evidence ids are on the turns log, and with which content hash."""
+
+    def __init__(self, components: Components) -> None:
+        self._c = components
+        self._tails: dict[int, _Tail] = {}
+
+    async def content_hashes(self, partition: int, evidence_ids: Iterable[str]) -> dict[str, str]:
+        """The content hash of each of ``evidence_ids`` that is on the log."""
+        tail = await self._tail(partition)
+        found: dict[str, str] = {}
+        for evidence_id in evidence_ids:
+            recorded = await self._recorded(partition, tail, evidence_id)
+            if recorded is not None:
+                found[evidence_id] = recorded.content_hash
+        return found
+
+    def appended(self, partition: int, evidence_id: str, offset: int) -> None:
+        """Note a record this process appended (so the next batch sees it unread)."""
+        tail = self._tails.get(partition)
+        if tail is not None and offset == tail.end:
+            tail.offsets[evidence_id] = (offset, True)
+            tail.end = offset + 1
+
+    async def _recorded(self, partition: int, tail: _Tail, evidence_id: str) -> TurnRecorded | None:
+        if evidence_id in tail.offsets:
+            offset, live = tail.offsets[evidence_id]
+            return await self._read_turn(partition, offset) if live else None
+        return await self._c.evidence.get(evidence_id)
+
+    async def _read_turn(self, partition: int, offset: int) -> TurnRecorded | None:
+        (record,) = await self._c.log.read(self._c.names.turns, partition, offset, 1)
+        if record.value is None:
+            return None
+        turn = TURNS.decode(record.value)
+        return turn if isinstance(turn, TurnRecorded) else None
+
+    async def _tail(self, partition: int) -> _Tail:
+        c = self._c
+        topic = c.names.turns
+        committed = await c.log.committed(c.pipeline_groups()[topic], topic, partition)
+        tail = self._tails.get(partition)
+        if tail is None or committed < tail.start or committed > tail.end:
+            tail = _Tail(committed, committed)
+        elif committed > tail.start:
+            tail = _trimmed(tail, committed)
+        self._tails[partition] = tail
+        await self._extend(partition, tail)
+        return tail
+
+    async def _extend(self, partition: int, tail: _Tail) -> None:
+        topic = self._c.names.turns
+        while batch := await self._c.log.read(topic, partition, tail.end, _READ):
+            for record in batch:
+                if record.key is not None and not record.key.startswith(CONTROL_PREFIX):
+                    live = record.value is not None
+                    tail.offsets[record.key.decode()] = (record.offset, live)
+            tail.end = batch[-1].offset + 1
+
+
+def _trimmed(tail: _Tail, committed: int) -> _Tail:
+    """The tail without the entries the derive stage has committed past."""
+    kept = {k: entry for k, entry in tail.offsets.items() if entry[0] >= committed}
+    return _Tail(committed, tail.end, kept)
