@@ -188,8 +188,7 @@ async def test_payload_layout_and_evidence_carries_no_text(vectors: AuditedIndex
         "kind": "fact",
         "entities": ["alice", "berlin"],
         "time": "2024-05-01T10:00:00+00:00",
-        "statement": "Alice lives in Berlin",
-    }
+    }  # no statement: the index keeps ids, vectors and filter keys only
     evidence = await vectors.payload("e1")
     assert evidence is not None
     assert "statement" not in evidence
@@ -214,7 +213,7 @@ async def test_sparse_points_survive_a_restart(open_index: OpenIndex, bm25: BM25
         hits = await index.search_sparse("o/p/a", bm25.embed_query(QUERY), 10)
         assert hits[0].fact_id == "a1"
         assert await index.count("o/p/a") == len(DOCS)
-        assert (await index.payload("a1") or {})["statement"] == "statement a1"
+        assert (await index.payload("a1") or {})["fact_id"] == "a1"
     finally:
         await index.close()
 
