@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..core.events import Fact, FactChanged, FactOp, TurnRecorded
-from .sqlite_db import connect
+from .sqlite_db import checkpoint, connect
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS evidence (
@@ -56,6 +56,11 @@ class EmbeddedStores:
         self.conn = connect(path, durable=False)
         self.conn.executescript(_SCHEMA)
 
+    async def purge(self) -> int:
+        """Checkpoint and truncate the WAL (deleted rows are zeroed: secure_delete), so
+        no page image from before an erasure stays on disk. 1 when done."""
+        return int(checkpoint(self.conn))
+
     async def close(self) -> None:
         self.conn.close()
 
@@ -63,6 +68,7 @@ class EmbeddedStores:
 class EmbeddedEvidenceStore:
     def __init__(self, stores: EmbeddedStores) -> None:
         self._conn = stores.conn
+        self.purge = stores.purge
 
     async def put(self, turn: TurnRecorded) -> bool:
         cursor = self._conn.execute(
@@ -136,6 +142,7 @@ class EmbeddedFactViews:
     def __init__(self, stores: EmbeddedStores) -> None:
         self._conn = stores.conn
         self._path = stores.path
+        self.purge = stores.purge
 
     async def apply(self, change: FactChanged) -> bool:
         return await self.apply_batch([change]) == 1

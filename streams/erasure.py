@@ -47,6 +47,7 @@ from ..core.ports import (
 from ..core.scope import partition_for
 from ..infra.crypto import EvidenceSealer, master_key, subject_key_id
 from ..infra.embedding import MiniLMEmbedder
+from ..infra.residue import audit_key, ledger_box
 from ..infra.settings import Settings
 from .erasure_fingerprints import (
     LEGACY_SCHEME,
@@ -56,6 +57,7 @@ from .erasure_fingerprints import (
     fingerprints,
     fragments_in,
 )
+from .erasure_residue import MARKS_FIELD, ErasureResidue, byte_audit
 from .gate_store import FactVersion
 from .outcome import Outcome, Outgoing
 from .pipeline import CONTROL_PREFIX, Deriver
@@ -136,6 +138,7 @@ class Eraser:
             master_key(deps.settings), b"provmem-audit", hashlib.sha256
         ).digest()
         self._mark = fingerprinter(SCHEME, self._secret)
+        self._sealed, self._opened = ledger_box(audit_key(master_key(deps.settings)))
 
     async def erase(self, request: ErasureRequested, until: int | None = None) -> ErasureCompleted:
         """Erase what the request targets among the scope's turns (those before offset
@@ -150,13 +153,15 @@ class Eraser:
         live = remaining(scan.turns, scan.tombstoned)
         erased_ids = list(dict.fromkeys(targeted(request, scan.turns)))  # tombstoned too
         texts = await self._texts([t for t in live if t.evidence_id in erased_ids])
+        trace = await ErasureResidue.start(self._d, request, erased_ids, texts, live)
         views = await self._delete_views(request)
         prints = await self._fingerprints(texts, remaining(live, set(erased_ids)))
         removed = await self._cascade(request, live, erased_ids, texts, deriver, views)
+        await trace.purge()
         seconds = time.perf_counter() - started
         residue = await self._verify(request, erased_ids, texts, prints, state)
         receipt = self._receipt(request, erased_ids, removed, seconds, residue)
-        await self._record(request, erased_ids, prints, receipt)
+        await self._record(request, erased_ids, prints, receipt, await trace.marks())
         return receipt
 
     async def _fingerprints(self, texts: list[str], kept: list[TurnRecorded]) -> set[str]:
@@ -374,9 +379,10 @@ class Eraser:
         entry = await self._ledger(request_id)
         if entry is None:
             raise LookupError(f"erasure {request_id}: no such request")
-        scope_key, erased_ids = entry["scope"], entry["evidence_ids"]
+        scope_key, erased_ids = self._opened(entry["scope"]), self._opened(entry["evidence_ids"])
         mark = fingerprinter(entry.get("fingerprint_scheme", LEGACY_SCHEME), self._secret)
         residue = await self._scan(scope_key, erased_ids, set(entry["fragments"]), mark)
+        residue.found.update(await byte_audit(self._d, entry))
         if self._d.state is not None and self._d.deriver is not None:
             residue.found["gate_state"] = await self._gate_residue(
                 self._d.state, scope_key, erased_ids
@@ -460,12 +466,14 @@ class Eraser:
         erased_ids: list[str],
         prints: set[str],
         receipt: ErasureCompleted,
+        marks: dict[str, object],
     ) -> None:
         entry = {
-            "scope": request.scope.key,
-            "evidence_ids": erased_ids,
+            "scope": self._sealed(request.scope.key),
+            "evidence_ids": self._sealed(erased_ids),
             "fragments": sorted(prints),
             "fingerprint_scheme": SCHEME,
+            MARKS_FIELD: marks,
             "receipt": receipt.model_dump(mode="json"),
         }
         await self._d.ledger.save(LEDGER + request.request_id, json.dumps(entry).encode())

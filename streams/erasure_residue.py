@@ -1,0 +1,168 @@
+"""What an erasure leaves in bytes: marks recorded at erasure time, purge, byte audit.
+
+The cascade (streams/erasure.py) calls three things here:
+
+- :meth:`ErasureResidue.start` before it deletes anything: notes the fact ids the erased
+  evidence supports (so the marks can name the facts that go, and only those);
+- :meth:`ErasureResidue.purge` once the views have applied the cascade: every store that
+  can drops deleted data physically (the vector shard is rebuilt, SQLite files are
+  checkpointed and their WAL truncated; secure_delete zeroed the rows);
+- :meth:`ErasureResidue.marks`: keyed fingerprints (infra/residue.py) of the erased ids
+  and of the erased content's words and numbers, for the ledger (never plaintext).
+
+:func:`byte_audit` scans every byte the process can reach for those marks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import structlog
+
+from ..core.events import ErasureRequested, ErasureTarget, TurnRecorded
+from ..infra.crypto import master_key
+from ..infra.residue import ErasedMarks, ResidueScanner, audit_key, log_records, marks_of
+
+if TYPE_CHECKING:
+    from .erasure import ErasureDeps
+
+log = structlog.get_logger(__name__)
+#: The ledger entry field holding the marks.
+MARKS_FIELD = "residue"
+
+
+@dataclass
+class ErasureResidue:
+    """One request's residue bookkeeping (see the module docstring)."""
+
+    deps: ErasureDeps
+    request: ErasureRequested
+    erased_ids: list[str]
+    words: ErasedMarks
+    candidate_facts: list[str] = field(default_factory=list)
+
+    @classmethod
+    async def start(
+        cls,
+        deps: ErasureDeps,
+        request: ErasureRequested,
+        erased_ids: list[str],
+        texts: Sequence[str],
+        live: Sequence[TurnRecorded],
+    ) -> ErasureResidue:
+        """Before the cascade, while the texts can be read: the marks of the erased words
+        (``texts``, the speakers of the erased turns) that no kept turn says, and the
+        facts that may go (a subject's: all of its facts)."""
+        erased = set(erased_ids)
+        gone = [t.speaker for t in live if t.evidence_id in erased]
+        kept = await _words(deps, [t for t in live if t.evidence_id not in erased])
+        key = audit_key(master_key(deps.settings))
+        words = marks_of(key, [], [*texts, *gone], [*kept, *request.scope.key.split("/")])
+        facts: list[str] = []
+        if request.target is ErasureTarget.SUBJECT and deps.deriver is not None:
+            _, versions = await deps.deriver.gate.versions(request.scope.key)
+            facts = [v.fact_id for v in versions]
+        else:
+            for evidence_id in erased_ids:
+                facts += await deps.views.facts_for_evidence(evidence_id)
+        return cls(deps, request, erased_ids, words, list(dict.fromkeys(facts)))
+
+    async def purge(self) -> dict[str, int]:
+        """Physically drop what the cascade deleted, store by store (each adapter's own
+        ``purge``: a store without one keeps nothing deleted at rest, or cannot help it)."""
+        done: dict[str, int] = {}
+        for name, store in _stores(self.deps):
+            purge = getattr(store, "purge", None)
+            if purge is not None:
+                done[name] = int(await purge())
+        log.info("erasure.purged", request_id=self.request.request_id, stores=sorted(done))
+        return done
+
+    async def marks(self) -> dict[str, Any]:
+        """The ledger field: the word marks and the marks of the erased ids (the evidence,
+        and the facts that went among the candidates)."""
+        survivors = await self.deps.views.get_many(self.candidate_facts)
+        gone = [f for f in self.candidate_facts if f not in survivors]
+        key = audit_key(master_key(self.deps.settings))
+        ids = marks_of(key, [*self.erased_ids, *gone], [], [])
+        return ErasedMarks(ids.ids, self.words.words).to_json()
+
+
+async def _words(deps: ErasureDeps, turns: Sequence[TurnRecorded]) -> list[str]:
+    words = []
+    for turn in turns:
+        words.append(turn.speaker)
+        try:
+            words.append(await deps.sealer.open(turn.text))
+        except LookupError:
+            continue  # its subject's key is gone
+    return words
+
+
+def _stores(deps: ErasureDeps) -> list[tuple[str, Any]]:
+    stores = [
+        ("vector_index", deps.vectors),
+        ("fact_views", deps.views),
+        ("evidence_store", deps.evidence),
+        ("log", deps.log),
+    ]
+    return [(name, store) for name, store in stores if store is not None]
+
+
+async def byte_audit(deps: ErasureDeps, entry: dict[str, Any]) -> dict[str, int]:
+    """Hits of the entry's marks in every byte this process reaches: files under the data
+    folder, Redis keys and values under the prefix (distributed runtime), the Qdrant
+    server's payloads (when configured) and the log's retained records. An erased id in a
+    tombstone's key (a compacted log keeps it so readers learn of the erasure) or in the
+    erasure request itself is no hit, on the log or in the log's file."""
+    if MARKS_FIELD not in entry:
+        return {}
+    settings = deps.settings
+    key = audit_key(master_key(settings))
+    scanner = ResidueScanner(key, ErasedMarks.from_json(entry[MARKS_FIELD]))
+    tombstoned = ResidueScanner(key, scanner.marks)
+    found = {"bytes_log": 0, "bytes_files": 0, "bytes_redis": 0, "bytes_qdrant": 0}
+    async for location, record_key, value in log_records(
+        deps.log, [c.name for c in deps.names.configs()]
+    ):
+        if value is None:
+            tombstoned.scan_bytes(record_key or b"", location)
+        else:
+            found["bytes_log"] += len(scanner.scan_records([(location, record_key, value)]))
+    allowed = {h.fingerprint for h in tombstoned.hits}
+    file_hits = scanner.scan_folder(settings.data_dir) if settings.data_dir.exists() else []
+    found["bytes_files"] = sum(not _tombstone_key(h, allowed) for h in file_hits)
+    if settings.runtime == "kafka":
+        found["bytes_redis"] = await _redis_hits(scanner, settings)
+    if settings.qdrant_url is not None:
+        found["bytes_qdrant"] = await _qdrant_hits(scanner, settings)
+    for hit in scanner.hits:
+        log.warning("erasure.residue", location=hit.location, offset=hit.offset, kind=hit.kind)
+    return found
+
+
+def _tombstone_key(hit: Any, allowed: set[str]) -> bool:
+    return hit.kind == "id" and hit.fingerprint in allowed and "log.db" in hit.location
+
+
+async def _redis_hits(scanner: ResidueScanner, settings: Any) -> int:
+    from ..infra.redis_client import redis_client
+
+    client = redis_client(settings.redis_url)
+    try:
+        return len(await scanner.scan_redis(client, settings.redis_prefix))
+    finally:
+        await client.aclose()
+
+
+async def _qdrant_hits(scanner: ResidueScanner, settings: Any) -> int:
+    from qdrant_client import AsyncQdrantClient
+
+    client = AsyncQdrantClient(url=settings.qdrant_url)
+    try:
+        collection = f"{settings.topic_prefix}-facts"
+        return len(await scanner.scan_qdrant(client, collection))
+    finally:
+        await client.close()
