@@ -49,12 +49,11 @@ MIN_WORD = 3
 MIN_DIGITS = 3
 _CHUNK = 8 * 1024 * 1024
 _OVERLAP = 4096  # longest token read whole across a chunk boundary
+
+
 def _plane(keep: bytes) -> bytes:
     """A ``bytes.translate`` table: kept bytes lower-cased, every other byte a space."""
-    return bytes(
-        (c | 0x20 if 65 <= c <= 90 else c) if c in keep else 32
-        for c in range(256)
-    )
+    return bytes((c | 0x20 if 65 <= c <= 90 else c) if c in keep else 32 for c in range(256))
 
 
 _ALNUM = bytes(range(48, 58)) + bytes(range(65, 91)) + bytes(range(97, 123))
