@@ -52,7 +52,12 @@ class KeyWrapper:
         if len(master_key) != 32:
             raise ValueError("master_key: must be 32 bytes (256 bits)")
         self._aead = AESGCM(master_key)
+        self._master = master_key
         self.fingerprint = master_fingerprint(master_key)
+
+    def derive(self, purpose: str) -> bytes:
+        """A 256-bit key derived from the master key for one purpose."""
+        return hmac.new(self._master, b"provmem-derive\x1f" + purpose.encode(), "sha256").digest()
 
     def wrap(self, key_id: str, data_key: bytes) -> bytes:
         nonce = os.urandom(_NONCE)
@@ -126,11 +131,51 @@ class EvidenceSealer:
         self._cache[key_id] = data_key
         return data_key
 
+    async def subject_secret(self, scope_key: str, purpose: str) -> bytes:
+        """A key derived from the subject's data key for one purpose (keyed term ids,
+        entity tags, sealed view bodies): destroyed with the data key."""
+        key_id = subject_key_id(scope_key)
+        data_key = await self._data_key(key_id, create=True)
+        return hmac.new(
+            data_key, b"provmem-subject-secret\x1f" + purpose.encode(), "sha256"
+        ).digest()
+
+    def deployment_secret(self, purpose: str) -> bytes:
+        """A key derived from the master key for one purpose (scope tags of the index)."""
+        return self._wrapper.derive(purpose)
+
+    async def seal_blob(self, scope_key: str, plain: str) -> str:
+        """``plain`` sealed under the subject's data key, as one compact string:
+        ``pm1.<key id>.<base64 nonce | AES-256-GCM ciphertext>``."""
+        key_id = subject_key_id(scope_key)
+        data_key = await self._data_key(key_id, create=True)
+        nonce = os.urandom(_NONCE)
+        sealed = AESGCM(data_key).encrypt(nonce, plain.encode("utf-8"), _blob_aad(key_id))
+        return f"{_BLOB}.{key_id}.{_b64(nonce + sealed)}"
+
+    async def open_blob(self, blob: str) -> str:
+        """The plaintext of :meth:`seal_blob`; :class:`MissingDataKeyError` once shredded.
+        Text that is not a sealed blob (written before sealing) is returned as it is."""
+        if not blob.startswith(_BLOB + "."):
+            return blob
+        _, key_id, body = blob.split(".", 2)
+        data_key = await self._data_key(key_id, create=False)
+        raw = base64.b64decode(body)
+        plain = AESGCM(data_key).decrypt(raw[:_NONCE], raw[_NONCE:], _blob_aad(key_id))
+        return plain.decode("utf-8")
+
     def _wrap(self, key_id: str) -> bytes:
         return self._wrapper.wrap(key_id, AESGCM.generate_key(256))
 
     def _unwrap(self, key_id: str, wrapped: bytes) -> bytes:
         return self._wrapper.unwrap(key_id, wrapped)
+
+
+_BLOB = "pm1"
+
+
+def _blob_aad(key_id: str) -> bytes:
+    return b"provmem-blob\x1f" + key_id.encode()
 
 
 def _hash_key(data_key: bytes) -> bytes:
