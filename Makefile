@@ -28,14 +28,14 @@ PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
 SCHEMATHESIS := tests/e2e/test_schemathesis.py
 
 test: lint  ## everything: lint, then all suites against a Tansu broker and Redis
-	$(BIN)/python -m provmem.infra.testbed -- $(PYTEST) -n 2 --dist loadfile --ignore=$(SCHEMATHESIS)
+	$(BIN)/python -m tests.support.testbed -- $(PYTEST) -n 2 --dist loadfile --ignore=$(SCHEMATHESIS)
 	$(PYTEST) $(SCHEMATHESIS)
 
 unit: $(STAMP)
 	$(BIN)/python -m pytest -q tests/unit
 
 contract e2e: $(STAMP)
-	$(BIN)/python -m provmem.infra.testbed -- $(BIN)/python -m pytest -q tests/$@
+	$(BIN)/python -m tests.support.testbed -- $(BIN)/python -m pytest -q tests/$@
 
 clean:
 	rm -rf $(VENV) .provmem build dist *.egg-info

@@ -36,10 +36,10 @@ from typing import Any
 import httpx
 
 from provmem.infra.settings import Settings
-from provmem.services.auth import ApiKeys, open_key_store
-from provmem.services.bootstrap import build
-from provmem.services.logs import configure_logging
-from provmem.services.memory import Memory
+from provmem.services.api.auth import ApiKeys, open_key_store
+from provmem.services.memory.logs import configure_logging
+from provmem.services.memory.memory import Memory
+from provmem.streams.runtime.components import build
 
 PLACES = ("harbour", "library", "market", "station", "museum", "bakery", "stadium", "park")
 QUERIES = ("where did I meet friend number 7", "who did I meet at the museum", "the bakery")

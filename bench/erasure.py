@@ -24,9 +24,9 @@ from pathlib import Path
 from provmem.core.ports import VectorPoint
 from provmem.infra.settings import Settings
 from provmem.infra.vectors import EdgeVectorIndex
-from provmem.services.bootstrap import build
-from provmem.services.erasure import Eraser, erasure_request
-from provmem.services.memory import Memory
+from provmem.services.erasure.subject import Eraser, erasure_request
+from provmem.services.memory.memory import Memory
+from provmem.streams.runtime.components import build
 
 PLACES = ["harbour", "museum", "market", "library", "station", "garden", "bakery", "bridge"]
 

@@ -22,8 +22,8 @@ from pathlib import Path
 from provmem.core.events import Fact, FactStatus
 from provmem.infra.embedding import MiniLMEmbedder
 from provmem.infra.settings import Settings
-from provmem.services.bootstrap import build
-from provmem.services.memory import Memory
+from provmem.services.memory.memory import Memory
+from provmem.streams.runtime.components import build
 
 CITIES = ["Lisbon", "Berlin", "Oslo", "Madrid", "Vienna", "Dublin", "Prague", "Warsaw"]
 COMPANIES = ["Globex", "Initech", "Umbrella", "Hooli", "Vandelay", "Tidewater", "Acme"]

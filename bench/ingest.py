@@ -29,11 +29,11 @@ from provmem.core.ports import Append
 from provmem.infra.embedding import MiniLMEmbedder
 from provmem.infra.kafka_log import KafkaEventLog
 from provmem.infra.settings import Settings
-from provmem.infra.tansu import TansuBroker
-from provmem.services.bootstrap import build
-from provmem.services.loaders import read_locomo
-from provmem.services.memory import MAX_BATCH, Memory
-from provmem.services.worker_process import WorkerProcess
+from provmem.services.memory.loaders import read_locomo
+from provmem.services.memory.memory import MAX_BATCH, Memory
+from provmem.streams.runtime.components import build
+from tests.support.tansu import TansuBroker
+from tests.support.worker_process import WorkerProcess
 
 LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / "locomo-dev.json"
 PARTITIONS = 8

@@ -26,8 +26,10 @@ from typing import Any
 
 from provmem.core.retrieval import count_tokens
 from provmem.infra.settings import Settings
-from provmem.services.bootstrap import build
-from provmem.services.evaluation_data import (
+from provmem.services.memory.loaders import locomo_turns
+from provmem.services.memory.memory import Memory
+from provmem.services.memory.results import Recollection
+from provmem.services.tools.evaluation_data import (
     CATEGORIES,
     Question,
     RawBM25,
@@ -35,9 +37,7 @@ from provmem.services.evaluation_data import (
     last_session_time,
     questions,
 )
-from provmem.services.loaders import locomo_turns
-from provmem.services.memory import Memory
-from provmem.services.results import Recollection
+from provmem.streams.runtime.components import build
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared/data/locomo/locomo-dev.json"
 KS = (5, 10, 20)

@@ -31,8 +31,8 @@ from provmem.core.ports import VectorPoint
 from provmem.core.scope import Scope
 from provmem.core.stages import fact_changed
 from provmem.infra.settings import Settings
-from provmem.services.bootstrap import Components, build
-from provmem.services.memory import Memory
+from provmem.services.memory.memory import Memory
+from provmem.streams.runtime.components import Components, build
 
 SCOPE = "bench/query/sam"
 THINGS = [

@@ -1,7 +1,7 @@
 """bench/replay: rebuild rate of a replay against the raw log read rate, in one run.
 
     python -m bench.replay [--facts 1000] [--scopes 4]
-    python -m provmem.infra.testbed -- python -m bench.replay --kafka   # broker, Redis, 1 worker
+    python -m tests.support.testbed -- python -m bench.replay --kafka   # broker, Redis, 1 worker
 
 Builds the scopes through the real pipeline (publish, extract, embed, gate, views,
 index), then, in the same run:
@@ -32,11 +32,11 @@ from pathlib import Path
 from bench.erasure import subject_turns
 from bench.ingest import settings_for
 from provmem.infra.settings import Settings
-from provmem.services.bootstrap import build
-from provmem.services.logs import configure_logging
-from provmem.services.memory import Memory
-from provmem.services.replay import ReplayPlan, ReplayResult, replay
-from provmem.services.worker_process import WorkerProcess
+from provmem.services.memory.logs import configure_logging
+from provmem.services.memory.memory import Memory
+from provmem.services.replay.run import ReplayPlan, ReplayResult, replay
+from provmem.streams.runtime.components import build
+from tests.support.worker_process import WorkerProcess
 
 READ_BATCH = 256
 

@@ -1,6 +1,6 @@
 """The Kafka event log: :class:`~provmem.core.ports.EventLog` over aiokafka.
 
-Works against Apache Kafka and against Tansu (see :mod:`provmem.infra.tansu`).
+Works against Apache Kafka and against Tansu (see :mod:`tests.support.tansu`).
 Two Tansu quirks shape this adapter:
 
 * Tansu answers ``InitProducerId`` with an error, so the producer is not

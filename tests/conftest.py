@@ -29,7 +29,7 @@ def _missing(thing: str) -> None:
 @pytest.fixture(scope="session")
 def broker() -> Iterator[str]:
     """Bootstrap address of a Tansu broker started for this test session."""
-    from provmem.infra.tansu import TansuBroker
+    from tests.support.tansu import TansuBroker
 
     if os.environ.get("PROVMEM_TEST_BROKER"):
         yield os.environ["PROVMEM_TEST_BROKER"]

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from provmem.infra.settings import Settings
-from provmem.services.bootstrap import Components, build
-from provmem.services.memory import Memory
+from provmem.services.memory.memory import Memory
+from provmem.streams.runtime.components import Components, build
 
 DEADLINE_S = 90.0
 SCOPE = "acme/support/alice"

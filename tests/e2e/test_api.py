@@ -11,8 +11,8 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from provmem.infra.settings import Settings
-from provmem.services.api import create_api
-from provmem.services.auth import ApiKeys, open_key_store
+from provmem.services.api.app import create_api
+from provmem.services.api.auth import ApiKeys, open_key_store
 
 TURN = {
     "scope": "acme/app/u1",

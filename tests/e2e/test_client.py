@@ -18,8 +18,8 @@ from fastapi.testclient import TestClient
 
 from provmem.core.events import FactStatus
 from provmem.infra.settings import Settings
-from provmem.services.api import create_api
-from provmem.services.client import AsyncMemoryClient, MemoryApiError, MemoryClient
+from provmem.services.api.app import create_api
+from provmem.services.sdk.client import AsyncMemoryClient, MemoryApiError, MemoryClient
 from tests.e2e.test_api import issue
 
 SCOPE = "acme/app/u1"

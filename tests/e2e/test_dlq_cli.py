@@ -8,7 +8,7 @@ from pathlib import Path
 from provmem.core.capture import TurnInput, record_turn
 from provmem.core.ports import Append
 from provmem.infra.settings import Settings
-from provmem.services.bootstrap import build
+from provmem.streams.runtime.components import build
 from provmem.streams.topics import TURNS
 from tests.e2e.test_cli import provmem
 from tests.harness import said

@@ -107,3 +107,23 @@ def test_eval_names_the_missing_field_of_a_file_not_in_locomo_format(tmp_path: P
     run = provmem("eval", str(dataset), "--out", str(tmp_path / "o"), "--data-dir", str(tmp_path))
     assert run.returncode == 2
     assert "missing field 'conversation'" in run.stdout
+
+
+WITHOUT_MATPLOTLIB = (
+    "import sys; sys.modules['matplotlib'] = None;"  # as if the [eval] extra were not installed
+    "from provmem.services.cli.app import main; main()"
+)
+
+
+def test_eval_without_the_eval_extra_says_how_to_install_it(tmp_path: Path) -> None:
+    dataset = tmp_path / "tiny.json"
+    dataset.write_text(json.dumps(tiny_locomo()))
+    run = subprocess.run(
+        [sys.executable, "-c", WITHOUT_MATPLOTLIB, "eval", str(dataset)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 2
+    assert "pip install 'provmem[eval]'" in run.stdout
+    assert not (tmp_path / "eval-report").exists()

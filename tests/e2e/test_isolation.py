@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import httpx
 
-from provmem.services.api import create_api
-from provmem.services.auth import ApiKeys, open_key_store
+from provmem.services.api.app import create_api
+from provmem.services.api.auth import ApiKeys, open_key_store
 from tests.e2e.test_subscriptions import issue_key, served, until_async
 from tests.harness import Runtime, said
 

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from provmem.core.events import Fact
 from provmem.infra.settings import Settings
-from provmem.services.api import create_api
+from provmem.services.api.app import create_api
 from tests.e2e.test_api import TURN, issue
 from tests.e2e.test_subscriptions import served
 from tests.harness import SCOPE, Runtime, said

@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 
 from provmem.infra.settings import Settings
-from provmem.services.api import create_api
-from provmem.services.client import MemoryClient
+from provmem.services.api.app import create_api
+from provmem.services.sdk.client import MemoryClient
 from tests.e2e.test_api import issue
 from tests.e2e.test_client import serving
 from tests.harness import said

@@ -20,11 +20,11 @@ from fastapi import FastAPI
 
 from provmem.core.events import ErasureCompleted, FactChanged, FactOp
 from provmem.infra.settings import Settings
-from provmem.services.api import create_api
-from provmem.services.auth import ApiKeys, open_key_store
-from provmem.services.bootstrap import Components
-from provmem.services.client import AsyncMemoryClient
-from provmem.services.results import ErasureQueued
+from provmem.services.api.app import create_api
+from provmem.services.api.auth import ApiKeys, open_key_store
+from provmem.services.memory.results import ErasureQueued
+from provmem.services.sdk.client import AsyncMemoryClient
+from provmem.streams.runtime.components import Components
 from provmem.streams.topics import FACT_CHANGES
 from tests.harness import Runtime, said
 

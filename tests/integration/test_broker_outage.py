@@ -10,10 +10,10 @@ import pytest
 
 from provmem.infra.kafka_log import BrokerUnavailableError
 from provmem.infra.settings import Settings
-from provmem.infra.tansu import TansuBroker, free_port
-from provmem.services.bootstrap import build
-from provmem.services.memory import Memory
+from provmem.services.memory.memory import Memory
+from provmem.streams.runtime.components import build
 from tests.harness import said
+from tests.support.tansu import TansuBroker, free_port
 
 
 async def test_publishing_during_an_outage_fails_clearly_and_can_be_retried(

@@ -9,7 +9,7 @@ import pytest
 from provmem.core.events import Fact, FactStatus
 from provmem.core.ports import Append
 from provmem.infra.settings import Settings
-from provmem.services.corrections import CorrectionRefusedError, ForeignScopeError
+from provmem.services.memory.corrections import CorrectionRefusedError, ForeignScopeError
 from tests.harness import SCOPE, Runtime, said
 
 OTHER = "globex/support/bob"

@@ -10,7 +10,7 @@ import pytest
 from provmem.core.capture import TurnInput, record_turn
 from provmem.core.ports import Append
 from provmem.core.scope import partition_for
-from provmem.services.dlq import DeadLetters
+from provmem.services.memory.dlq import DeadLetters
 from provmem.streams.topics import TURNS
 from tests.harness import SCOPE, Runtime, said
 

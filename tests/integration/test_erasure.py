@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 from provmem.core.capture import TurnInput, turn_evidence_id
 from provmem.core.events import ErasureCompleted, ErasureRequested, Fact
 from provmem.infra.settings import Settings
-from provmem.services.bootstrap import build
-from provmem.services.erasure import Eraser, erasure_request
-from provmem.services.memory import Memory
+from provmem.services.erasure.subject import Eraser, erasure_request
+from provmem.services.memory.memory import Memory
+from provmem.streams.runtime.components import build
 from tests.harness import SCOPE, Runtime, said
 
 SAYINGS = [

@@ -15,9 +15,9 @@ from pathlib import Path
 from provmem.core.capture import TurnInput, turn_evidence_id
 from provmem.core.scope import Scope, partition_for
 from provmem.infra.settings import Settings
-from provmem.services.bootstrap import build
-from provmem.services.erasure import Eraser, erasure_request
-from provmem.services.memory import Memory
+from provmem.services.erasure.subject import Eraser, erasure_request
+from provmem.services.memory.memory import Memory
+from provmem.streams.runtime.components import build
 from tests.harness import SCOPE, Runtime, said
 
 TURNS = 40

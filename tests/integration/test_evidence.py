@@ -15,8 +15,8 @@ from provmem.core.ports import Append
 from provmem.core.scope import partition_for
 from provmem.infra.crypto import MissingDataKeyError, WrongMasterKeyError, rotate_master_key
 from provmem.infra.settings import Settings
-from provmem.services.bootstrap import build
-from provmem.services.memory import Memory
+from provmem.services.memory.memory import Memory
+from provmem.streams.runtime.components import build
 from tests.conftest import REDIS_URL
 from tests.harness import SCOPE, Runtime, said
 

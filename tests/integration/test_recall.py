@@ -12,9 +12,9 @@ from provmem.core.events import Fact, FactOp
 from provmem.core.scope import Scope
 from provmem.core.stages import fact_changed
 from provmem.infra.settings import Settings
-from provmem.services.bootstrap import build
-from provmem.services.memory import Memory
-from provmem.services.results import Recollection
+from provmem.services.memory.memory import Memory
+from provmem.services.memory.results import Recollection
+from provmem.streams.runtime.components import build
 from tests.harness import SCOPE, Runtime, said
 
 NOW = datetime(2026, 5, 20, tzinfo=UTC)

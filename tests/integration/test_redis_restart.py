@@ -15,12 +15,12 @@ import pytest
 import redis
 
 from provmem.infra.settings import Settings
-from provmem.infra.tansu import free_port
-from provmem.services.bootstrap import build
-from provmem.services.memory import Memory
-from provmem.services.replay import ReplayPlan, replay
-from provmem.services.worker_process import WorkerProcess
+from provmem.services.memory.memory import Memory
+from provmem.services.replay.run import ReplayPlan, replay
+from provmem.streams.runtime.components import build
 from tests.harness import SCOPE, said
+from tests.support.tansu import free_port
+from tests.support.worker_process import WorkerProcess
 
 DEADLINE_S = 120.0
 BEFORE = ["I live in Paris.", "I work at Acme.", "I love hiking.", "I moved to Berlin."]

@@ -12,16 +12,16 @@ from provmem.core.events import Fact, FactStatus
 from provmem.infra.generations import Generation, RedisPointer, read_file_pointer
 from provmem.infra.generations import redis_pointer_key as pointer_key
 from provmem.infra.settings import Settings
-from provmem.services.bootstrap import Components, build, pointer_path
-from provmem.services.erasure import erasure_request
-from provmem.services.replay import (
+from provmem.services.erasure.subject import erasure_request
+from provmem.services.replay.generations import replay_lease
+from provmem.services.replay.run import (
     Replayer,
     ReplayError,
     ReplayInterrupted,
     ReplayPlan,
     retire_generations,
 )
-from provmem.services.replay_generations import replay_lease
+from provmem.streams.runtime.components import Components, build, pointer_path
 from tests.harness import SCOPE, Runtime, said
 
 OTHER = "globex/support/bob"  # another partition than SCOPE's
@@ -235,8 +235,8 @@ async def test_after_a_switch_the_lag_is_read_from_the_live_generation_s_groups(
     embedded_settings: Settings,
 ) -> None:
     """Caught-up checks and the /metrics lag follow the consumer groups a switch moves to."""
-    from provmem.services.memory import Memory
-    from provmem.services.metrics import ApiMetrics
+    from provmem.services.api.metrics import ApiMetrics
+    from provmem.services.memory.memory import Memory
 
     first = await build(embedded_settings)
     try:

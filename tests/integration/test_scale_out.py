@@ -10,10 +10,10 @@ from typing import Any
 
 from provmem.core.events import Fact
 from provmem.infra.settings import Settings
-from provmem.services.bootstrap import build
-from provmem.services.memory import Memory
-from provmem.services.worker_process import WorkerProcess
+from provmem.services.memory.memory import Memory
+from provmem.streams.runtime.components import build
 from tests.harness import T0
+from tests.support.worker_process import WorkerProcess
 
 SCOPES = [f"acme/app/user{i}" for i in range(8)]
 DEADLINE_S = 150.0

@@ -9,8 +9,8 @@ import time
 import pytest
 
 from provmem.core.events import ErasureCompleted
-from provmem.services.erasure import Eraser
-from provmem.services.scope_erasure import erase_scope, organisation_or_project
+from provmem.services.erasure.scope import erase_scope, organisation_or_project
+from provmem.services.erasure.subject import Eraser
 from tests.harness import Runtime, said
 
 SUBJECTS = {

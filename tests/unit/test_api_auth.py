@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from provmem.services.auth import Grant, scope_prefix, within
-from provmem.services.client import _EventReader
-from provmem.services.subscriptions import Cursor, scope_partitions
+from provmem.services.api.auth import Grant, scope_prefix, within
+from provmem.services.memory.subscriptions import Cursor, scope_partitions
+from provmem.services.sdk.client import _EventReader
 
 
 def test_a_scope_prefix_names_the_bad_part() -> None:

@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from provmem.services import evaluation_metrics as m
-from provmem.services.evaluation_data import (
+from provmem.services.tools import evaluation_metrics as m
+from provmem.services.tools.evaluation_data import (
     DatasetFormatError,
     RawBM25,
     load_samples,
     normalize_ids,
     questions,
 )
-from provmem.services.evaluation_metrics import CitingFact, Layer, Ranked
-from provmem.services.evaluation_plots import EvaluationReport, Miss
+from provmem.services.tools.evaluation_metrics import CitingFact, Layer, Ranked
+from provmem.services.tools.evaluation_plots import EvaluationReport, Miss
 
 
 def fact(fact_id: str, *turns: str, tokens: int = 10, context: tuple[str, ...] = ()) -> Ranked:

@@ -12,7 +12,7 @@ from provmem.infra.generations import (
     PointerState,
     read_file_pointer,
 )
-from provmem.services.replay_stages import record_scope, scope_filter
+from provmem.services.replay.stages import record_scope, scope_filter
 
 
 def test_generation_zero_is_the_layout_before_generations() -> None:

@@ -1,0 +1,1 @@
+"""The HTTP API (FastAPI): routes, API-key auth, metrics."""

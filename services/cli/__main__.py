@@ -1,0 +1,5 @@
+"""``python -m provmem.services.cli``: the ``provmem`` command."""
+
+from .app import main
+
+main()

@@ -1,0 +1,213 @@
+"""Operator commands of the ``provmem`` CLI: worker, api, calibrate, erase, audit, eval."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ...infra.settings import Settings
+from .options import BrokerOpt, DataDirOpt, RuntimeOpt, _fail, _run, _settings, console
+
+app = typer.Typer()
+
+
+@app.command()
+def worker(
+    broker: BrokerOpt = None,
+    loglevel: Annotated[str, typer.Option(help="faust log level")] = "warning",
+) -> None:
+    """Start a faust worker of the distributed runtime (Kafka, Redis, Qdrant)."""
+    from ...infra.kafka_log import KafkaEventLog
+    from ...streams.faust_app import run_worker
+    from ...streams.topics import TopicNames
+
+    settings = _settings("kafka", None, broker)
+
+    async def ensure_topics() -> None:
+        log = KafkaEventLog(settings.broker_url)
+        try:
+            names = TopicNames(settings.topic_prefix)
+            await log.ensure_topics(names.configs(settings.partitions))
+        finally:
+            await log.close()
+
+    try:
+        asyncio.run(ensure_topics())
+    except Exception as error:  # noqa: BLE001 - any broker failure is reported the same way
+        _fail(f"broker {settings.broker_url}: {error}")
+    run_worker(settings, loglevel)
+
+
+@app.command()
+def calibrate(
+    split: Annotated[
+        Path,
+        typer.Argument(
+            help="Labelled JSONL: store, candidate, duplicate", exists=True, dir_okay=False
+        ),
+    ],
+    env_file: Annotated[Path, typer.Option("--env-file", help="Settings file to write")] = Path(
+        ".env"
+    ),
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Report without writing")] = False,
+) -> None:
+    """Fit the gate's κ, threshold and margin on a labelled deployment split.
+
+    Never calibrate on an evaluation split: the numbers it reports would flatter you.
+    """
+    from ...infra.embedding import MiniLMEmbedder
+    from ..tools.calibrate import calibrate as fit_gate
+    from ..tools.calibrate import write_settings
+
+    try:
+        result = fit_gate(split, MiniLMEmbedder())
+    except (ValueError, KeyError) as error:
+        _fail(f"{split}: {error}")
+    config = result.config
+    console.print(
+        f"κ={config.kappa} threshold={config.threshold} margin={config.margin} "
+        f"balanced accuracy={result.balanced_accuracy:.3f} "
+        f"uncertain band={result.uncertain_share:.1%} ({result.items} items)"
+    )
+    if not dry_run:
+        write_settings(result, env_file)
+        console.print(f"wrote {env_file}")
+
+
+@app.command()
+def erase(
+    scope: Annotated[
+        str,
+        typer.Argument(
+            help="org/project/user whose evidence to erase; with --subject also org or "
+            "org/project: every subject in it"
+        ),
+    ],
+    evidence_ids: Annotated[
+        list[str] | None, typer.Option("--evidence", help="Erase these evidence ids (repeatable)")
+    ] = None,
+    session: Annotated[str | None, typer.Option(help="Erase one session's turns")] = None,
+    subject: Annotated[
+        bool,
+        typer.Option("--subject", help="Erase everything of the subject and destroy its data key"),
+    ] = False,
+    reason: Annotated[str, typer.Option(help="Why (kept on the request, not the receipt)")] = "",
+    runtime: RuntimeOpt = None,
+    data_dir: DataDirOpt = None,
+    broker: BrokerOpt = None,
+) -> None:
+    """File a compliance erasure and print its receipt (no personal data in it)."""
+    from ..erasure.subject import erasure_request
+
+    chosen = [bool(evidence_ids), session is not None, subject]
+    if sum(chosen) != 1:
+        _fail("choose exactly one of --evidence, --session or --subject")
+    settings = _settings(runtime, data_dir, broker)
+    if subject and scope.count("/") < 2:
+        _erase_every_subject(settings, scope, reason)
+        return
+    try:
+        request = erasure_request(scope, evidence_ids or [], session, subject, reason)
+    except ValueError as error:
+        _fail(str(error))
+    receipt = _run(settings, lambda m: m.request_erasure(request))
+    if receipt is None:
+        console.print(f"filed {request.request_id} on the erasure-requests topic")
+        return
+    typer.echo(receipt.model_dump_json(indent=2))
+    if receipt.residue_found:
+        raise typer.Exit(1)
+
+
+def _erase_every_subject(settings: Settings, scope: str, reason: str) -> None:
+    """``provmem erase ORG[/PROJECT] --subject``: one subject erasure per subject in it."""
+    from ..erasure.scope import erase_scope, organisation_or_project
+
+    try:
+        organisation_or_project(scope)
+    except ValueError as error:
+        _fail(str(error))
+    filed = _run(settings, lambda m: erase_scope(m, scope, reason))
+    typer.echo(filed.model_dump_json(indent=2))
+    if filed.residue_found:
+        raise typer.Exit(1)
+
+
+audit_app = typer.Typer(help="Verify that erasures left nothing behind.")
+app.add_typer(audit_app, name="audit")
+
+
+@audit_app.command("erasure")
+def audit_erasure(
+    request_id: Annotated[str, typer.Argument(help="The erasure request id (er_...)")],
+    runtime: RuntimeOpt = None,
+    data_dir: DataDirOpt = None,
+    broker: BrokerOpt = None,
+) -> None:
+    """Scan every store for traces of an erasure's evidence; exit 1 if any remain."""
+    from ..erasure.subject import Eraser
+
+    settings = _settings(runtime, data_dir, broker)
+    residue = _run(settings, lambda m: Eraser(m.components).audit(request_id))
+    typer.echo(
+        json.dumps(
+            {"request_id": request_id, "residue": residue.found, "total": residue.total}, indent=2
+        )
+    )
+    if residue.total:
+        raise typer.Exit(1)
+
+
+@app.command("eval")
+def evaluate(
+    dataset: Annotated[
+        Path, typer.Argument(help="A benchmark in LoCoMo format", exists=True, dir_okay=False)
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Folder for the report and plots")] = Path(
+        "eval-report"
+    ),
+    runtime: RuntimeOpt = None,
+    data_dir: DataDirOpt = None,
+    broker: BrokerOpt = None,
+) -> None:
+    """Ingest a benchmark through the real pipeline, run its questions, write a report
+    (JSON, Markdown) and plots, with failures attributed to the layer that lost them."""
+    run_evaluation = _evaluation()
+    folder = data_dir or Path(tempfile.mkdtemp(prefix="provmem-eval-"))
+    settings = _settings(runtime, folder, broker)
+    report = _run(settings, lambda m: run_evaluation(m, dataset, out, console))
+    console.print(report.summary())
+    console.print(f"report and plots in {out}")
+
+
+def _evaluation() -> Any:
+    """``run_evaluation``, or a clear exit when the optional ``[eval]`` extra is missing."""
+    try:
+        from ..tools.evaluation import run_evaluation
+    except ModuleNotFoundError as error:
+        if (error.name or "").partition(".")[0] != "matplotlib":
+            raise
+        _fail("provmem eval needs matplotlib for its plots: pip install 'provmem\\[eval]'")
+    return run_evaluation
+
+
+@app.command()
+def api(
+    host: Annotated[str, typer.Option(help="Interface to bind")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on")] = 8080,
+    runtime: RuntimeOpt = None,
+    data_dir: DataDirOpt = None,
+    broker: BrokerOpt = None,
+) -> None:
+    """Serve the HTTP API (/v1, OpenAPI at /docs)."""
+    import uvicorn
+
+    from ..api.app import create_api
+
+    settings = _settings(runtime, data_dir, broker)
+    uvicorn.run(create_api(settings), host=host, port=port, log_level="warning")

@@ -1,0 +1,94 @@
+"""``provmem dlq``: inspect dead letters and re-drive them onto their original topic."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..memory.dlq import DeadLetter, DeadLetters, Redriven
+from ..memory.memory import Memory
+from .options import BrokerOpt, DataDirOpt, JsonOpt, RuntimeOpt, _fail, _run, _settings, console
+
+app = typer.Typer(help="Dead letters: records a stage could not process, with the reason.")
+
+AllOpt = Annotated[bool, typer.Option("--all", help="Include letters already re-driven")]
+
+
+def _letters(memory: Memory) -> DeadLetters:
+    components = memory.components
+    return DeadLetters(components.log, components.names)
+
+
+@app.command("list")
+def list_letters(
+    include_redriven: AllOpt = False,
+    runtime: RuntimeOpt = None,
+    data_dir: DataDirOpt = None,
+    broker: BrokerOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Dead letters, oldest first: offset, stage, origin and reason."""
+
+    async def work(memory: Memory) -> list[DeadLetter]:
+        await memory.sync()
+        return await _letters(memory).letters(include_redriven=include_redriven)
+
+    letters = _run(_settings(runtime, data_dir, broker), work)
+    if json_out:
+        typer.echo(json.dumps([x.model_dump() for x in letters], indent=2))
+        return
+    if not letters:
+        console.print("no dead letters")
+    for x in letters:
+        done = " [dim](re-driven)[/dim]" if x.redriven else ""
+        origin = f"{x.topic}[{x.partition}]@{x.origin_offset}"
+        console.print(f"[bold]{x.offset}[/bold] {x.stage} {origin}{done}\n  [red]{x.error}[/red]")
+
+
+@app.command()
+def show(
+    offset: Annotated[int, typer.Argument(help="The dead letter's offset (from dlq list)")],
+    runtime: RuntimeOpt = None,
+    data_dir: DataDirOpt = None,
+    broker: BrokerOpt = None,
+) -> None:
+    """One dead letter with its original record's value (as text where it is text)."""
+    letter = _run(_settings(runtime, data_dir, broker), lambda m: _letters(m).letter(offset))
+    shown = letter.model_dump()
+    raw = base64.b64decode(letter.value) if letter.value else b""
+    shown["value_text"] = raw.decode("utf-8", "replace") if raw else None
+    typer.echo(json.dumps(shown, indent=2))
+
+
+@app.command()
+def redrive(
+    offsets: Annotated[list[int], typer.Argument(help="Dead-letter offsets to re-drive")],
+    value_file: Annotated[
+        Path | None,
+        typer.Option("--value-file", help="Re-drive this (fixed) record value instead"),
+    ] = None,
+    runtime: RuntimeOpt = None,
+    data_dir: DataDirOpt = None,
+    broker: BrokerOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Append the letters' records to the topic they came from; the pipeline retries them."""
+    if value_file is not None and not value_file.is_file():
+        _fail(f"--value-file: {value_file} is not a file")
+    value = value_file.read_bytes() if value_file is not None else None
+
+    async def work(memory: Memory) -> list[Redriven]:
+        done = await _letters(memory).redrive(offsets, value=value)
+        await memory.sync()
+        return done
+
+    done = _run(_settings(runtime, data_dir, broker), work)
+    if json_out:
+        typer.echo(json.dumps([x.model_dump() for x in done], indent=2))
+        return
+    for x in done:
+        console.print(f"re-drove {x.letter} to {x.topic}[{x.partition}]@{x.offset}")

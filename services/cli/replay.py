@@ -1,0 +1,141 @@
+"""``provmem replay``: rebuild every view from the log, check it, switch it in."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, TimeRemainingColumn
+from rich.progress import Progress as ProgressBar
+from rich.table import Table
+
+from ...infra.settings import Settings
+from ..replay.run import (
+    MODES,
+    Progress,
+    ReplayError,
+    ReplayInterrupted,
+    ReplayPlan,
+    ReplayResult,
+    replay,
+)
+from .options import BrokerOpt, DataDirOpt, JsonOpt, RuntimeOpt, _fail, _settings, console
+
+app = typer.Typer()
+
+FROM_HELP = (
+    "fact-changes: re-materialize the facts view and the vector/keyword index from the "
+    "fact-changes topic. turns: re-derive every turn with the current extractor into a new "
+    "generation (fresh gate state), check it, then switch it in atomically."
+)
+
+
+REPLAY_HELP = "\n\n".join(
+    [
+        "Rebuild all views from the log into a new generation and prove it equals the live one.",
+        "Ends with a checksum report per scope (facts view and vector-index payloads). The "
+        "checkpoint is the replay's consumer-group offsets: after an interruption, run the "
+        "same command with --resume.",
+        "Exit code 0: equal; 1: some scope differs (the rebuilt generation is switched in all "
+        "the same: the log is the source of truth); 3: stopped early (--stop-after).",
+    ]
+)
+
+
+@app.command("replay", help=REPLAY_HELP)
+def replay_command(
+    source: Annotated[str, typer.Option("--from", help=FROM_HELP)] = "fact-changes",
+    scopes: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--scope",
+            help="Only this org/project/user (repeatable): a check that is never switched in",
+        ),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue an interrupted replay from its checkpoint")
+    ] = False,
+    no_switch: Annotated[
+        bool, typer.Option("--no-switch", help="Build and check a generation, then drop it")
+    ] = False,
+    stop_after: Annotated[
+        int | None,
+        typer.Option("--stop-after", min=1, help="Stop after N records, as an interruption would"),
+    ] = None,
+    runtime: RuntimeOpt = None,
+    data_dir: DataDirOpt = None,
+    broker: BrokerOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    if source not in MODES:
+        _fail(f"--from: must be one of {', '.join(MODES)}, not {source!r}")
+    plan = ReplayPlan(source, tuple(scopes or ()), resume, not no_switch, stop_after)
+    settings = _settings(runtime, data_dir, broker)
+    with ProgressBar(
+        *ProgressBar.get_default_columns()[:1],
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=json_out,
+    ) as bar:
+        task = bar.add_task(f"replaying {source}", total=None)
+
+        def advance(count: int, total: int) -> None:
+            bar.update(task, advance=count, total=max(total, 1))
+
+        result = _replay(settings, plan, advance)
+    _render(result, json_out)
+    raise typer.Exit(0 if result.report.equal else 1)
+
+
+def _replay(settings: Settings, plan: ReplayPlan, advance: Progress) -> ReplayResult:
+    try:
+        return asyncio.run(replay(settings, plan, advance))
+    except ReplayInterrupted as stopped:
+        console.print(f"[yellow]stopped[/yellow] {stopped}; run again with --resume")
+        raise typer.Exit(3) from stopped
+    except RuntimeError as error:
+        from ...infra.vectors import VectorIndexLocked
+
+        if not isinstance(error, VectorIndexLocked):
+            raise
+        _fail(
+            f"{error}: another process (an API or a worker of this data folder) holds the "
+            "live index; stop it, or start the replay through its API (POST /v1/replays)"
+        )
+        raise  # unreachable: _fail exits
+    except (ReplayError, LookupError, OSError) as error:
+        _fail(str(error))
+        raise  # unreachable: _fail exits
+
+
+def _render(result: ReplayResult, json_out: bool) -> None:
+    if json_out:
+        typer.echo(result.model_dump_json(indent=2))
+        return
+    rate = result.facts / result.seconds if result.seconds else 0.0
+    console.print(
+        f"replay {result.job_id} --from {result.mode}: {result.records} records, "
+        f"{result.facts} fact changes in {result.seconds:.2f} s ({rate:.0f} facts/s)"
+        + (" (resumed)" if result.resumed else "")
+    )
+    table = Table("scope", "facts", "points", "facts view", "vector index", "equal")
+    for check in result.report.scopes:
+        table.add_row(
+            check.scope,
+            f"{check.facts}/{check.rebuilt_facts}",
+            f"{check.points}/{check.rebuilt_points}",
+            _pair(check.facts_sha256, check.rebuilt_facts_sha256),
+            _pair(check.points_sha256, check.rebuilt_points_sha256),
+            "[green]yes[/green]" if check.equal else "[red]NO[/red]",
+        )
+    console.print(table)
+    verdict = "[green]equal[/green]" if result.report.equal else "[red]NOT equal[/red]"
+    console.print(f"rebuilt views {verdict} to the live ones; {result.note}")
+
+
+def _pair(live: str, rebuilt: str) -> str:
+    return live[:12] if live == rebuilt else f"{live[:12]} ≠ {rebuilt[:12]}"

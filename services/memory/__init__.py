@@ -1,0 +1,1 @@
+"""The service layer: the Memory service, recall, corrections, subscriptions, dead letters."""

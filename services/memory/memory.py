@@ -1,0 +1,308 @@
+"""The memory service: publish turns, bring views up to date, query with provenance."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from ...core.capture import (
+    TurnInput,
+    TurnRejectedError,
+    check_limits,
+    record_turn,
+    turn_evidence_id,
+)
+from ...core.events import (
+    ErasureCompleted,
+    ErasureRequested,
+    Fact,
+    FactStatus,
+    TurnAction,
+    TurnRecorded,
+)
+from ...core.ports import Append
+from ...core.retrieval import supporting_text
+from ...core.scope import Scope, partition_for
+from ...streams.pipeline import describe
+from ...streams.runner import Progress, Runner, StageBinding
+from ...streams.runtime.components import Components
+from ...streams.topics import ERASURE_REQUESTS, TURNS
+from .corrections import IN_REVIEW, OPEN, action_turn, target_fact
+from .recall import Recall, RecallDeps
+from .results import ActionResult, EvidenceQuote, FactDetail, PublishResult, Recollection
+
+MAX_BATCH = 1000
+
+
+class Memory:
+    """What users do with provmem, on whichever runtime the components belong to."""
+
+    def __init__(self, components: Components) -> None:
+        self._c = components
+        self._erasures = _erasure_runner(components)
+        self._recall = Recall(
+            RecallDeps(
+                views=components.views,
+                evidence=components.evidence,
+                vectors=components.vectors,
+                embedder=components.embedder,
+                keywords=components.index.keywords,
+                sealer=components.sealer,
+            )
+        )
+
+    @property
+    def components(self) -> Components:
+        return self._c
+
+    async def publish(self, turns: Sequence[TurnInput | Mapping[str, Any]]) -> list[PublishResult]:
+        """Validate, seal and append turns. Bad turns are reported; good ones still go."""
+        if len(turns) > MAX_BATCH:
+            raise ValueError(f"turns: at most {MAX_BATCH} per call, got {len(turns)}")
+        results: list[PublishResult] = []
+        accepted: list[TurnRecorded] = []
+        seen: set[str] = set()
+        for index, raw in enumerate(turns):
+            result, turn = await self._admit(index, raw, seen)
+            results.append(result)
+            if turn is not None:
+                accepted.append(turn)
+        await self._append(accepted)
+        return results
+
+    async def _admit(
+        self, index: int, raw: TurnInput | Mapping[str, Any], seen: set[str]
+    ) -> tuple[PublishResult, TurnRecorded | None]:
+        try:
+            turn = raw if isinstance(raw, TurnInput) else TurnInput.model_validate(raw)
+            settings = self._c.settings
+            check_limits(
+                turn, datetime.now(UTC), settings.max_text_bytes, settings.max_future_skew_s
+            )
+        except (ValidationError, TurnRejectedError) as error:
+            return PublishResult(index=index, status="rejected", error=describe(error)), None
+        evidence_id = turn_evidence_id(turn)
+        if evidence_id in seen or not await self._c.evidence.reserve(evidence_id):
+            return PublishResult(index=index, evidence_id=evidence_id, status="duplicate"), None
+        seen.add(evidence_id)
+        sealed, content_hash = await self._c.sealer.seal(turn.resolved_scope().key, turn.text)
+        recorded = record_turn(turn, sealed, content_hash)
+        return PublishResult(index=index, evidence_id=evidence_id, status="accepted"), recorded
+
+    async def _append(self, turns: Sequence[TurnRecorded]) -> None:
+        if not turns:
+            return
+        partitions = self._c.settings.partitions
+        records = [
+            Append(partition_for(t.scope.key, partitions), t.evidence_id.encode(), TURNS.encode(t))
+            for t in turns
+        ]
+        try:
+            await self._c.log.append(self._c.names.turns, records)
+        except BaseException:
+            for turn in turns:
+                await self._c.evidence.release(turn.evidence_id)
+            raise
+
+    async def sync(self, progress: Progress | None = None) -> dict[str, int]:
+        """Run this process's stages until they have handled everything on the log."""
+        handled = await self._c.runner.run_until_idle(progress)
+        if self._erasures is not None:
+            handled.update(await self._erasures.run_until_idle(progress))
+        return handled
+
+    async def request_erasure(self, request: ErasureRequested) -> ErasureCompleted | None:
+        """File an erasure on the erasure-requests topic; on the embedded runtime it runs
+        at once and its receipt is returned."""
+        record = Append(0, request.request_id.encode(), ERASURE_REQUESTS.encode(request))
+        await self._c.log.append(self._c.names.erasure_requests, [record])
+        if self._erasures is None:
+            return None
+        await self.sync()
+        return await self.erasure_receipt(request.request_id)
+
+    async def erasure_receipt(self, request_id: str) -> ErasureCompleted | None:
+        """The receipt once the erasure completed (on Kafka: once a worker ran it)."""
+        from ..erasure.subject import Eraser
+
+        return await Eraser(self._c).receipt(request_id)
+
+    async def settle(self, timeout_s: float = 600.0) -> None:
+        """Wait until everything published has been processed, then sync this process.
+
+        On Kafka the workers process turns: wait until their consumer group has committed
+        the end of the turns and fact-changes topics."""
+        if self._c.settings.runtime == "kafka":
+            deadline = time.monotonic() + timeout_s
+            while not await self.workers_caught_up():
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"workers did not catch up within {timeout_s:.0f} s")
+                await asyncio.sleep(0.2)
+        await self.sync()
+
+    async def workers_caught_up(self) -> bool:
+        log = self._c.log
+        for topic, group in self._c.pipeline_groups().items():
+            for partition in range(await log.partitions(topic)):
+                if await log.committed(group, topic, partition) < await log.end_offset(
+                    topic, partition
+                ):
+                    return False
+        return True
+
+    async def facts(self, scope: str) -> list[Fact]:
+        return await self._c.views.facts_in_scope(Scope.parse(scope).key)
+
+    async def fact(self, fact_id: str) -> FactDetail | None:
+        """One fact with the evidence that supports it and its earlier versions."""
+        fact = await self._c.views.get(fact_id)
+        if fact is None:
+            return None
+        history = tuple(await self._c.views.history(fact_id))
+        return FactDetail(
+            fact=fact,
+            evidence=await self._quotes(fact),
+            history=history,
+            supersedes=await self._predecessors(fact),
+        )
+
+    async def correct(
+        self, fact_id: str, statement: str, *, by: str, reason: str = "", scope: str | None = None
+    ) -> ActionResult:
+        """Say that a fact is wrong and what is right: the correction supersedes it."""
+        return await self._act("correct", fact_id, statement, by, reason, scope, OPEN)
+
+    async def retract(
+        self, fact_id: str, *, by: str, reason: str, scope: str | None = None
+    ) -> ActionResult:
+        """Say that a fact is wrong: it is deleted; its evidence is left as it was."""
+        return await self._act("retract", fact_id, reason, by, reason, scope, OPEN)
+
+    async def review_queue(self, scope: str) -> list[FactDetail]:
+        """Facts of ``scope`` waiting for review, with their reason and evidence."""
+        waiting = [f for f in await self.facts(scope) if f.status is FactStatus.NEEDS_REVIEW]
+        details = [await self.fact(f.fact_id) for f in waiting]
+        return [d for d in details if d is not None]
+
+    async def approve(
+        self,
+        fact_id: str,
+        *,
+        by: str,
+        statement: str | None = None,
+        reason: str = "",
+        scope: str | None = None,
+    ) -> ActionResult:
+        """Promote a needs-review fact through the gate (an edited statement must be
+        traceable to the fact's evidence)."""
+        fact = await target_fact(self._c, fact_id, scope, IN_REVIEW, "approve")
+        text = statement if statement is not None else fact.statement
+        return await self._record_action("approve", fact, text, by, reason)
+
+    async def reject(
+        self, fact_id: str, *, by: str, reason: str, scope: str | None = None
+    ) -> ActionResult:
+        """Turn down a needs-review fact: it is deleted with the reason."""
+        return await self._act("reject", fact_id, reason, by, reason, scope, IN_REVIEW)
+
+    async def _act(
+        self,
+        action: TurnAction,
+        fact_id: str,
+        text: str,
+        by: str,
+        reason: str,
+        scope: str | None,
+        statuses: tuple[FactStatus, ...],
+    ) -> ActionResult:
+        fact = await target_fact(self._c, fact_id, scope, statuses, action)
+        if action == "correct" and text.strip() == fact.statement:
+            raise ValueError(f"correct: fact {fact_id} already says that")
+        return await self._record_action(action, fact, text, by, reason)
+
+    async def _record_action(
+        self, action: TurnAction, fact: Fact, text: str, by: str, reason: str
+    ) -> ActionResult:
+        turn = await action_turn(self._c, fact, action, text, by, reason)
+        if not await self._c.evidence.reserve(turn.evidence_id):
+            raise ValueError(f"{action}: already recorded as {turn.evidence_id}")
+        await self._append([turn])
+        await self.sync()
+        return ActionResult(
+            action=action,
+            fact_id=fact.fact_id,
+            evidence_id=turn.evidence_id,
+            scope=fact.scope.key,
+            speaker=by,
+        )
+
+    async def query(
+        self,
+        scope: str,
+        text: str,
+        limit: int = 5,
+        *,
+        budget: int | None = None,
+        now: datetime | None = None,
+        escalate: bool = True,
+    ) -> Recollection:
+        """Fact-centred bundles for ``text`` in ``scope``, each with its provenance."""
+        scope_key = Scope.parse(scope).key
+        if not text.strip():
+            raise ValueError("query: must not be empty")
+        return await self._recall.recall(
+            scope_key, text, limit=limit, budget=budget, now=now, escalate=escalate
+        )
+
+    async def _predecessors(self, fact: Fact, depth: int = 10) -> tuple[Fact, ...]:
+        """The facts this one superseded, newest first (bounded)."""
+        chain: list[Fact] = []
+        while fact.supersedes and len(chain) < depth:
+            previous = await self._c.views.get(fact.supersedes)
+            if previous is None:
+                break
+            chain.append(previous)
+            fact = previous
+        return tuple(chain)
+
+    async def _quotes(self, fact: Fact) -> tuple[EvidenceQuote, ...]:
+        quotes = []
+        for evidence_id in fact.evidence_ids:
+            quote = await self.evidence(evidence_id, fact.scope.key, fact)
+            if quote is not None:
+                quotes.append(quote)
+        return tuple(quotes)
+
+    async def evidence(
+        self, evidence_id: str, scope_key: str | None = None, fact: Fact | None = None
+    ) -> EvidenceQuote | None:
+        """Decrypted evidence; with ``fact``, only the spans that support it."""
+        turn = await self._c.evidence.get(evidence_id)
+        if turn is None or (scope_key is not None and turn.scope.key != scope_key):
+            return None
+        text = await self._c.sealer.open(turn.text)
+        return EvidenceQuote(
+            evidence_id=turn.evidence_id,
+            source_uri=turn.source_uri,
+            source_turn_id=turn.turn_id,
+            speaker=turn.speaker,
+            captured_at=turn.captured_at,
+            quote=supporting_text(text, evidence_id, fact),
+        )
+
+
+def _erasure_runner(components: Components) -> Runner | None:
+    """The embedded runtime runs erasure requests in-process, after the other stages."""
+    if components.state is None:
+        return None
+    from ..erasure.subject import Eraser, ErasureStage
+
+    stage = ErasureStage(Eraser(components))
+    group = components.settings.consumer_group
+    binding = StageBinding("erase", components.names.erasure_requests, group, stage)
+    return Runner(components.log, None, [binding])

@@ -1,0 +1,1 @@
+"""The remote SDK: sync and async clients of the HTTP API."""

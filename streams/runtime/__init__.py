@@ -1,0 +1,1 @@
+"""Composition roots: build every adapter and stage of one runtime from settings."""

@@ -1,0 +1,1 @@
+"""Test tooling, not shipped: the Tansu broker launcher, the testbed, the worker process."""
