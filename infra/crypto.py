@@ -42,7 +42,7 @@ class WrongMasterKeyError(ValueError):
     """A data key was wrapped by another master key than the one configured."""
 
 
-class ForeignMasterKeyError(RuntimeError):
+class ForeignMasterKeyError(ValueError):
     """This process's master key is not the deployment's: it must not start nor append."""
 
 
@@ -147,6 +147,11 @@ class EvidenceSealer:
         self._keys = keys
         self._cache: dict[str, bytes] = {}
         self._verified = False
+
+    @property
+    def keys(self) -> KeyStore:
+        """The key store of the wrapped data keys."""
+        return self._keys
 
     async def verify(self) -> None:
         """Refuse a master key that is not the deployment's (:func:`verify_master_key`);

@@ -18,14 +18,16 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import structlog
 
 from ..core.events import Fact, TurnRecorded
 from .crypto import EvidenceSealer, MissingDataKeyError
 
-__all__ = ["Bodies", "ViewSealer"]
+__all__ = ["Bodies", "SealedGateState", "ViewSealer"]
 
 _log = structlog.get_logger(__name__)
 _TAGS = "index-tags"
@@ -107,3 +109,79 @@ class Bodies:
 
     async def tag(self, scope_key: str, kind: str, value: str) -> str:
         return (await self.tags(scope_key, kind, [value]))[0]
+
+
+_GATE, _FACT = "gate|", "|fact|"
+
+
+class SealedGateState:
+    """A :class:`StateStore` whose gate fact records (a fact with its vector, keys
+    ``…gate|<scope>|fact|<id>``) are sealed under the subject's data key. A sealed record
+    keeps the fact's version and scope readable (``{"fact": {"version", "scope"},
+    "sealed": …}``), so a store's JSON field extraction (``load_fields_many``: a subject
+    erasure reads versions only) still works without opening anything. Other records
+    (indexes of fact ids, ``seen`` marks, the erasure ledger) pass through."""
+
+    def __init__(self, inner: Any, sealer: ViewSealer) -> None:
+        self.inner = inner
+        self._sealer = sealer
+
+    async def load(self, key: str) -> bytes | None:
+        return await self._open(await self.inner.load(key))
+
+    async def save(self, key: str, value: bytes) -> None:
+        await self.inner.save(key, await self._seal(key, value))
+
+    async def delete(self, key: str) -> None:
+        await self.inner.delete(key)
+
+    async def load_many(self, keys: Sequence[str]) -> dict[str, bytes]:
+        load_many = getattr(self.inner, "load_many", None)
+        if load_many is None:
+            found = {key: await self.inner.load(key) for key in keys}
+        else:
+            found = await load_many(keys)
+        opened = {key: await self._open(raw) for key, raw in found.items()}
+        return {key: raw for key, raw in opened.items() if raw is not None}
+
+    async def load_fields_many(
+        self, keys: Sequence[str], paths: Sequence[str]
+    ) -> dict[str, tuple[object, ...]]:
+        """Fields of the visible part (``$.fact.version``, ``$.fact.scope``)."""
+        extract = getattr(self.inner, "load_fields_many", None)
+        if extract is not None:
+            found: dict[str, tuple[object, ...]] = await extract(keys, paths)
+            return found
+        values = await self.load_many(keys)
+        return {key: tuple(_json_path(raw, path) for path in paths) for key, raw in values.items()}
+
+    async def replace_many(self, deletes: Sequence[str], saves: Mapping[str, bytes]) -> None:
+        sealed = {key: await self._seal(key, value) for key, value in saves.items()}
+        await self.inner.replace_many(deletes, sealed)
+
+    async def keys_with_prefix(self, prefix: str) -> list[str]:
+        found: list[str] = await self.inner.keys_with_prefix(prefix)
+        return found
+
+    async def _seal(self, key: str, value: bytes) -> bytes:
+        if _GATE not in key or _FACT not in key:
+            return value
+        scope_key = key.split(_GATE, 1)[1].split("|", 1)[0]
+        fact = json.loads(value)["fact"]
+        visible = {"version": fact["version"], "scope": fact["scope"]}
+        sealed = await self._sealer.seal(scope_key, value.decode("utf-8"))
+        return json.dumps({"fact": visible, "sealed": sealed}).encode("utf-8")
+
+    async def _open(self, raw: bytes | None) -> bytes | None:
+        if raw is None or not raw.startswith(b'{"fact"') or b'"sealed"' not in raw:
+            return raw
+        plain = await self._sealer.open(json.loads(raw)["sealed"])
+        return None if plain is None else plain.encode("utf-8")
+
+
+def _json_path(raw: bytes, path: str) -> object:
+    """``$.a.b`` of a JSON value; objects come back as JSON text (as SQLite gives them)."""
+    value: Any = json.loads(raw)
+    for part in path.removeprefix("$.").split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return json.dumps(value, separators=(",", ":")) if isinstance(value, dict | list) else value

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import structlog
 
@@ -25,9 +25,8 @@ from ..core.events import ErasureRequested, ErasureTarget, TurnRecorded
 from ..infra.crypto import master_key
 from ..infra.residue import ErasedMarks, ResidueScanner, audit_key, log_records, marks_of
 
-if TYPE_CHECKING:
-    from .erasure import ErasureDeps
-
+#: The cascade's ``ErasureDeps`` (streams/erasure.py; not imported: it imports this).
+ErasureDeps = Any
 log = structlog.get_logger(__name__)
 #: The ledger entry field holding the marks.
 MARKS_FIELD = "residue"

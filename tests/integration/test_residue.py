@@ -16,7 +16,7 @@ from provmem.core.ports import VectorPoint
 from provmem.infra.residue import ResidueScanner, audit_key, marks_of
 from provmem.infra.settings import Settings
 from provmem.infra.vectors import EdgeVectorIndex
-from provmem.services.erasure import Eraser, erasure_request
+from provmem.services.erasure.subject import Eraser, erasure_request
 from tests.harness import Runtime, said
 
 KEY = audit_key(os.urandom(32))
