@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..core.events import Fact, FactChanged, FactOp, TurnRecorded
+from .crypto import DEPLOYMENT_CHECK
 from .sealing import Bodies, ViewSealer
 from .sqlite_db import checkpoint, connect
 
@@ -431,7 +432,7 @@ class EmbeddedKeyStore:
 
     async def key_ids(self) -> list[str]:
         rows = self._conn.execute("SELECT key_id FROM data_keys ORDER BY key_id").fetchall()
-        return [key_id for (key_id,) in rows]
+        return [key_id for (key_id,) in rows if key_id != DEPLOYMENT_CHECK]
 
     async def replace(self, key_id: str, wrapped: bytes) -> None:
         self._conn.execute("UPDATE data_keys SET wrapped=? WHERE key_id=?", (wrapped, key_id))

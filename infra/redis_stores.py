@@ -16,6 +16,7 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from ..core.events import Fact, FactChanged, FactOp, TurnRecorded
+from .crypto import DEPLOYMENT_CHECK
 from .sealing import Bodies, ViewSealer
 
 # Apply a fact version only when it is newer than the stored one (idempotent redelivery).
@@ -370,7 +371,8 @@ class RedisKeyStore:
     async def key_ids(self) -> list[str]:
         start = len(self._keys.data_key(""))
         found = self._redis.scan_iter(match=self._keys.data_key_pattern(), count=500)
-        return sorted([key.decode()[start:] async for key in found])
+        ids = [key.decode()[start:] async for key in found]
+        return sorted(key_id for key_id in ids if key_id != DEPLOYMENT_CHECK)
 
     async def replace(self, key_id: str, wrapped: bytes) -> None:
         await self._redis.set(self._keys.data_key(key_id), wrapped, xx=True)

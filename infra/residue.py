@@ -40,6 +40,7 @@ __all__ = [
     "id_tokens",
     "ledger_box",
     "log_records",
+    "mark",
     "marks_of",
 ]
 
@@ -79,7 +80,8 @@ def audit_key(master_key: bytes) -> bytes:
     return hashlib.blake2b(b"provmem-residue-audit", key=master_key, digest_size=32).digest()
 
 
-def _mark(key: bytes, token: str) -> str:
+def mark(key: bytes, token: str) -> str:
+    """The keyed fingerprint of one token."""
     return hashlib.blake2b(token.encode("utf-8"), key=key, digest_size=16).hexdigest()
 
 
@@ -141,8 +143,8 @@ def marks_of(
     """Marks of erased ids and of the erased texts' tokens that no kept text says."""
     words = content_tokens(erased) - content_tokens(kept)
     return ErasedMarks(
-        frozenset(_mark(key, i) for i in id_tokens(item_ids)),
-        frozenset(_mark(key, w) for w in words),
+        frozenset(mark(key, i) for i in id_tokens(item_ids)),
+        frozenset(mark(key, w) for w in words),
     )
 
 
@@ -182,7 +184,7 @@ class ResidueScanner:
         ):
             wanted = self._wanted(kind)
             for token in tokens:
-                print_ = _mark(self.key, token.decode("utf-8", "ignore").lower())
+                print_ = mark(self.key, token.decode("utf-8", "ignore").lower())
                 if print_ in wanted:
                     found.append(Hit(location, base + plane.find(token), kind, print_))
         self.hits += found

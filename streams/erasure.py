@@ -382,7 +382,7 @@ class Eraser:
         scope_key, erased_ids = self._opened(entry["scope"]), self._opened(entry["evidence_ids"])
         mark = fingerprinter(entry.get("fingerprint_scheme", LEGACY_SCHEME), self._secret)
         residue = await self._scan(scope_key, erased_ids, set(entry["fragments"]), mark)
-        residue.found.update(await byte_audit(self._d, entry))
+        residue.found.update(await byte_audit(self._d, entry, scope_key))
         if self._d.state is not None and self._d.deriver is not None:
             residue.found["gate_state"] = await self._gate_residue(
                 self._d.state, scope_key, erased_ids

@@ -15,6 +15,7 @@ The cascade (streams/erasure.py) calls three things here:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +24,16 @@ import structlog
 
 from ..core.events import ErasureRequested, ErasureTarget, TurnRecorded
 from ..infra.crypto import master_key
-from ..infra.residue import ErasedMarks, ResidueScanner, audit_key, log_records, marks_of
+from ..infra.residue import (
+    ErasedMarks,
+    Hit,
+    ResidueScanner,
+    audit_key,
+    content_tokens,
+    log_records,
+    mark,
+    marks_of,
+)
 
 #: The cascade's ``ErasureDeps`` (streams/erasure.py; not imported: it imports this).
 ErasureDeps = Any
@@ -110,40 +120,84 @@ def _stores(deps: ErasureDeps) -> list[tuple[str, Any]]:
     return [(name, store) for name, store in stores if store is not None]
 
 
-async def byte_audit(deps: ErasureDeps, entry: dict[str, Any]) -> dict[str, int]:
+async def byte_audit(deps: ErasureDeps, entry: dict[str, Any], scope_key: str) -> dict[str, int]:
     """Hits of the entry's marks in every byte this process reaches: files under the data
     folder, Redis keys and values under the prefix (distributed runtime), the Qdrant
-    server's payloads (when configured) and the log's retained records. An erased id in a
-    tombstone's key (a compacted log keeps it so readers learn of the erasure) or in the
-    erasure request itself is no hit, on the log or in the log's file."""
+    server's payloads (when configured) and the log's retained records.
+
+    Not hits: an erased id as a tombstone's key (a compacted log keeps it so readers learn
+    of the erasure) or in the erasure request itself; a word that is part of a scope key
+    (an identifier on every record, not content); a word in a retained log record of
+    another scope (the log still carries some plaintext metadata, speakers say, and two
+    subjects may share a word) -- in the log's file too."""
     if MARKS_FIELD not in entry:
         return {}
+    key = audit_key(master_key(deps.settings))
+    scan = _Audit(ResidueScanner(key, ErasedMarks.from_json(entry[MARKS_FIELD])), scope_key)
+    found = {
+        "bytes_log": await scan.log(deps),
+        "bytes_files": 0,
+        "bytes_redis": 0,
+        "bytes_qdrant": 0,
+    }
     settings = deps.settings
-    key = audit_key(master_key(settings))
-    scanner = ResidueScanner(key, ErasedMarks.from_json(entry[MARKS_FIELD]))
-    tombstoned = ResidueScanner(key, scanner.marks)
-    found = {"bytes_log": 0, "bytes_files": 0, "bytes_redis": 0, "bytes_qdrant": 0}
-    async for location, record_key, value in log_records(
-        deps.log, [c.name for c in deps.names.configs()]
-    ):
-        if value is None:
-            tombstoned.scan_bytes(record_key or b"", location)
-        else:
-            found["bytes_log"] += len(scanner.scan_records([(location, record_key, value)]))
-    allowed = {h.fingerprint for h in tombstoned.hits}
-    file_hits = scanner.scan_folder(settings.data_dir) if settings.data_dir.exists() else []
-    found["bytes_files"] = sum(not _tombstone_key(h, allowed) for h in file_hits)
+    if settings.data_dir.exists():
+        found["bytes_files"] = scan.counted(scan.hits.scan_folder(settings.data_dir))
     if settings.runtime == "kafka":
-        found["bytes_redis"] = await _redis_hits(scanner, settings)
+        found["bytes_redis"] = scan.counted(await _redis_hits(scan.hits, settings))
     if settings.qdrant_url is not None:
-        found["bytes_qdrant"] = await _qdrant_hits(scanner, settings)
-    for hit in scanner.hits:
+        found["bytes_qdrant"] = scan.counted(await _qdrant_hits(scan.hits, settings))
+    for hit in scan.reported:
         log.warning("erasure.residue", location=hit.location, offset=hit.offset, kind=hit.kind)
     return found
 
 
-def _tombstone_key(hit: Any, allowed: set[str]) -> bool:
-    return hit.kind == "id" and hit.fingerprint in allowed and "log.db" in hit.location
+_SCOPE = re.compile(rb'"scope":\{"org":"([^"]*)","project":"([^"]*)","user":"([^"]*)"')
+
+
+@dataclass
+class _Audit:
+    """One byte audit: the scanner counting hits, and what is allowed (see byte_audit)."""
+
+    hits: ResidueScanner
+    scope_key: str
+    reported: list[Hit] = field(default_factory=list)
+    log_only: set[str] = field(default_factory=set)  # allowed in the log and its file
+    anywhere: set[str] = field(default_factory=set)  # scope-key words
+
+    async def log(self, deps: ErasureDeps) -> int:
+        allowed = ResidueScanner(self.hits.key, self.hits.marks)
+        counted: list[Hit] = []
+        topics = [config.name for config in deps.names.configs()]
+        scopes: set[str] = set()
+        async for location, record_key, value in log_records(deps.log, topics):
+            scope = _scope_of(value)
+            scopes.add(scope or "")
+            own = value is not None and deps.names.erasure_requests not in location
+            if own and scope in (None, self.scope_key):
+                counted += self.hits.scan_records([(location, record_key, value)])
+            else:
+                allowed.scan_records([(location, record_key, value)])
+        self.log_only = {h.fingerprint for h in allowed.hits}
+        words = content_tokens(part for scope in scopes for part in scope.split("/"))
+        self.anywhere = {mark(self.hits.key, word) for word in words}
+        return self.counted(counted)
+
+    def counted(self, found: list[Hit]) -> int:
+        kept = [h for h in found if not self._allowed(h)]
+        self.reported += kept
+        return len(kept)
+
+    def _allowed(self, hit: Hit) -> bool:
+        if hit.kind == "word" and hit.fingerprint in self.anywhere:
+            return True
+        in_log = hit.location.startswith(("log:", "log.db"))
+        return in_log and hit.fingerprint in self.log_only
+
+
+def _scope_of(value: bytes | None) -> str | None:
+    found = _SCOPE.search(value or b"")
+    return None if found is None else "/".join(part.decode() for part in found.groups())
 
 
 async def _redis_hits(scanner: ResidueScanner, settings: Any) -> int:
