@@ -274,15 +274,29 @@ async def _redis_values(client: Any, key: bytes) -> list[bytes]:
     return [await client.dump(key) or b""]
 
 
-async def log_records(log: Any, topics: Iterable[str]) -> AsyncIterator[tuple[str, Any, Any]]:
-    """What a log retains: every record of every partition of the topics, as scan input."""
+async def log_records(
+    log: Any, topics: Iterable[str], compacted: Iterable[str] = ()
+) -> AsyncIterator[tuple[str, Any, Any]]:
+    """What a log retains, as scan input: every record of every partition of the topics;
+    of a ``compacted`` topic, what compaction keeps (each key's latest record: a Kafka
+    broker's log cleaner drops the older ones on its own schedule)."""
+    latest_only = set(compacted)
     for topic in topics:
         for partition in range(await log.partitions(topic)):
-            offset = 0
-            while batch := await log.read(topic, partition, offset, 1000):
-                offset = batch[-1].offset + 1
-                for record in batch:
-                    yield f"log:{topic}[{partition}]@{record.offset}", record.key, record.value
+            records = [r async for r in _partition(log, topic, partition)]
+            if topic in latest_only:
+                last = {r.key: r.offset for r in records if r.key is not None}
+                records = [r for r in records if r.key is None or last[r.key] == r.offset]
+            for record in records:
+                yield f"log:{topic}[{partition}]@{record.offset}", record.key, record.value
+
+
+async def _partition(log: Any, topic: str, partition: int) -> AsyncIterator[Any]:
+    offset = 0
+    while batch := await log.read(topic, partition, offset, 1000):
+        offset = batch[-1].offset + 1
+        for record in batch:
+            yield record
 
 
 _SEALED = "sealed:"

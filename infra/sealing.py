@@ -156,8 +156,16 @@ class SealedGateState:
         return {key: tuple(_json_path(raw, path) for path in paths) for key, raw in values.items()}
 
     async def replace_many(self, deletes: Sequence[str], saves: Mapping[str, bytes]) -> None:
+        """In one transaction where the inner store can; else deletes, then saves."""
         sealed = {key: await self._seal(key, value) for key, value in saves.items()}
-        await self.inner.replace_many(deletes, sealed)
+        replace_many = getattr(self.inner, "replace_many", None)
+        if replace_many is not None:
+            await replace_many(deletes, sealed)
+            return
+        for key in deletes:
+            await self.inner.delete(key)
+        for key, value in sealed.items():
+            await self.inner.save(key, value)
 
     async def keys_with_prefix(self, prefix: str) -> list[str]:
         found: list[str] = await self.inner.keys_with_prefix(prefix)

@@ -23,6 +23,7 @@ from typing import Any
 import structlog
 
 from ..core.events import ErasureRequested, ErasureTarget, TurnRecorded
+from ..core.ports import Cleanup
 from ..infra.crypto import master_key
 from ..infra.residue import (
     ErasedMarks,
@@ -168,9 +169,11 @@ class _Audit:
     async def log(self, deps: ErasureDeps) -> int:
         allowed = ResidueScanner(self.hits.key, self.hits.marks)
         counted: list[Hit] = []
-        topics = [config.name for config in deps.names.configs()]
+        configs = deps.names.configs()
+        topics = [config.name for config in configs]
+        compacted = [c.name for c in configs if c.cleanup is Cleanup.COMPACT]
         scopes: set[str] = set()
-        async for location, record_key, value in log_records(deps.log, topics):
+        async for location, record_key, value in log_records(deps.log, topics, compacted):
             scope = _scope_of(value)
             scopes.add(scope or "")
             own = value is not None and deps.names.erasure_requests not in location
@@ -200,22 +203,22 @@ def _scope_of(value: bytes | None) -> str | None:
     return None if found is None else "/".join(part.decode() for part in found.groups())
 
 
-async def _redis_hits(scanner: ResidueScanner, settings: Any) -> int:
+async def _redis_hits(scanner: ResidueScanner, settings: Any) -> list[Hit]:
     from ..infra.redis_client import redis_client
 
     client = redis_client(settings.redis_url)
     try:
-        return len(await scanner.scan_redis(client, settings.redis_prefix))
+        return await scanner.scan_redis(client, settings.redis_prefix)
     finally:
         await client.aclose()
 
 
-async def _qdrant_hits(scanner: ResidueScanner, settings: Any) -> int:
+async def _qdrant_hits(scanner: ResidueScanner, settings: Any) -> list[Hit]:
     from qdrant_client import AsyncQdrantClient
 
     client = AsyncQdrantClient(url=settings.qdrant_url)
     try:
         collection = f"{settings.topic_prefix}-facts"
-        return len(await scanner.scan_qdrant(client, collection))
+        return await scanner.scan_qdrant(client, collection)
     finally:
         await client.close()

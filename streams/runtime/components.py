@@ -187,7 +187,8 @@ async def _build_kafka(settings: Settings, chosen: Generation | None) -> Compone
         views = RedisFactViews(client, target, view_sealer)
     embedder = MiniLMEmbedder(threads=settings.embedding_threads)
     vectors = SealedVectorIndex(_reader_vectors(settings, generation), view_sealer)
-    index = SearchIndex(vectors, embedder, BM25Encoder())
+    local = settings.qdrant_url is None  # this process's own index: it purges it
+    index = SearchIndex(vectors, embedder, BM25Encoder(), purge_after_erase=local)
     runner = Runner(log, None, _reader_stages(settings, names, index, sealer, generation))
     closers = [log.close, vectors.close, client.aclose]
     return Components(
