@@ -14,6 +14,7 @@ import hmac
 import os
 from pathlib import Path
 
+import structlog
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from ..core.events import SealedText
@@ -21,6 +22,7 @@ from ..core.ports import KeyStore
 from .settings import Settings
 
 _NONCE = 12
+_log = structlog.get_logger(__name__)
 
 
 class MissingDataKeyError(LookupError):
@@ -40,6 +42,14 @@ class WrongMasterKeyError(ValueError):
     """A data key was wrapped by another master key than the one configured."""
 
 
+class ForeignMasterKeyError(ValueError):
+    """This process's master key is not the deployment's: it must not start nor append."""
+
+
+#: The key-store entry holding the deployment's key check (not a data key).
+DEPLOYMENT_CHECK = "deployment-key-check"
+
+
 def master_fingerprint(master_key: bytes) -> bytes:
     """8 bytes that tell which master key wrapped a data key (reveals nothing of it)."""
     return hashlib.sha256(b"provmem-master\x1f" + master_key).digest()[:8]
@@ -52,7 +62,12 @@ class KeyWrapper:
         if len(master_key) != 32:
             raise ValueError("master_key: must be 32 bytes (256 bits)")
         self._aead = AESGCM(master_key)
+        self._master = master_key
         self.fingerprint = master_fingerprint(master_key)
+
+    def derive(self, purpose: str) -> bytes:
+        """A 256-bit key derived from the master key for one purpose."""
+        return hmac.new(self._master, b"provmem-derive\x1f" + purpose.encode(), "sha256").digest()
 
     def wrap(self, key_id: str, data_key: bytes) -> bytes:
         nonce = os.urandom(_NONCE)
@@ -67,6 +82,43 @@ class KeyWrapper:
     def owns(self, wrapped: bytes) -> bool:
         return wrapped[:8] == self.fingerprint
 
+    def check_value(self) -> bytes:
+        """The deployment's key check: fingerprint | keyed MAC (proves the key, shows none)."""
+        return self.fingerprint + self.derive("deployment-check")[:16]
+
+
+async def verify_master_key(keys: KeyStore, master: bytes) -> None:
+    """Make sure ``master`` is the deployment's master key, before anything is appended.
+
+    The first process of a deployment records the key check (``put_if_absent``: on the
+    distributed runtime the Redis cache decides a race and the data-keys topic keeps it);
+    every later one compares. A deployment older than the check adopts the key its data
+    keys are wrapped with. Raises :class:`ForeignMasterKeyError` naming both fingerprints.
+    """
+    wrapper = KeyWrapper(master)
+    check = wrapper.check_value()
+    stored = await keys.get(DEPLOYMENT_CHECK)
+    if stored is None:
+        await _no_foreign_keys(keys, wrapper)
+        stored = await keys.put_if_absent(DEPLOYMENT_CHECK, check)
+    if not hmac.compare_digest(stored, check):
+        raise ForeignMasterKeyError(_foreign(stored[:8], wrapper.fingerprint))
+
+
+async def _no_foreign_keys(keys: KeyStore, wrapper: KeyWrapper) -> None:
+    for key_id in await keys.key_ids():
+        wrapped = await keys.get(key_id) if key_id.startswith("dk_") else None
+        if wrapped is not None and not wrapper.owns(wrapped):
+            raise ForeignMasterKeyError(_foreign(wrapped[:8], wrapper.fingerprint))
+
+
+def _foreign(deployment: bytes, own: bytes) -> str:
+    return (
+        f"master key {own.hex()} is not this deployment's ({deployment.hex()}): its data "
+        "keys are wrapped by another master key. Set PROVMEM_MASTER_KEY to the deployment's "
+        "key (every process of a deployment shares one); refusing to start or append"
+    )
+
 
 async def rotate_master_key(keys: KeyStore, old: bytes, new: bytes) -> int:
     """Re-wrap every data key from ``old`` to ``new``; resumable; returns keys re-wrapped.
@@ -76,11 +128,13 @@ async def rotate_master_key(keys: KeyStore, old: bytes, new: bytes) -> int:
     before, after = KeyWrapper(old), KeyWrapper(new)
     rewrapped = 0
     for key_id in await keys.key_ids():
-        wrapped = await keys.get(key_id)
+        wrapped = await keys.get(key_id) if key_id.startswith("dk_") else None
         if wrapped is None or after.owns(wrapped):
             continue
         await keys.replace(key_id, after.wrap(key_id, before.unwrap(key_id, wrapped)))
         rewrapped += 1
+    if await keys.get(DEPLOYMENT_CHECK) is not None:
+        await keys.replace(DEPLOYMENT_CHECK, after.check_value())
     return rewrapped
 
 
@@ -89,8 +143,22 @@ class EvidenceSealer:
 
     def __init__(self, master_key: bytes, keys: KeyStore) -> None:
         self._wrapper = KeyWrapper(master_key)
+        self._master = master_key
         self._keys = keys
         self._cache: dict[str, bytes] = {}
+        self._verified = False
+
+    @property
+    def keys(self) -> KeyStore:
+        """The key store of the wrapped data keys."""
+        return self._keys
+
+    async def verify(self) -> None:
+        """Refuse a master key that is not the deployment's (:func:`verify_master_key`);
+        done once, at start-up and in any case before the first data key is made."""
+        if not self._verified:
+            await verify_master_key(self._keys, self._master)
+            self._verified = True
 
     async def seal(self, scope_key: str, text: str) -> tuple[SealedText, str]:
         """Encrypt ``text`` for the subject; return the sealed text and its keyed hash."""
@@ -117,20 +185,65 @@ class EvidenceSealer:
     async def _data_key(self, key_id: str, *, create: bool) -> bytes:
         if key_id in self._cache:
             return self._cache[key_id]
+        if create:
+            await self.verify()
         wrapped = await self._keys.get(key_id)
         if wrapped is None and create:
             wrapped = await self._keys.put_if_absent(key_id, self._wrap(key_id))
         if wrapped is None:
             raise MissingDataKeyError(key_id)
+        if not self._wrapper.owns(wrapped) and not create:
+            _log.warning("crypto.foreign_data_key", key_id=key_id)
+            raise MissingDataKeyError(f"{key_id}: wrapped by another master key (skipped)")
         data_key = self._unwrap(key_id, wrapped)
         self._cache[key_id] = data_key
         return data_key
+
+    async def subject_secret(self, scope_key: str, purpose: str) -> bytes:
+        """A key derived from the subject's data key for one purpose (keyed term ids,
+        entity tags, sealed view bodies): destroyed with the data key."""
+        key_id = subject_key_id(scope_key)
+        data_key = await self._data_key(key_id, create=True)
+        return hmac.new(
+            data_key, b"provmem-subject-secret\x1f" + purpose.encode(), "sha256"
+        ).digest()
+
+    def deployment_secret(self, purpose: str) -> bytes:
+        """A key derived from the master key for one purpose (scope tags of the index)."""
+        return self._wrapper.derive(purpose)
+
+    async def seal_blob(self, scope_key: str, plain: str) -> str:
+        """``plain`` sealed under the subject's data key, as one compact string:
+        ``pm1.<key id>.<base64 nonce | AES-256-GCM ciphertext>``."""
+        key_id = subject_key_id(scope_key)
+        data_key = await self._data_key(key_id, create=True)
+        nonce = os.urandom(_NONCE)
+        sealed = AESGCM(data_key).encrypt(nonce, plain.encode("utf-8"), _blob_aad(key_id))
+        return f"{_BLOB}.{key_id}.{_b64(nonce + sealed)}"
+
+    async def open_blob(self, blob: str) -> str:
+        """The plaintext of :meth:`seal_blob`; :class:`MissingDataKeyError` once shredded.
+        Text that is not a sealed blob (written before sealing) is returned as it is."""
+        if not blob.startswith(_BLOB + "."):
+            return blob
+        _, key_id, body = blob.split(".", 2)
+        data_key = await self._data_key(key_id, create=False)
+        raw = base64.b64decode(body)
+        plain = AESGCM(data_key).decrypt(raw[:_NONCE], raw[_NONCE:], _blob_aad(key_id))
+        return plain.decode("utf-8")
 
     def _wrap(self, key_id: str) -> bytes:
         return self._wrapper.wrap(key_id, AESGCM.generate_key(256))
 
     def _unwrap(self, key_id: str, wrapped: bytes) -> bytes:
         return self._wrapper.unwrap(key_id, wrapped)
+
+
+_BLOB = "pm1"
+
+
+def _blob_aad(key_id: str) -> bytes:
+    return b"provmem-blob\x1f" + key_id.encode()
 
 
 def _hash_key(data_key: bytes) -> bytes:

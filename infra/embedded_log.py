@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..core.ports import Append, LogRecord, TopicConfig
-from .sqlite_db import connect
+from .sqlite_db import checkpoint, connect
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS topics (
@@ -125,8 +125,21 @@ class EmbeddedEventLog:
         client's connection stay free meanwhile, and SQLite's lock orders it with appends."""
         return await asyncio.to_thread(_compact, self._path, (topic, *more))
 
+    async def purge(self) -> int:
+        """After an erasure (compaction deleted its records, secure_delete zeroed them):
+        checkpoint and truncate the WAL so no older page image keeps them. 1 when done."""
+        return int(await asyncio.to_thread(_checkpoint, self._path))
+
     async def close(self) -> None:
         self._conn.close()
+
+
+def _checkpoint(path: Path) -> bool:
+    conn = connect(path)
+    try:
+        return checkpoint(conn)
+    finally:
+        conn.close()
 
 
 def _compact(path: Path, topics: tuple[str, ...]) -> int:

@@ -6,13 +6,16 @@ import asyncio
 import json
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import partial
 from itertools import groupby
 from pathlib import Path
 from typing import TypeVar
 
 from ..core.events import Fact, FactChanged, FactOp, TurnRecorded
-from .sqlite_db import connect
+from .crypto import DEPLOYMENT_CHECK
+from .sealing import Bodies, ViewSealer
+from .sqlite_db import checkpoint, connect
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS evidence (
@@ -49,12 +52,25 @@ _DELETE_EVIDENCE = "DELETE FROM {table} WHERE evidence_id IN (SELECT value FROM 
 
 
 class EmbeddedStores:
-    """One SQLite file holding every embedded view; each port is a thin facade on it."""
+    """One SQLite file holding every embedded view; each port is a thin facade on it.
 
-    def __init__(self, path: Path) -> None:
+    With a ``sealer`` (every runtime wires one) bodies are sealed under the subject's
+    data key and entity and slot index keys are keyed tags (infra/sealing.py)."""
+
+    def __init__(self, path: Path, sealer: ViewSealer | None = None) -> None:
         self.path = path
         self.conn = connect(path, durable=False)
         self.conn.executescript(_SCHEMA)
+        self.bodies = Bodies(sealer)
+
+    def seal_with(self, sealer: ViewSealer) -> None:
+        """Seal from now on (the sealer's key store may live in this very file)."""
+        self.bodies.sealer = sealer
+
+    async def purge(self) -> int:
+        """Checkpoint and truncate the WAL (deleted rows are zeroed: secure_delete), so
+        no page image from before an erasure stays on disk. 1 when done."""
+        return int(checkpoint(self.conn))
 
     async def close(self) -> None:
         self.conn.close()
@@ -63,11 +79,14 @@ class EmbeddedStores:
 class EmbeddedEvidenceStore:
     def __init__(self, stores: EmbeddedStores) -> None:
         self._conn = stores.conn
+        self._bodies = stores.bodies
+        self.purge = stores.purge
 
     async def put(self, turn: TurnRecorded) -> bool:
+        body = await self._bodies.seal(turn.scope.key, turn.model_dump_json())
         cursor = self._conn.execute(
             "INSERT OR IGNORE INTO evidence VALUES (?, ?, ?, ?)",
-            (turn.evidence_id, turn.scope.key, turn.source_uri, turn.model_dump_json()),
+            (turn.evidence_id, turn.scope.key, turn.source_uri, body),
         )
         return cursor.rowcount == 1
 
@@ -75,7 +94,7 @@ class EmbeddedEvidenceStore:
         row = self._conn.execute(
             "SELECT body FROM evidence WHERE evidence_id=?", (evidence_id,)
         ).fetchone()
-        return None if row is None else TurnRecorded.model_validate_json(row[0])
+        return None if row is None else await self._bodies.turn(row[0])
 
     async def neighbours(self, evidence_id: str, radius: int) -> list[TurnRecorded]:
         row = self._conn.execute(
@@ -93,7 +112,8 @@ class EmbeddedEvidenceStore:
             (source, rowid, radius + 1),
         ).fetchall()
         bodies = [b for (b,) in reversed(before)] + [b for (b,) in after]
-        return [TurnRecorded.model_validate_json(body) for body in bodies]
+        turns = [await self._bodies.turn(body) for body in bodies]
+        return [turn for turn in turns if turn is not None]
 
     async def ids_in_scope(self, scope_key: str) -> list[str]:
         rows = self._conn.execute(
@@ -132,10 +152,23 @@ _T = TypeVar("_T")
 _SQL_VARIABLES = 500  # ids per IN (...) query, well under SQLite's limit
 
 
+@dataclass
+class _Prepared:
+    """What an upsert stores, sealed and tagged before the transaction (sealing awaits
+    the key store), and the versions of the fact's history with their evidence."""
+
+    body: str
+    entities: list[str]
+    slot: str | None
+    history: dict[int, frozenset[str]]
+
+
 class EmbeddedFactViews:
     def __init__(self, stores: EmbeddedStores) -> None:
         self._conn = stores.conn
         self._path = stores.path
+        self._bodies = stores.bodies
+        self.purge = stores.purge
 
     async def apply(self, change: FactChanged) -> bool:
         return await self.apply_batch([change]) == 1
@@ -143,6 +176,7 @@ class EmbeddedFactViews:
     async def apply_batch(self, changes: Sequence[FactChanged]) -> int:
         """Apply changes in order in one transaction; a run of erasures is one set-based
         delete. Returns how many changes took effect."""
+        prepared = await self._prepare(changes)
         applied = 0
         with self._conn:
             self._conn.execute("BEGIN IMMEDIATE")
@@ -150,21 +184,42 @@ class EmbeddedFactViews:
                 if erasing:
                     applied += self._erase([c.fact_id for c in run])
                 else:
-                    applied += sum(self._upsert(change) for change in run)
+                    applied += sum(self._upsert(change, prepared) for change in run)
         return applied
+
+    async def _prepare(self, changes: Sequence[FactChanged]) -> dict[int, _Prepared]:
+        histories: dict[str, dict[int, frozenset[str]]] = {}
+        prepared: dict[int, _Prepared] = {}
+        for change in changes:
+            fact = change.fact
+            if fact is None or change.op is FactOp.ERASE:
+                continue
+            if fact.fact_id not in histories:
+                histories[fact.fact_id] = {
+                    v.version: frozenset(v.evidence_ids) for v in await self.history(fact.fact_id)
+                }
+            prepared[id(change)] = await self._sealed(fact, histories[fact.fact_id])
+        return prepared
+
+    async def _sealed(self, fact: Fact, history: dict[int, frozenset[str]]) -> _Prepared:
+        scope = fact.scope.key
+        entities = await self._bodies.tags(scope, "entity", [e.lower() for e in fact.entities])
+        slot = await self._bodies.tag(scope, "slot", fact.slot) if fact.slot else None
+        body = await self._bodies.seal(scope, fact.model_dump_json())
+        return _Prepared(body, entities, slot, history)
 
     def _current_version(self, fact_id: str) -> int:
         row = self._conn.execute("SELECT version FROM facts WHERE fact_id=?", (fact_id,)).fetchone()
         return 0 if row is None else int(row[0])
 
-    def _upsert(self, change: FactChanged) -> bool:
+    def _upsert(self, change: FactChanged, prepared: dict[int, _Prepared]) -> bool:
         fact = change.fact
         if fact is None or self._current_version(change.fact_id) >= change.version:
             return False
-        body = fact.model_dump_json()
+        stored = prepared[id(change)]
         self._conn.execute(
             "INSERT OR REPLACE INTO facts VALUES (?, ?, ?, ?, ?)",
-            (fact.fact_id, fact.scope.key, fact.version, fact.status.value, body),
+            (fact.fact_id, fact.scope.key, fact.version, fact.status.value, stored.body),
         )
         self._unlink(fact.fact_id)
         self._conn.executemany(
@@ -173,36 +228,38 @@ class EmbeddedFactViews:
         )
         self._conn.execute(
             "INSERT OR REPLACE INTO fact_history VALUES (?, ?, ?)",
-            (fact.fact_id, fact.version, body),
+            (fact.fact_id, fact.version, stored.body),
         )
-        self._drop_stale_history(fact)
-        self._index(fact)
+        stored.history[fact.version] = frozenset(fact.evidence_ids)
+        self._drop_stale_history(fact, stored.history)
+        self._index(fact, stored)
         return True
 
     def _unlink(self, fact_id: str) -> None:
         for table in _LINKS:
             self._conn.execute(f"DELETE FROM {table} WHERE fact_id=?", (fact_id,))  # noqa: S608
 
-    def _drop_stale_history(self, fact: Fact) -> None:
+    def _drop_stale_history(self, fact: Fact, history: dict[int, frozenset[str]]) -> None:
         """History never cites evidence the fact no longer has (erased evidence)."""
         live = set(fact.evidence_ids)
-        for version in self._history(fact.fact_id):
-            if not set(version.evidence_ids) <= live:
+        for version, evidence in list(history.items()):
+            if not evidence <= live:
+                del history[version]
                 self._conn.execute(
                     "DELETE FROM fact_history WHERE fact_id=? AND version=?",
-                    (fact.fact_id, version.version),
+                    (fact.fact_id, version),
                 )
 
-    def _index(self, fact: Fact) -> None:
+    def _index(self, fact: Fact, stored: _Prepared) -> None:
         scope = fact.scope.key
         self._conn.executemany(
             "INSERT OR IGNORE INTO fact_entities VALUES (?, ?, ?)",
-            [(scope, entity.lower(), fact.fact_id) for entity in fact.entities],
+            [(scope, entity, fact.fact_id) for entity in stored.entities],
         )
-        if fact.slot:
+        if stored.slot:
             self._conn.execute(
                 "INSERT OR IGNORE INTO fact_slots VALUES (?, ?, ?)",
-                (scope, fact.slot, fact.fact_id),
+                (scope, stored.slot, fact.fact_id),
             )
 
     def _erase(self, fact_ids: list[str]) -> int:
@@ -215,7 +272,7 @@ class EmbeddedFactViews:
 
     async def get(self, fact_id: str) -> Fact | None:
         row = self._conn.execute("SELECT body FROM facts WHERE fact_id=?", (fact_id,)).fetchone()
-        return None if row is None else Fact.model_validate_json(row[0])
+        return None if row is None else await self._bodies.fact(row[0])
 
     async def get_many(self, fact_ids: Sequence[str]) -> dict[str, Fact]:
         ids = list(dict.fromkeys(fact_ids))
@@ -224,15 +281,20 @@ class EmbeddedFactViews:
             chunk = ids[start : start + _SQL_VARIABLES]
             marks = ",".join("?" * len(chunk))
             query = f"SELECT fact_id, body FROM facts WHERE fact_id IN ({marks})"  # noqa: S608
-            for fact_id, body in self._conn.execute(query, chunk):
-                found[fact_id] = Fact.model_validate_json(body)
+            for fact_id, body in self._conn.execute(query, chunk).fetchall():
+                if (fact := await self._bodies.fact(body)) is not None:
+                    found[fact_id] = fact
         return found
 
     async def facts_in_scope(self, scope_key: str) -> list[Fact]:
         rows = self._conn.execute(
             "SELECT body FROM facts WHERE scope_key=? ORDER BY fact_id", (scope_key,)
         ).fetchall()
-        return [Fact.model_validate_json(body) for (body,) in rows]
+        return await self._facts([body for (body,) in rows])
+
+    async def _facts(self, bodies: list[str]) -> list[Fact]:
+        facts = [await self._bodies.fact(body) for body in bodies]
+        return [fact for fact in facts if fact is not None]
 
     async def facts_for_evidence(self, evidence_id: str) -> list[str]:
         rows = self._conn.execute(
@@ -244,25 +306,22 @@ class EmbeddedFactViews:
     async def facts_for_entity(self, scope_key: str, entity: str) -> list[str]:
         rows = self._conn.execute(
             "SELECT fact_id FROM fact_entities WHERE scope_key=? AND entity=? ORDER BY fact_id",
-            (scope_key, entity.lower()),
+            (scope_key, await self._bodies.tag(scope_key, "entity", entity.lower())),
         ).fetchall()
         return [fact_id for (fact_id,) in rows]
 
     async def facts_for_slot(self, scope_key: str, slot: str) -> list[str]:
         rows = self._conn.execute(
             "SELECT fact_id FROM fact_slots WHERE scope_key=? AND slot=? ORDER BY fact_id",
-            (scope_key, slot),
+            (scope_key, await self._bodies.tag(scope_key, "slot", slot)),
         ).fetchall()
         return [fact_id for (fact_id,) in rows]
 
     async def history(self, fact_id: str) -> list[Fact]:
-        return self._history(fact_id)
-
-    def _history(self, fact_id: str) -> list[Fact]:
         rows = self._conn.execute(
             "SELECT body FROM fact_history WHERE fact_id=? ORDER BY version", (fact_id,)
         ).fetchall()
-        return [Fact.model_validate_json(body) for (body,) in rows]
+        return await self._facts([body for (body,) in rows])
 
     async def close(self) -> None:
         """The shared connection is closed by :class:`EmbeddedStores`."""
@@ -373,7 +432,7 @@ class EmbeddedKeyStore:
 
     async def key_ids(self) -> list[str]:
         rows = self._conn.execute("SELECT key_id FROM data_keys ORDER BY key_id").fetchall()
-        return [key_id for (key_id,) in rows]
+        return [key_id for (key_id,) in rows if key_id != DEPLOYMENT_CHECK]
 
     async def replace(self, key_id: str, wrapped: bytes) -> None:
         self._conn.execute("UPDATE data_keys SET wrapped=? WHERE key_id=?", (wrapped, key_id))

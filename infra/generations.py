@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     import redis.asyncio as aioredis
 
     from .redis_stores import RedisFactViews, RedisKeys
+    from .sealing import ViewSealer
 
 
 @dataclass(frozen=True)
@@ -168,6 +169,7 @@ class FollowingFactViews:
 
     client: aioredis.Redis
     base_prefix: str
+    sealer: ViewSealer | None = None
     _views: dict[int, RedisFactViews] = field(default_factory=dict)
 
     async def _current(self) -> RedisFactViews:
@@ -177,7 +179,7 @@ class FollowingFactViews:
         number = state.live.views
         if number not in self._views:
             keys: RedisKeys = RedisKeys(state.live.redis_prefix(self.base_prefix))
-            self._views[number] = RedisFactViews(self.client, keys)
+            self._views[number] = RedisFactViews(self.client, keys, self.sealer)
         return self._views[number]
 
     async def apply(self, change: FactChanged) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..core.ports import Append, EventLog, KeyStore, TopicConfig
+from .crypto import DEPLOYMENT_CHECK
 
 _PAGE = 1000
 
@@ -80,7 +81,7 @@ class LoggedKeyStore:
 
     async def key_ids(self) -> list[str]:
         live = {k for k, v in (await self._table.read()).items() if v is not None}
-        return sorted(live | set(await self._cache.key_ids()))
+        return sorted((live | set(await self._cache.key_ids())) - {DEPLOYMENT_CHECK})
 
     async def destroy(self, key_id: str) -> bool:
         recorded = (await self._table.read()).get(key_id) is not None

@@ -16,6 +16,8 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from ..core.events import Fact, FactChanged, FactOp, TurnRecorded
+from .crypto import DEPLOYMENT_CHECK
+from .sealing import Bodies, ViewSealer
 
 # Apply a fact version only when it is newer than the stored one (idempotent redelivery).
 _UPSERT = """
@@ -35,10 +37,12 @@ return 1
 
 @dataclass(frozen=True)
 class _Stored:
-    """What the views hold for one fact: its current version and its history bodies."""
+    """What the views hold for one fact: its current version, its index keys and its
+    history (stored bodies with the evidence each version cites)."""
 
     fact: Fact | None
-    history: list[bytes]
+    history: list[tuple[bytes, frozenset[str]]]
+    indexes: frozenset[str] = frozenset()
 
 
 class RedisKeys:
@@ -59,17 +63,12 @@ class RedisKeys:
     def evidence_facts_prefix(self) -> str:
         return f"{self.prefix}:evfacts:"
 
-    def entity(self, scope_key: str, entity: str) -> str:
-        return f"{self.prefix}:entity:{scope_key}:{entity.lower()}"
+    def entity(self, scope_key: str, entity_tag: str) -> str:
+        """``entity_tag``: the lower-cased entity, or its keyed tag (infra/sealing.py)."""
+        return f"{self.prefix}:entity:{scope_key}:{entity_tag}"
 
-    def slot(self, scope_key: str, slot: str) -> str:
-        return f"{self.prefix}:slot:{scope_key}:{slot}"
-
-    def indexes(self, fact: Fact) -> list[str]:
-        """The entity and slot index keys a fact belongs to."""
-        scope = fact.scope.key
-        keys = [self.entity(scope, entity) for entity in fact.entities]
-        return keys + ([self.slot(scope, fact.slot)] if fact.slot else [])
+    def slot(self, scope_key: str, slot_tag: str) -> str:
+        return f"{self.prefix}:slot:{scope_key}:{slot_tag}"
 
     def history(self, fact_id: str) -> str:
         return f"{self.prefix}:history:{fact_id}"
@@ -91,14 +90,16 @@ class RedisKeys:
 
 
 class RedisEvidenceStore:
-    def __init__(self, client: aioredis.Redis, keys: RedisKeys) -> None:
+    def __init__(
+        self, client: aioredis.Redis, keys: RedisKeys, sealer: ViewSealer | None = None
+    ) -> None:
         self._redis = client
         self._keys = keys
+        self._bodies = Bodies(sealer)
 
     async def put(self, turn: TurnRecorded) -> bool:
-        stored = await self._redis.set(
-            self._keys.evidence(turn.evidence_id), turn.model_dump_json(), nx=True
-        )
+        body = await self._bodies.seal(turn.scope.key, turn.model_dump_json())
+        stored = await self._redis.set(self._keys.evidence(turn.evidence_id), body, nx=True)
         source = self._keys.source(turn.scope.key, turn.source_uri)
         if await self._redis.zscore(source, turn.evidence_id) is None:  # also after a crash
             position = await self._redis.incr(self._keys.sequence())
@@ -119,7 +120,7 @@ class RedisEvidenceStore:
 
     async def get(self, evidence_id: str) -> TurnRecorded | None:
         raw = await self._redis.get(self._keys.evidence(evidence_id))
-        return None if raw is None else TurnRecorded.model_validate_json(raw)
+        return None if raw is None else await self._bodies.turn(raw)
 
     async def ids_in_scope(self, scope_key: str) -> list[str]:
         pattern = self._keys.source(scope_key, "*")
@@ -150,10 +151,22 @@ class RedisEvidenceStore:
 
 
 class RedisFactViews:
-    def __init__(self, client: aioredis.Redis, keys: RedisKeys) -> None:
+    def __init__(
+        self, client: aioredis.Redis, keys: RedisKeys, sealer: ViewSealer | None = None
+    ) -> None:
         self._redis = client
         self._keys = keys
+        self._bodies = Bodies(sealer)
         self._upsert = client.register_script(_UPSERT)
+
+    async def _indexes(self, fact: Fact) -> frozenset[str]:
+        """The entity and slot index keys a fact belongs to (tags when sealed)."""
+        scope = fact.scope.key
+        entities = await self._bodies.tags(scope, "entity", [e.lower() for e in fact.entities])
+        keys = [self._keys.entity(scope, tag) for tag in entities]
+        if fact.slot:
+            keys.append(self._keys.slot(scope, await self._bodies.tag(scope, "slot", fact.slot)))
+        return frozenset(keys)
 
     async def apply(self, change: FactChanged) -> bool:
         return await self.apply_batch([change]) == 1
@@ -188,15 +201,23 @@ class RedisFactViews:
             pipe.zrange(self._keys.history(fact_id), 0, -1)
         found = await pipe.execute()
         return {
-            fact_id: _Stored(
-                None if body is None else Fact.model_validate_json(body), list(history)
-            )
+            fact_id: await self._stored(body, history)
             for fact_id, body, history in zip(fact_ids, found[::2], found[1::2], strict=True)
         }
 
+    async def _stored(self, body: bytes | None, history: list[bytes]) -> _Stored:
+        fact = None if body is None else await self._bodies.fact(body)
+        versions = []
+        for raw in history:
+            version = await self._bodies.fact(raw)
+            versions.append((raw, frozenset(version.evidence_ids if version else ())))
+        indexes = frozenset() if fact is None else await self._indexes(fact)
+        return _Stored(fact, versions, indexes)
+
     async def _queue_upsert(self, pipe: Any, fact: Fact, current: dict[str, _Stored]) -> None:
         stored = current[fact.fact_id]
-        body = fact.model_dump_json()
+        body = await self._bodies.seal(fact.scope.key, fact.model_dump_json())
+        indexes = await self._indexes(fact)
         keys = [
             self._keys.fact(fact.fact_id),
             self._keys.scope_facts(fact.scope.key),
@@ -208,7 +229,7 @@ class RedisFactViews:
             fact.fact_id,
             json.dumps(list(fact.evidence_ids)),
             self._keys.evidence_facts_prefix(),
-            json.dumps(self._keys.indexes(fact)),
+            json.dumps(sorted(indexes)),
         ]
         await self._upsert(keys=keys, args=args, client=pipe)  # queued, not yet sent
         previous = stored.fact
@@ -216,23 +237,25 @@ class RedisFactViews:
             return  # the script refuses it: an older or repeated version
         history = stored.history
         if previous is not None:
-            history = self._queue_drop_stale(pipe, previous, fact, history)
-        current[fact.fact_id] = _Stored(fact, [*history, body.encode()])
+            history = self._queue_drop_stale(pipe, stored, fact, indexes)
+        cited = frozenset(fact.evidence_ids)
+        current[fact.fact_id] = _Stored(fact, [*history, (body.encode(), cited)], indexes)
 
     def _queue_drop_stale(
-        self, pipe: Any, previous: Fact, fact: Fact, history: list[bytes]
-    ) -> list[bytes]:
+        self, pipe: Any, stored: _Stored, fact: Fact, indexes: frozenset[str]
+    ) -> list[tuple[bytes, frozenset[str]]]:
         """Unlink evidence and index entries the new version no longer has, and history
         versions citing evidence the fact no longer has (erased evidence)."""
+        assert stored.fact is not None  # noqa: S101 - only for a stored previous version
         live = set(fact.evidence_ids)
-        for evidence_id in set(previous.evidence_ids) - live:
+        for evidence_id in set(stored.fact.evidence_ids) - live:
             pipe.srem(self._keys.evidence_facts_prefix() + evidence_id, fact.fact_id)
-        for index in set(self._keys.indexes(previous)) - set(self._keys.indexes(fact)):
+        for index in stored.indexes - indexes:
             pipe.srem(index, fact.fact_id)
         kept = []
-        for body in history:
-            if set(Fact.model_validate_json(body).evidence_ids) <= live:
-                kept.append(body)
+        for body, cited in stored.history:
+            if cited <= live:
+                kept.append((body, cited))
             else:
                 pipe.zrem(self._keys.history(fact.fact_id), body)
         return kept
@@ -243,12 +266,12 @@ class RedisFactViews:
     def _queue_delete(
         self, pipe: Any, fact_id: str, scope_key: str, current: dict[str, _Stored]
     ) -> None:
-        stored = current[fact_id].fact
+        entry = current[fact_id]
         pipe.delete(self._keys.fact(fact_id), self._keys.history(fact_id))
         pipe.srem(self._keys.scope_facts(scope_key), fact_id)
-        for evidence_id in stored.evidence_ids if stored else ():
+        for evidence_id in entry.fact.evidence_ids if entry.fact else ():
             pipe.srem(self._keys.evidence_facts_prefix() + evidence_id, fact_id)
-        for index in self._keys.indexes(stored) if stored else ():
+        for index in entry.indexes:
             pipe.srem(index, fact_id)
         current[fact_id] = _Stored(None, [])
 
@@ -268,7 +291,7 @@ class RedisFactViews:
 
     async def get(self, fact_id: str) -> Fact | None:
         raw = await self._redis.hget(self._keys.fact(fact_id), "body")
-        return None if raw is None else Fact.model_validate_json(raw)
+        return None if raw is None else await self._bodies.fact(raw)
 
     async def get_many(self, fact_ids: Sequence[str]) -> dict[str, Fact]:
         ids = list(dict.fromkeys(fact_ids))
@@ -276,11 +299,11 @@ class RedisFactViews:
         for fact_id in ids:
             pipe.hget(self._keys.fact(fact_id), "body")
         bodies = await pipe.execute() if ids else []
-        return {
-            fact_id: Fact.model_validate_json(body)
-            for fact_id, body in zip(ids, bodies, strict=True)
-            if body is not None
-        }
+        found = {}
+        for fact_id, body in zip(ids, bodies, strict=True):
+            if body is not None and (fact := await self._bodies.fact(body)) is not None:
+                found[fact_id] = fact
+        return found
 
     async def facts_in_scope(self, scope_key: str) -> list[Fact]:
         members = await self._redis.smembers(self._keys.scope_facts(scope_key))
@@ -293,16 +316,19 @@ class RedisFactViews:
         return sorted(m.decode() for m in members)
 
     async def facts_for_entity(self, scope_key: str, entity: str) -> list[str]:
-        members = await self._redis.smembers(self._keys.entity(scope_key, entity))
+        tag = await self._bodies.tag(scope_key, "entity", entity.lower())
+        members = await self._redis.smembers(self._keys.entity(scope_key, tag))
         return sorted(member.decode() for member in members)
 
     async def facts_for_slot(self, scope_key: str, slot: str) -> list[str]:
-        members = await self._redis.smembers(self._keys.slot(scope_key, slot))
+        tag = await self._bodies.tag(scope_key, "slot", slot)
+        members = await self._redis.smembers(self._keys.slot(scope_key, tag))
         return sorted(member.decode() for member in members)
 
     async def history(self, fact_id: str) -> list[Fact]:
         bodies = await self._redis.zrange(self._keys.history(fact_id), 0, -1)
-        return [Fact.model_validate_json(body) for body in bodies]
+        facts = [await self._bodies.fact(body) for body in bodies]
+        return [fact for fact in facts if fact is not None]
 
     async def close(self) -> None:
         await self._redis.aclose()
@@ -345,7 +371,8 @@ class RedisKeyStore:
     async def key_ids(self) -> list[str]:
         start = len(self._keys.data_key(""))
         found = self._redis.scan_iter(match=self._keys.data_key_pattern(), count=500)
-        return sorted([key.decode()[start:] async for key in found])
+        ids = [key.decode()[start:] async for key in found]
+        return sorted(key_id for key_id in ids if key_id != DEPLOYMENT_CHECK)
 
     async def replace(self, key_id: str, wrapped: bytes) -> None:
         await self._redis.set(self._keys.data_key(key_id), wrapped, xx=True)

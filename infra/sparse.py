@@ -5,7 +5,10 @@ part ``tf * (k1 + 1) / (tf + k1 * (1 - b + b * |d| / avg_len))``; a query vector
 per distinct query term; the index multiplies in the IDF (the sparse vector's ``idf``
 modifier), so ``query . document`` is the BM25 score. Terms are lower-cased ``\\w+`` tokens,
 English stopwords dropped, Snowball-stemmed, and hashed to ``abs(murmur3_32(stem))``, the
-same ids as Qdrant's own BM25 (qdrant-edge's ``Bm25``) for ordinary text.
+same ids as Qdrant's own BM25 (qdrant-edge's ``Bm25``) for ordinary text. Those ids are
+unsalted: anyone can hash a word and look for it. What the index stores is therefore
+:func:`keyed_terms` of them, per subject (the sealed vector index does it on both the
+document and the query side).
 
 Nothing is downloaded: fastembed gets the folder ``provmem.infra.models/bm25`` (it only
 reads ``english.txt`` from it) as ``specific_model_path``. Term ids are part of the stored
@@ -14,6 +17,7 @@ data: changing the stopwords, the stemmer or the hashing means rebuilding the in
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import tempfile
 import threading
@@ -29,7 +33,7 @@ from ..core.ports import SparseVector
 if TYPE_CHECKING:
     from fastembed import SparseEmbedding, SparseTextEmbedding
 
-__all__ = ["BM25Encoder", "STOPWORDS_FILE", "stopwords_dir"]
+__all__ = ["BM25Encoder", "STOPWORDS_FILE", "keyed_terms", "stopwords_dir"]
 
 _log = structlog.get_logger(__name__)
 
@@ -151,3 +155,19 @@ def punctuation() -> set[str]:
     import unicodedata
 
     return {chr(i) for i in range(0x20000) if unicodedata.category(chr(i)).startswith("P")}
+
+
+def keyed_terms(sparse: SparseVector, key: bytes) -> SparseVector:
+    """The vector with every term id replaced by a keyed hash of it (32 bits, BLAKE2b
+    under the subject's term key), so stored term ids no longer tell which words a point
+    holds: a reader cannot test a word without the subject's key, and after the key is
+    destroyed nobody can. Documents and queries of a subject go through the same key, so
+    ``query . document`` is unchanged (up to a rare collision, whose weights add up).
+    """
+    keyed: dict[int, float] = {}
+    for index, value in zip(sparse.indices, sparse.values, strict=True):
+        digest = hashlib.blake2b(index.to_bytes(4, "little"), key=key, digest_size=4).digest()
+        term = int.from_bytes(digest, "little")
+        keyed[term] = keyed.get(term, 0.0) + value
+    pairs = sorted(keyed.items())
+    return SparseVector(indices=tuple(i for i, _ in pairs), values=tuple(v for _, v in pairs))

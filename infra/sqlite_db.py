@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
+
+import structlog
+
+_log = structlog.get_logger(__name__)
 
 
 def connect(path: Path, durable: bool = True) -> sqlite3.Connection:
@@ -17,4 +22,18 @@ def connect(path: Path, durable: bool = True) -> sqlite3.Connection:
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL" if durable else "PRAGMA synchronous=NORMAL")
     conn.execute("PRAGMA busy_timeout=30000")
+    conn.execute("PRAGMA secure_delete=ON")  # deleted rows are zeroed, free pages too
     return conn
+
+
+def checkpoint(conn: sqlite3.Connection, attempts: int = 50) -> bool:
+    """Copy the WAL into the database file and truncate it to zero bytes, so the WAL no
+    longer holds page images from before a delete (an erasure's rows). Another
+    connection's open read can hold it back: retried, then False (and logged)."""
+    for attempt in range(attempts):
+        busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        if not busy:
+            return True
+        time.sleep(min(0.01 * (attempt + 1), 0.2))
+    _log.warning("sqlite.checkpoint_busy", attempts=attempts)
+    return False

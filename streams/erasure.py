@@ -47,6 +47,7 @@ from ..core.ports import (
 from ..core.scope import partition_for
 from ..infra.crypto import EvidenceSealer, master_key, subject_key_id
 from ..infra.embedding import MiniLMEmbedder
+from ..infra.residue import audit_key, ledger_box
 from ..infra.settings import Settings
 from .erasure_fingerprints import (
     LEGACY_SCHEME,
@@ -56,7 +57,8 @@ from .erasure_fingerprints import (
     fingerprints,
     fragments_in,
 )
-from .erasure_journal import Journal, keyed_print, keyed_prints, merged
+from .erasure_journal import Journal, keyed_print, merged
+from .erasure_residue import MARKS_FIELD, ErasureResidue, byte_audit
 from .gate_store import FactVersion
 from .outcome import Outcome, Outgoing
 from .pipeline import CONTROL_PREFIX, Deriver
@@ -137,6 +139,7 @@ class Eraser:
             master_key(deps.settings), b"provmem-audit", hashlib.sha256
         ).digest()
         self._mark = fingerprinter(SCHEME, self._secret)
+        self._sealed, self._opened = ledger_box(audit_key(master_key(deps.settings)))
 
     async def erase(self, request: ErasureRequested, until: int | None = None) -> ErasureCompleted:
         """Erase what the request targets among the scope's turns (those before offset
@@ -153,15 +156,17 @@ class Eraser:
         journal = await Journal.resume(self._d.ledger, request.request_id, erased_ids)
         erased_ids = journal.evidence_ids  # with those a crashed run of it erased
         texts = await self._texts([t for t in live if t.evidence_id in erased_ids])
+        trace = await ErasureResidue.start(self._d, request, erased_ids, texts, live)
         views = await self._delete_views(request)
         prints = await self._fingerprints(texts, remaining(live, set(erased_ids)))
         removed = await self._cascade(request, live, erased_ids, texts, deriver, views, journal)
+        await trace.purge()
         seconds = time.perf_counter() - started
         residue = await self._verify(request, erased_ids, texts, prints, state)
         receipt = self._receipt(
             request, erased_ids, merged(journal.counts, removed), seconds, residue
         )
-        await self._record(request, erased_ids, prints, receipt)
+        await self._record(request, erased_ids, prints, receipt, await trace.marks())
         await journal.close()
         return receipt
 
@@ -382,28 +387,15 @@ class Eraser:
         entry = await self._ledger(request_id)
         if entry is None:
             raise LookupError(f"erasure {request_id}: no such request")
-        scope_key = entry["scope"]
-        erased_ids = entry.get("evidence_ids") or await self._erased_ids(
-            scope_key, set(entry.get("evidence_prints", []))
-        )
+        scope_key, erased_ids = self._opened(entry["scope"]), self._opened(entry["evidence_ids"])
         mark = fingerprinter(entry.get("fingerprint_scheme", LEGACY_SCHEME), self._secret)
         residue = await self._scan(scope_key, erased_ids, set(entry["fragments"]), mark)
+        residue.found.update(await byte_audit(self._d, entry, scope_key))
         if self._d.state is not None and self._d.deriver is not None:
             residue.found["gate_state"] = await self._gate_residue(
                 self._d.state, scope_key, erased_ids
             )
         return residue
-
-    async def _erased_ids(self, scope_key: str, prints: set[str]) -> list[str]:
-        """The ids a receipt's keyed fingerprints stand for, among every id the scope's
-        partition, evidence store and facts still name (a trace is found by its id)."""
-        partition = partition_for(scope_key, self._d.settings.partitions)
-        keys = await self._latest(self._d.names.turns, partition)
-        named = {key.decode("utf-8", "replace") for key in keys}
-        named.update(await self._d.evidence.ids_in_scope(scope_key))
-        for fact in await self._d.views.facts_in_scope(scope_key):
-            named.update(fact.evidence_ids)
-        return sorted(i for i in named if keyed_print(self._secret, i) in prints)
 
     async def _scan(
         self, scope_key: str, erased_ids: list[str], prints: set[str], mark: Fingerprint
@@ -482,12 +474,14 @@ class Eraser:
         erased_ids: list[str],
         prints: set[str],
         receipt: ErasureCompleted,
+        marks: dict[str, object],
     ) -> None:
         entry = {
-            "scope": request.scope.key,
-            "evidence_prints": keyed_prints(self._secret, erased_ids),  # never the raw ids
+            "scope": self._sealed(request.scope.key),
+            "evidence_ids": self._sealed(erased_ids),
             "fragments": sorted(prints),
             "fingerprint_scheme": SCHEME,
+            MARKS_FIELD: marks,
             "receipt": receipt.model_dump(mode="json"),
         }
         await self._d.ledger.save(LEDGER + request.request_id, json.dumps(entry).encode())

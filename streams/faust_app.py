@@ -9,6 +9,7 @@ crash replays the record and the idempotent handlers make the replay harmless.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -18,7 +19,7 @@ import faust
 import structlog
 from faust.types import TP
 
-from ..core.ports import LogRecord
+from ..core.ports import LogRecord, StateStore
 from ..infra.crypto import EvidenceSealer, master_key
 from ..infra.embedding import DIM as EMBEDDING_DIM
 from ..infra.embedding import MiniLMEmbedder
@@ -27,6 +28,7 @@ from ..infra.kafka_log import KafkaEventLog
 from ..infra.logged_keys import LoggedKeyStore
 from ..infra.redis_client import redis_client
 from ..infra.redis_stores import RedisEvidenceStore, RedisKeys, RedisKeyStore, RedisStateStore
+from ..infra.sealing import SealedGateState, ViewSealer
 from ..infra.settings import Settings
 from .delivery import DeliveryGuard, Partition
 from .erasure import Eraser, ErasureDeps, ErasureRouter, ScopeRecords, views_applied
@@ -190,7 +192,9 @@ def create_app(settings: Settings) -> Worker:
     table = app.Table(
         "gate-state", default=None, partitions=settings.partitions, key_type=bytes, value_type=bytes
     )
-    deriver, records, materializer, indexer = _handlers(settings, names, TableStateStore(table))
+    sealer = _sealer(settings, names)
+    state = SealedGateState(TableStateStore(table), ViewSealer(sealer))
+    deriver, records, materializer, indexer = _handlers(settings, names, state, sealer)
     delivery = Delivery(app, KafkaEventLog(settings.broker_url), settings.consumer_group)
     derive_guard, materialize_guard, route_guard = (delivery.guard() for _ in range(3))
 
@@ -223,7 +227,7 @@ def create_app(settings: Settings) -> Worker:
         outcome = await records.handle(event.key, event.value, _origin(event), {})
         await send(outcome)
         for key, value in outcome.state.items():
-            await TableStateStore(table).save(key, value)
+            await state.save(key, value)
 
     async def materialize_one(event: Any) -> None:
         await send(await materializer.handle_batch([_record(event)]))
@@ -296,21 +300,27 @@ def _outputs(names: TopicNames) -> tuple[str, ...]:
     return (names.fact_changes, names.dead_letters, names.turns)
 
 
-def _handlers(
-    settings: Settings, names: TopicNames, state: TableStateStore
-) -> tuple[Deriver, ScopeRecords, Materializer, EvidenceIndexer | None]:
+def _sealer(settings: Settings, names: TopicNames) -> EvidenceSealer:
     client = redis_client(settings.redis_url)
     keys = RedisKeys(settings.redis_prefix)
     key_log = KafkaEventLog(settings.broker_url, client_id="provmem-worker-keys")
     data_keys = LoggedKeyStore(RedisKeyStore(client, keys), key_log, DATA_KEYS.config(names.prefix))
-    sealer = EvidenceSealer(master_key(settings), data_keys)
-    evidence = RedisEvidenceStore(client, keys)
+    return EvidenceSealer(master_key(settings), data_keys)
+
+
+def _handlers(
+    settings: Settings, names: TopicNames, state: StateStore, sealer: EvidenceSealer
+) -> tuple[Deriver, ScopeRecords, Materializer, EvidenceIndexer | None]:
+    client = redis_client(settings.redis_url)
+    keys = RedisKeys(settings.redis_prefix)
+    view_sealer = ViewSealer(sealer)
+    evidence = RedisEvidenceStore(client, keys, view_sealer)
     embedder = MiniLMEmbedder(threads=settings.embedding_threads)
     deriver = Deriver(
         names, settings.partitions, derive_deps(settings, evidence, state, sealer, embedder)
     )
-    index = _server_index(settings, embedder)
-    views = FollowingFactViews(client, settings.redis_prefix)  # follows a replay's switch
+    index = _server_index(settings, embedder, view_sealer)
+    views = FollowingFactViews(client, settings.redis_prefix, view_sealer)  # follows a replay
     materializer = Materializer(names, views, index)
     indexer = EvidenceIndexer(index, sealer) if index is not None else None
     cascade_log = KafkaEventLog(
@@ -323,7 +333,7 @@ def _handlers(
             log=cascade_log,
             evidence=evidence,
             views=views,
-            keys=data_keys,
+            keys=sealer.keys,
             sealer=sealer,
             vectors=index.vectors if index is not None else None,
             embedder=embedder,
@@ -336,17 +346,20 @@ def _handlers(
     return deriver, ScopeRecords(deriver, eraser), materializer, indexer
 
 
-def _server_index(settings: Settings, embedder: MiniLMEmbedder) -> SearchIndex | None:
+def _server_index(
+    settings: Settings, embedder: MiniLMEmbedder, sealer: ViewSealer
+) -> SearchIndex | None:
     """Workers write the search index only when it is a shared Qdrant server."""
     if settings.qdrant_url is None:
         return None
+    from ..infra.sealed_vectors import SealedVectorIndex
     from ..infra.sparse import BM25Encoder
     from ..infra.vectors import QdrantVectorIndex
 
     vectors = QdrantVectorIndex(
         url=settings.qdrant_url, collection=f"{settings.topic_prefix}-facts", dim=EMBEDDING_DIM
     )
-    return SearchIndex(vectors, embedder, BM25Encoder())
+    return SearchIndex(SealedVectorIndex(vectors, sealer), embedder, BM25Encoder())
 
 
 def _partitions_of(assigned: Any, topic: str) -> list[int]:
@@ -364,9 +377,24 @@ def _record(event: Any) -> LogRecord:
     return LogRecord(topic, partition, offset, event.key, event.value)
 
 
+async def verify_deployment_key(settings: Settings) -> None:
+    """Refuse to start with a master key that is not the deployment's (infra/crypto.py)."""
+    names = TopicNames(settings.topic_prefix)
+    client = redis_client(settings.redis_url)
+    key_log = KafkaEventLog(settings.broker_url, client_id="provmem-worker-keycheck")
+    cache = RedisKeyStore(client, RedisKeys(settings.redis_prefix))
+    keys = LoggedKeyStore(cache, key_log, DATA_KEYS.config(names.prefix))
+    try:
+        await EvidenceSealer(master_key(settings), keys).verify()
+    finally:
+        await key_log.close()
+        await client.aclose()
+
+
 def run_worker(settings: Settings, loglevel: str = "warning") -> None:
     """Start one faust worker in the foreground (blocks until stopped)."""
     from faust.worker import Worker as FaustWorker
 
+    asyncio.run(verify_deployment_key(settings))  # a foreign master key never joins
     worker = create_app(settings)
     FaustWorker(worker.app, loglevel=loglevel, quiet=True).execute_from_commandline()

@@ -27,9 +27,20 @@ class KeywordEncoder(Protocol):
 
 @dataclass(frozen=True)
 class SearchIndex:
+    """``purge_after_erase``: drop deleted points physically after each batch that erased
+    some (a reader's local index on Kafka; the embedded cascade purges once itself)."""
+
     vectors: VectorIndex
     embedder: Embedder
     keywords: KeywordEncoder
+    purge_after_erase: bool = False
+
+    async def erased(self, item_ids: Sequence[str]) -> None:
+        """Delete items' points (and purge them, see above)."""
+        await self.vectors.delete(item_ids)
+        purge = getattr(self.vectors, "purge", None)
+        if self.purge_after_erase and purge is not None:
+            await purge()
 
     async def index_facts(self, changes: Sequence[FactChanged]) -> None:
         """One set-based delete and one upsert per batch; a fact's last change wins."""
@@ -37,7 +48,7 @@ class SearchIndex:
         erased = [i for i, c in last.items() if c.op is FactOp.ERASE]
         fresh = [c.fact for c in last.values() if c.op is not FactOp.ERASE and c.fact]
         if erased:
-            await self.vectors.delete(erased)
+            await self.erased(erased)
         if fresh:
             await self.vectors.upsert(self._fact_points(fresh))
 
@@ -118,7 +129,7 @@ class EvidenceIndexer:
                 except LookupError:
                     continue  # its subject was erased: the data key is gone
         if erased:
-            await self._index.vectors.delete(erased)
+            await self._index.erased(erased)
         if turns:
             await self._index.index_evidence(turns)
         return Outcome()  # malformed turns are dead-lettered by the derive stage

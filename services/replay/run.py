@@ -353,13 +353,14 @@ class _Rebuild:
         if self._target.deriver is not None:
             return self._target.deriver
         from ...infra.embedded_stores import EmbeddedStateStore, EmbeddedStores
+        from ...infra.sealing import SealedGateState, ViewSealer
         from ...streams.gate_store import GateStore
         from ...streams.wiring import derive_deps
 
         target, settings = self._target, self._target.settings
         stores = EmbeddedStores(replay_state_path(settings, self._pending.target))
         self._stack.push_async_callback(stores.close)
-        state = EmbeddedStateStore(stores)
+        state = SealedGateState(EmbeddedStateStore(stores), ViewSealer(target.sealer))
         deps = derive_deps(settings, target.evidence, state, target.sealer, target.embedder)
         deps = replace(deps, gate=GateStore(state, self._pending.target.gate_namespace()))
         self._state = state

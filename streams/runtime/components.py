@@ -19,6 +19,8 @@ from ...infra.crypto import EvidenceSealer, master_key
 from ...infra.embedding import DIM as EMBEDDING_DIM
 from ...infra.embedding import MiniLMEmbedder
 from ...infra.generations import Generation, read_file_pointer
+from ...infra.sealed_vectors import SealedVectorIndex
+from ...infra.sealing import SealedGateState, ViewSealer
 from ...infra.settings import Settings
 from ...infra.sparse import BM25Encoder
 from ..gate_store import GateStore
@@ -110,9 +112,13 @@ async def _build_embedded(settings: Settings, chosen: Generation | None) -> Comp
         fact_stores = EmbeddedStores(settings.data_dir / f"views{generation.suffix()}.db")
     evidence, views = EmbeddedEvidenceStore(stores), EmbeddedFactViews(fact_stores)
     keys, state = EmbeddedKeyStore(stores), EmbeddedStateStore(stores)
-    sealer = EvidenceSealer(master_key(settings), keys)
+    sealer, view_sealer = await _sealers(settings, keys)
+    stores.seal_with(view_sealer)
+    fact_stores.seal_with(view_sealer)
+    state = SealedGateState(state, view_sealer)
     embedder = MiniLMEmbedder(threads=settings.embedding_threads)
-    vectors = EdgeVectorIndex(settings.data_dir / f"vectors{generation.suffix()}", EMBEDDING_DIM)
+    folder = settings.data_dir / f"vectors{generation.suffix()}"
+    vectors = SealedVectorIndex(EdgeVectorIndex(folder, EMBEDDING_DIM), view_sealer)
     deps = derive_deps(settings, evidence, state, sealer, embedder)
     deps = replace(deps, gate=GateStore(state, generation.gate_namespace()))
     deriver = Deriver(names, settings.partitions, deps)
@@ -172,15 +178,17 @@ async def _build_kafka(settings: Settings, chosen: Generation | None) -> Compone
     pointer = RedisPointer(client, redis_pointer_key(settings.redis_prefix))
     generation = chosen or (await pointer.read()).live
     redis_keys = RedisKeys(settings.redis_prefix)
-    evidence = RedisEvidenceStore(client, redis_keys)
-    views: FactViews = FollowingFactViews(client, settings.redis_prefix)
-    if chosen is not None:  # a replay's target: exactly that generation
-        views = RedisFactViews(client, RedisKeys(chosen.redis_prefix(settings.redis_prefix)))
     keys = LoggedKeyStore(RedisKeyStore(client, redis_keys), log, DATA_KEYS.config(names.prefix))
-    sealer = EvidenceSealer(master_key(settings), keys)
+    sealer, view_sealer = await _sealers(settings, keys)
+    evidence = RedisEvidenceStore(client, redis_keys, view_sealer)
+    views: FactViews = FollowingFactViews(client, settings.redis_prefix, view_sealer)
+    if chosen is not None:  # a replay's target: exactly that generation
+        target = RedisKeys(chosen.redis_prefix(settings.redis_prefix))
+        views = RedisFactViews(client, target, view_sealer)
     embedder = MiniLMEmbedder(threads=settings.embedding_threads)
-    vectors = _reader_vectors(settings, generation)
-    index = SearchIndex(vectors, embedder, BM25Encoder())
+    vectors = SealedVectorIndex(_reader_vectors(settings, generation), view_sealer)
+    local = settings.qdrant_url is None  # this process's own index: it purges it
+    index = SearchIndex(vectors, embedder, BM25Encoder(), purge_after_erase=local)
     runner = Runner(log, None, _reader_stages(settings, names, index, sealer, generation))
     closers = [log.close, vectors.close, client.aclose]
     return Components(
@@ -198,6 +206,14 @@ async def _build_kafka(settings: Settings, chosen: Generation | None) -> Compone
         closers,
         generation=generation,
     )
+
+
+async def _sealers(settings: Settings, keys: KeyStore) -> tuple[EvidenceSealer, ViewSealer]:
+    """The evidence sealer, checked against the deployment's master key before anything
+    else (a foreign key refuses to start: infra/crypto.py), and the views' sealer."""
+    sealer = EvidenceSealer(master_key(settings), keys)
+    await sealer.verify()
+    return sealer, ViewSealer(sealer)
 
 
 def _reader_stages(

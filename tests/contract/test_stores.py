@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -10,17 +11,30 @@ import pytest
 
 from provmem.core.events import FactChanged, FactOp
 from provmem.core.ports import EvidenceStore, FactViews
+from provmem.infra.crypto import EvidenceSealer
+from provmem.infra.embedded_stores import EmbeddedKeyStore, EmbeddedStores
+from provmem.infra.sealing import ViewSealer
 from tests.conftest import REDIS_URL
 from tests.factories import turn
 from tests.unit.test_gate import CONFIG, claim, vec
 
+ADAPTERS = ["embedded", "embedded-sealed", "redis", "redis-sealed"]
+
+
+def _sealer(tmp_path: Path) -> ViewSealer:
+    """A view sealer over a key store of its own (sealed variants of every adapter)."""
+    keys = EmbeddedKeyStore(EmbeddedStores(tmp_path / "keys.db"))
+    return ViewSealer(EvidenceSealer(os.urandom(32), keys))
+
 
 async def _adapter(request: pytest.FixtureRequest, tmp_path: Path, port: str) -> AsyncIterator[Any]:
-    """The embedded (SQLite) or the Redis adapter of ``port`` (``FactViews``, ...)."""
-    if request.param == "embedded":
+    """The embedded (SQLite) or the Redis adapter of ``port`` (``FactViews``, ...), with
+    plaintext or sealed bodies and index keys."""
+    sealer = _sealer(tmp_path) if request.param.endswith("-sealed") else None
+    if request.param.startswith("embedded"):
         from provmem.infra import embedded_stores
 
-        stores = embedded_stores.EmbeddedStores(tmp_path / "views.db")
+        stores = embedded_stores.EmbeddedStores(tmp_path / "views.db", sealer)
         yield getattr(embedded_stores, f"Embedded{port}")(stores)
         await stores.close()
         return
@@ -29,18 +43,19 @@ async def _adapter(request: pytest.FixtureRequest, tmp_path: Path, port: str) ->
     from provmem.infra import redis_stores
 
     keys = redis_stores.RedisKeys(request.getfixturevalue("redis_prefix"))
-    store = getattr(redis_stores, f"Redis{port}")(aioredis.Redis.from_url(REDIS_URL), keys)
+    client = aioredis.Redis.from_url(REDIS_URL)
+    store = getattr(redis_stores, f"Redis{port}")(client, keys, sealer)
     yield store
     await store.close()
 
 
-@pytest.fixture(params=["embedded", "redis"])
+@pytest.fixture(params=ADAPTERS)
 async def views(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[FactViews]:
     async for store in _adapter(request, tmp_path, "FactViews"):
         yield store
 
 
-@pytest.fixture(params=["embedded", "redis"])
+@pytest.fixture(params=ADAPTERS)
 async def evidence(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[EvidenceStore]:
     async for store in _adapter(request, tmp_path, "EvidenceStore"):
         yield store

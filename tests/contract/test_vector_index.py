@@ -13,6 +13,10 @@ import mmh3
 import pytest
 
 from provmem.core.ports import SparseVector, VectorIndex, VectorPoint
+from provmem.infra.crypto import EvidenceSealer
+from provmem.infra.embedded_stores import EmbeddedKeyStore, EmbeddedStores
+from provmem.infra.sealed_vectors import SealedVectorIndex
+from provmem.infra.sealing import ViewSealer
 from provmem.infra.sparse import BM25Encoder, stopwords_dir
 from provmem.infra.vectors import (
     EdgeVectorIndex,
@@ -22,6 +26,7 @@ from provmem.infra.vectors import (
 )
 
 AuditedIndex = EdgeVectorIndex | QdrantVectorIndex
+MASTER = bytes(range(32))
 OpenIndex = Callable[[], AuditedIndex]
 
 
@@ -30,12 +35,21 @@ def bm25() -> BM25Encoder:
     return BM25Encoder()
 
 
-@pytest.fixture(params=["edge", "qdrant-local"])
+@pytest.fixture(params=["edge", "qdrant-local", "edge-sealed", "qdrant-local-sealed"])
 def open_index(request: pytest.FixtureRequest, tmp_path: Path) -> OpenIndex:
-    """Opens an index; calling it again (after closing) is a restart on the same folder."""
-    if request.param == "edge":
-        return lambda: EdgeVectorIndex(tmp_path / "edge", 4)
-    return lambda: QdrantVectorIndex(path=tmp_path / "qdrant", collection="facts", dim=4)
+    """Opens an index; calling it again (after closing) is a restart on the same folder.
+    The sealed variants wrap the adapter in :class:`SealedVectorIndex` (keyed tags and
+    term ids): every search behaves the same."""
+
+    def plain() -> AuditedIndex:
+        if request.param.startswith("edge"):
+            return EdgeVectorIndex(tmp_path / "edge", 4)
+        return QdrantVectorIndex(path=tmp_path / "qdrant", collection="facts", dim=4)
+
+    if not request.param.endswith("-sealed"):
+        return plain
+    sealer = ViewSealer(EvidenceSealer(MASTER, EmbeddedKeyStore(EmbeddedStores(tmp_path / "k.db"))))
+    return lambda: SealedVectorIndex(plain(), sealer)  # type: ignore[return-value]
 
 
 @pytest.fixture
@@ -181,6 +195,16 @@ async def test_payload_layout_and_evidence_carries_no_text(vectors: AuditedIndex
         ]
     )
     fact = await vectors.payload("f1")
+    evidence = await vectors.payload("e1")
+    assert evidence is not None and fact is not None
+    assert "statement" not in evidence and "statement" not in fact
+    assert "secret" not in repr(evidence)
+    assert await vectors.payload("missing") is None
+    if isinstance(vectors, SealedVectorIndex):  # tags only: no name, no time
+        assert fact["scope"].startswith("sc_") and fact["time"] is None
+        assert len(fact["entities"]) == 2 and all(len(e) == 32 for e in fact["entities"])
+        assert not {"alice", "berlin", "o/p/a", "bob"} & set(repr([fact, evidence]).split("'"))
+        return
     assert fact == {
         "fact_id": "f1",
         "scope": "o/p/a",
@@ -188,15 +212,9 @@ async def test_payload_layout_and_evidence_carries_no_text(vectors: AuditedIndex
         "kind": "fact",
         "entities": ["alice", "berlin"],
         "time": "2024-05-01T10:00:00+00:00",
-        "statement": "Alice lives in Berlin",
-    }
-    evidence = await vectors.payload("e1")
-    assert evidence is not None
-    assert "statement" not in evidence
-    assert "secret" not in repr(evidence)
+    }  # no statement: the index keeps ids, vectors and filter keys only
     assert evidence["kind"] == "evidence" and evidence["entities"] == ["bob"]
     assert evidence["time"] is None
-    assert await vectors.payload("missing") is None
 
 
 async def test_sparse_points_survive_a_restart(open_index: OpenIndex, bm25: BM25Encoder) -> None:
@@ -214,7 +232,7 @@ async def test_sparse_points_survive_a_restart(open_index: OpenIndex, bm25: BM25
         hits = await index.search_sparse("o/p/a", bm25.embed_query(QUERY), 10)
         assert hits[0].fact_id == "a1"
         assert await index.count("o/p/a") == len(DOCS)
-        assert (await index.payload("a1") or {})["statement"] == "statement a1"
+        assert (await index.payload("a1") or {})["fact_id"] == "a1"
     finally:
         await index.close()
 

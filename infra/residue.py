@@ -1,0 +1,322 @@
+"""Byte-level residue scanning: find what an erasure removed, by keyed fingerprint only.
+
+At erasure time the cascade records :class:`ErasedMarks`: keyed BLAKE2b-128 fingerprints
+(under the deployment's audit key) of the erased ids (evidence ids, fact ids and the
+vector points' uuids) and of the erased content's distinctive words and numbers, never
+the plaintext. A scan tokenizes raw bytes (every byte of every file under the data
+folder, WAL and free pages included; every Redis key and value under the deployment's
+prefix; a Qdrant server's payloads; the log's retained records), fingerprints each
+distinct token and reports the tokens that are marked, with where they were found.
+
+What is marked: id-shaped tokens (``ev_``/``fact_`` + 32 hex digits, uuids); words of
+at least :data:`MIN_WORD` characters that are not stopwords nor part of the stored
+records' own vocabulary (field names, statuses); numbers of at least :data:`MIN_DIGITS`
+digits that are not years. Tokens that live evidence of the scope still says are left
+out by the caller (they are no trace of the erased turns).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import re
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+__all__ = [
+    "SCHEME",
+    "ErasedMarks",
+    "Hit",
+    "ResidueScanner",
+    "audit_key",
+    "content_tokens",
+    "id_tokens",
+    "ledger_box",
+    "log_records",
+    "mark",
+    "marks_of",
+]
+
+#: The fingerprint scheme of the marks (recorded with them).
+SCHEME = "residue-blake2b-128/1"
+MIN_WORD = 3
+MIN_DIGITS = 3
+_CHUNK = 8 * 1024 * 1024
+_OVERLAP = 4096  # longest token read whole across a chunk boundary
+
+
+def _plane(keep: bytes) -> bytes:
+    """A ``bytes.translate`` table: kept bytes lower-cased, every other byte a space."""
+    return bytes((c | 0x20 if 65 <= c <= 90 else c) if c in keep else 32 for c in range(256))
+
+
+_ALNUM = bytes(range(48, 58)) + bytes(range(65, 91)) + bytes(range(97, 123))
+_WORD_BYTES = _plane(_ALNUM + bytes(range(0x80, 0x100)))
+_ID_BYTES = _plane(_ALNUM + b"_-")
+_ID = re.compile(
+    rb"(?:ev|fact)_[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+)
+_YEAR = re.compile(r"(?:19|20)\d\d")
+# Words every stored record carries whatever the content (field names, statuses, ops).
+_STRUCTURE = """
+schema version evidence scope org project user agent session source uri turn speaker
+captured deletion content hash text key nonce ciphertext action say correct retract
+approve reject target fact reason statement ids support start end entities slot value
+negated valid from signals status active superseded deleted needs review confidence
+supersedes extraction last verified change add noop update erase caused kind time
+rules null true false none subject organization dense bm25 payload provmem seal sealed
+"""
+
+
+def audit_key(master_key: bytes) -> bytes:
+    """The deployment's audit key: derived from the master key, used for nothing else."""
+    return hashlib.blake2b(b"provmem-residue-audit", key=master_key, digest_size=32).digest()
+
+
+def mark(key: bytes, token: str) -> str:
+    """The keyed fingerprint of one token."""
+    return hashlib.blake2b(token.encode("utf-8"), key=key, digest_size=16).hexdigest()
+
+
+def _stopwords() -> frozenset[str]:
+    folder = resources.files(f"{__package__}.models") / "bm25"
+    words = (folder / "english.txt").read_text(encoding="utf-8").split()
+    return frozenset(w.lower() for w in words) | frozenset(_STRUCTURE.split())
+
+
+_IGNORED = _stopwords()
+
+
+def _distinctive(token: str) -> bool:
+    if token.isdigit():
+        return len(token) >= MIN_DIGITS and not _YEAR.fullmatch(token)
+    return len(token) >= MIN_WORD and token not in _IGNORED
+
+
+def content_tokens(texts: Iterable[str]) -> set[str]:
+    """The distinctive words and numbers of texts, lower-cased, as a scan tokenizes them."""
+    found: set[str] = set()
+    for text in texts:
+        for raw in text.encode("utf-8").translate(_WORD_BYTES).split():
+            token = raw.decode("utf-8", "ignore").lower()
+            if _distinctive(token):
+                found.add(token)
+    return found
+
+
+def id_tokens(item_ids: Iterable[str]) -> set[str]:
+    """Ids as a scan meets them: the id itself and its vector point's uuid."""
+    from .vector_points import point_id  # the vector layout names point ids
+
+    ids = set(item_ids)
+    return ids | {point_id(i) for i in ids}
+
+
+@dataclass(frozen=True)
+class ErasedMarks:
+    """Keyed fingerprints of what one erasure removed (ids apart from words)."""
+
+    ids: frozenset[str]
+    words: frozenset[str]
+    scheme: str = SCHEME
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scheme": self.scheme, "ids": sorted(self.ids), "words": sorted(self.words)}
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> ErasedMarks:
+        if raw.get("scheme") != SCHEME:
+            raise ValueError(f"residue marks: unknown scheme {raw.get('scheme')!r}")
+        return cls(frozenset(raw["ids"]), frozenset(raw["words"]))
+
+
+def marks_of(
+    key: bytes, item_ids: Iterable[str], erased: Iterable[str], kept: Iterable[str]
+) -> ErasedMarks:
+    """Marks of erased ids and of the erased texts' tokens that no kept text says."""
+    words = content_tokens(erased) - content_tokens(kept)
+    return ErasedMarks(
+        frozenset(mark(key, i) for i in id_tokens(item_ids)),
+        frozenset(mark(key, w) for w in words),
+    )
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A marked token found: where (file, Redis key, log record...), at which byte, which
+    kind (``id`` or ``word``) and the fingerprint (never the token)."""
+
+    location: str
+    offset: int
+    kind: str
+    fingerprint: str
+
+
+@dataclass
+class ResidueScanner:
+    """Scans bytes for the marks of one erasure."""
+
+    key: bytes
+    marks: ErasedMarks
+    hits: list[Hit] = field(default_factory=list)
+
+    def scan_bytes(self, data: bytes, location: str, base: int = 0) -> list[Hit]:
+        """Hits in one buffer (``base``: the buffer's offset in its file). Bytes are mapped
+        to lower-case token bytes or spaces in one C pass (``bytes.translate``), so a scan
+        runs at memory speed over the long zero runs of preallocated files."""
+        words = data.translate(_WORD_BYTES)
+        ids = data.translate(_ID_BYTES)
+        found = []
+        for kind, plane, tokens in (
+            ("word", words, set(words.split())),
+            (
+                "id",
+                ids,
+                {i for t in set(ids.split()) if b"_" in t or b"-" in t for i in _ID.findall(t)},
+            ),
+        ):
+            wanted = self._wanted(kind)
+            for token in tokens:
+                print_ = mark(self.key, token.decode("utf-8", "ignore").lower())
+                if print_ in wanted:
+                    found.append(Hit(location, base + plane.find(token), kind, print_))
+        self.hits += found
+        return found
+
+    def _wanted(self, kind: str) -> frozenset[str]:
+        return self.marks.ids if kind == "id" else self.marks.words
+
+    def scan_file(self, path: Path, label: str | None = None) -> list[Hit]:
+        """Every byte of a file, in overlapping chunks (a file that vanished: nothing)."""
+        location = label or str(path)
+        found: dict[tuple[str, str], Hit] = {}
+        try:
+            with path.open("rb") as handle:
+                for base, chunk in _chunks(handle):
+                    for hit in self.scan_bytes(chunk, location, base):
+                        found.setdefault((hit.kind, hit.fingerprint), hit)
+        except (FileNotFoundError, IsADirectoryError):
+            return []
+        self.hits = [h for h in self.hits if h.location != location] + list(found.values())
+        return list(found.values())
+
+    def scan_folder(self, folder: Path) -> list[Hit]:
+        """Every regular file under ``folder`` (named relative to it)."""
+        found: list[Hit] = []
+        for path in sorted(p for p in Path(folder).rglob("*") if p.is_file()):
+            found += self.scan_file(path, str(path.relative_to(folder)))
+        return found
+
+    async def scan_redis(self, client: Any, prefix: str) -> list[Hit]:
+        """Every key under ``prefix:`` and its value, whatever its type."""
+        found: list[Hit] = []
+        async for key in client.scan_iter(match=f"{prefix}:*", count=500):
+            name = key.decode("utf-8", "replace")
+            found += self.scan_bytes(key, f"redis:{name}")
+            for part in await _redis_values(client, key):
+                found += self.scan_bytes(part, f"redis:{name}")
+        return found
+
+    async def scan_qdrant(self, client: Any, collection: str) -> list[Hit]:
+        """Every point of a Qdrant server collection: its id and its payload."""
+        found: list[Hit] = []
+        offset = None
+        while True:
+            points, offset = await client.scroll(
+                collection, limit=256, offset=offset, with_payload=True, with_vectors=False
+            )
+            for point in points:
+                raw = json.dumps([str(point.id), point.payload]).encode()
+                found += self.scan_bytes(raw, f"qdrant:{collection}/{point.id}")
+            if offset is None:
+                return found
+
+    def scan_records(self, records: Iterable[tuple[str, bytes | None, bytes | None]]) -> list[Hit]:
+        """Log records (location, key, value) that the log retains."""
+        found: list[Hit] = []
+        for location, key, value in records:
+            for part in (key, value):
+                if part:
+                    found += self.scan_bytes(part, location)
+        return found
+
+
+def _chunks(handle: Any) -> Iterator[tuple[int, bytes]]:
+    """Chunks of a file that overlap by :data:`_OVERLAP` bytes, with their offsets."""
+    base = 0
+    while data := handle.read(_CHUNK + _OVERLAP):
+        yield base, data
+        if len(data) < _CHUNK + _OVERLAP:
+            return
+        base += _CHUNK
+        handle.seek(base)
+
+
+async def _redis_values(client: Any, key: bytes) -> list[bytes]:
+    kind = (await client.type(key)).decode()
+    if kind == "string":
+        return [await client.get(key) or b""]
+    if kind == "hash":
+        return [b for pair in (await client.hgetall(key)).items() for b in pair]
+    if kind == "set":
+        return list(await client.smembers(key))
+    if kind == "zset":
+        return [m for m, _ in await client.zrange(key, 0, -1, withscores=True)]
+    if kind == "list":
+        return list(await client.lrange(key, 0, -1))
+    return [await client.dump(key) or b""]
+
+
+async def log_records(
+    log: Any, topics: Iterable[str], compacted: Iterable[str] = ()
+) -> AsyncIterator[tuple[str, Any, Any]]:
+    """What a log retains, as scan input: every record of every partition of the topics;
+    of a ``compacted`` topic, what compaction keeps (each key's latest record: a Kafka
+    broker's log cleaner drops the older ones on its own schedule)."""
+    latest_only = set(compacted)
+    for topic in topics:
+        for partition in range(await log.partitions(topic)):
+            records = [r async for r in _partition(log, topic, partition)]
+            if topic in latest_only:
+                last = {r.key: r.offset for r in records if r.key is not None}
+                records = [r for r in records if r.key is None or last[r.key] == r.offset]
+            for record in records:
+                yield f"log:{topic}[{partition}]@{record.offset}", record.key, record.value
+
+
+async def _partition(log: Any, topic: str, partition: int) -> AsyncIterator[Any]:
+    offset = 0
+    while batch := await log.read(topic, partition, offset, 1000):
+        offset = batch[-1].offset + 1
+        for record in batch:
+            yield record
+
+
+_SEALED = "sealed:"
+
+
+def ledger_box(key: bytes) -> tuple[Callable[[object], str], Callable[[Any], Any]]:
+    """Seal and open the ledger's ids and scope under a key derived from the audit key
+    (AES-256-GCM, JSON inside): the ledger is at rest too. Open returns an entry written
+    before sealing as it is."""
+    aead = AESGCM(hashlib.blake2b(b"provmem-ledger", key=key, digest_size=32).digest())
+
+    def seal(value: object) -> str:
+        nonce = os.urandom(12)
+        sealed = aead.encrypt(nonce, json.dumps(value).encode("utf-8"), b"ledger")
+        return _SEALED + base64.b64encode(nonce + sealed).decode("ascii")
+
+    def open_(value: Any) -> Any:
+        if not (isinstance(value, str) and value.startswith(_SEALED)):
+            return value
+        raw = base64.b64decode(value[len(_SEALED) :])
+        return json.loads(aead.decrypt(raw[:12], raw[12:], b"ledger"))
+
+    return seal, open_

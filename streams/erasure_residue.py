@@ -1,0 +1,224 @@
+"""What an erasure leaves in bytes: marks recorded at erasure time, purge, byte audit.
+
+The cascade (streams/erasure.py) calls three things here:
+
+- :meth:`ErasureResidue.start` before it deletes anything: notes the fact ids the erased
+  evidence supports (so the marks can name the facts that go, and only those);
+- :meth:`ErasureResidue.purge` once the views have applied the cascade: every store that
+  can drops deleted data physically (the vector shard is rebuilt, SQLite files are
+  checkpointed and their WAL truncated; secure_delete zeroed the rows);
+- :meth:`ErasureResidue.marks`: keyed fingerprints (infra/residue.py) of the erased ids
+  and of the erased content's words and numbers, for the ledger (never plaintext).
+
+:func:`byte_audit` scans every byte the process can reach for those marks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import structlog
+
+from ..core.events import ErasureRequested, ErasureTarget, TurnRecorded
+from ..core.ports import Cleanup
+from ..infra.crypto import master_key
+from ..infra.residue import (
+    ErasedMarks,
+    Hit,
+    ResidueScanner,
+    audit_key,
+    content_tokens,
+    log_records,
+    mark,
+    marks_of,
+)
+
+#: The cascade's ``ErasureDeps`` (streams/erasure.py; not imported: it imports this).
+ErasureDeps = Any
+log = structlog.get_logger(__name__)
+#: The ledger entry field holding the marks.
+MARKS_FIELD = "residue"
+
+
+@dataclass
+class ErasureResidue:
+    """One request's residue bookkeeping (see the module docstring)."""
+
+    deps: ErasureDeps
+    request: ErasureRequested
+    erased_ids: list[str]
+    words: ErasedMarks
+    candidate_facts: list[str] = field(default_factory=list)
+
+    @classmethod
+    async def start(
+        cls,
+        deps: ErasureDeps,
+        request: ErasureRequested,
+        erased_ids: list[str],
+        texts: Sequence[str],
+        live: Sequence[TurnRecorded],
+    ) -> ErasureResidue:
+        """Before the cascade, while the texts can be read: the marks of the erased words
+        (``texts``, the speakers of the erased turns) that no kept turn says, and the
+        facts that may go (a subject's: all of its facts)."""
+        erased = set(erased_ids)
+        gone = [t.speaker for t in live if t.evidence_id in erased]
+        kept = await _words(deps, [t for t in live if t.evidence_id not in erased])
+        key = audit_key(master_key(deps.settings))
+        words = marks_of(key, [], [*texts, *gone], [*kept, *request.scope.key.split("/")])
+        facts: list[str] = []
+        if request.target is ErasureTarget.SUBJECT and deps.deriver is not None:
+            _, versions = await deps.deriver.gate.versions(request.scope.key)
+            facts = [v.fact_id for v in versions]
+        else:
+            for evidence_id in erased_ids:
+                facts += await deps.views.facts_for_evidence(evidence_id)
+        return cls(deps, request, erased_ids, words, list(dict.fromkeys(facts)))
+
+    async def purge(self) -> dict[str, int]:
+        """Physically drop what the cascade deleted, store by store (each adapter's own
+        ``purge``: a store without one keeps nothing deleted at rest, or cannot help it)."""
+        done: dict[str, int] = {}
+        for name, store in _stores(self.deps):
+            purge = getattr(store, "purge", None)
+            if purge is not None:
+                done[name] = int(await purge())
+        log.info("erasure.purged", request_id=self.request.request_id, stores=sorted(done))
+        return done
+
+    async def marks(self) -> dict[str, Any]:
+        """The ledger field: the word marks and the marks of the erased ids (the evidence,
+        and the facts that went among the candidates)."""
+        survivors = await self.deps.views.get_many(self.candidate_facts)
+        gone = [f for f in self.candidate_facts if f not in survivors]
+        key = audit_key(master_key(self.deps.settings))
+        ids = marks_of(key, [*self.erased_ids, *gone], [], [])
+        return ErasedMarks(ids.ids, self.words.words).to_json()
+
+
+async def _words(deps: ErasureDeps, turns: Sequence[TurnRecorded]) -> list[str]:
+    words = []
+    for turn in turns:
+        words.append(turn.speaker)
+        try:
+            words.append(await deps.sealer.open(turn.text))
+        except LookupError:
+            continue  # its subject's key is gone
+    return words
+
+
+def _stores(deps: ErasureDeps) -> list[tuple[str, Any]]:
+    stores = [
+        ("vector_index", deps.vectors),
+        ("fact_views", deps.views),
+        ("evidence_store", deps.evidence),
+        ("log", deps.log),
+    ]
+    return [(name, store) for name, store in stores if store is not None]
+
+
+async def byte_audit(deps: ErasureDeps, entry: dict[str, Any], scope_key: str) -> dict[str, int]:
+    """Hits of the entry's marks in every byte this process reaches: files under the data
+    folder, Redis keys and values under the prefix (distributed runtime), the Qdrant
+    server's payloads (when configured) and the log's retained records.
+
+    Not hits: an erased id as a tombstone's key (a compacted log keeps it so readers learn
+    of the erasure) or in the erasure request itself; a word that is part of a scope key
+    (an identifier on every record, not content); a word in a retained log record of
+    another scope (the log still carries some plaintext metadata, speakers say, and two
+    subjects may share a word) -- in the log's file too."""
+    if MARKS_FIELD not in entry:
+        return {}
+    key = audit_key(master_key(deps.settings))
+    scan = _Audit(ResidueScanner(key, ErasedMarks.from_json(entry[MARKS_FIELD])), scope_key)
+    found = {
+        "bytes_log": await scan.log(deps),
+        "bytes_files": 0,
+        "bytes_redis": 0,
+        "bytes_qdrant": 0,
+    }
+    settings = deps.settings
+    if settings.data_dir.exists():
+        found["bytes_files"] = scan.counted(scan.hits.scan_folder(settings.data_dir))
+    if settings.runtime == "kafka":
+        found["bytes_redis"] = scan.counted(await _redis_hits(scan.hits, settings))
+    if settings.qdrant_url is not None:
+        found["bytes_qdrant"] = scan.counted(await _qdrant_hits(scan.hits, settings))
+    for hit in scan.reported:
+        log.warning("erasure.residue", location=hit.location, offset=hit.offset, kind=hit.kind)
+    return found
+
+
+_SCOPE = re.compile(rb'"scope":\{"org":"([^"]*)","project":"([^"]*)","user":"([^"]*)"')
+
+
+@dataclass
+class _Audit:
+    """One byte audit: the scanner counting hits, and what is allowed (see byte_audit)."""
+
+    hits: ResidueScanner
+    scope_key: str
+    reported: list[Hit] = field(default_factory=list)
+    log_only: set[str] = field(default_factory=set)  # allowed in the log and its file
+    anywhere: set[str] = field(default_factory=set)  # scope-key words
+
+    async def log(self, deps: ErasureDeps) -> int:
+        allowed = ResidueScanner(self.hits.key, self.hits.marks)
+        counted: list[Hit] = []
+        configs = deps.names.configs()
+        topics = [config.name for config in configs]
+        compacted = [c.name for c in configs if c.cleanup is Cleanup.COMPACT]
+        scopes: set[str] = set()
+        async for location, record_key, value in log_records(deps.log, topics, compacted):
+            scope = _scope_of(value)
+            scopes.add(scope or "")
+            own = value is not None and deps.names.erasure_requests not in location
+            if own and scope in (None, self.scope_key):
+                counted += self.hits.scan_records([(location, record_key, value)])
+            else:
+                allowed.scan_records([(location, record_key, value)])
+        self.log_only = {h.fingerprint for h in allowed.hits}
+        words = content_tokens(part for scope in scopes for part in scope.split("/"))
+        self.anywhere = {mark(self.hits.key, word) for word in words}
+        return self.counted(counted)
+
+    def counted(self, found: list[Hit]) -> int:
+        kept = [h for h in found if not self._allowed(h)]
+        self.reported += kept
+        return len(kept)
+
+    def _allowed(self, hit: Hit) -> bool:
+        if hit.kind == "word" and hit.fingerprint in self.anywhere:
+            return True
+        in_log = hit.location.startswith(("log:", "log.db"))
+        return in_log and hit.fingerprint in self.log_only
+
+
+def _scope_of(value: bytes | None) -> str | None:
+    found = _SCOPE.search(value or b"")
+    return None if found is None else "/".join(part.decode() for part in found.groups())
+
+
+async def _redis_hits(scanner: ResidueScanner, settings: Any) -> list[Hit]:
+    from ..infra.redis_client import redis_client
+
+    client = redis_client(settings.redis_url)
+    try:
+        return await scanner.scan_redis(client, settings.redis_prefix)
+    finally:
+        await client.aclose()
+
+
+async def _qdrant_hits(scanner: ResidueScanner, settings: Any) -> list[Hit]:
+    from qdrant_client import AsyncQdrantClient
+
+    client = AsyncQdrantClient(url=settings.qdrant_url)
+    try:
+        collection = f"{settings.topic_prefix}-facts"
+        return await scanner.scan_qdrant(client, collection)
+    finally:
+        await client.close()

@@ -1,0 +1,106 @@
+"""Byte-level residue: what an erasure removed is gone from every byte, and the scanner
+that says so finds it where it is.
+
+The scanner (infra/residue.py) works from keyed fingerprints only. The first test shows
+it finds planted words, numbers and ids in a qdrant-edge folder after a plain delete
+(the residue the old code left: WAL and payload pages), and nothing after ``purge``.
+The second runs the embedded runtime end to end: publish, erase a subject, audit.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from provmem.core.ports import VectorPoint
+from provmem.infra.residue import ResidueScanner, audit_key, marks_of
+from provmem.infra.vectors import EdgeVectorIndex
+from provmem.services.erasure.subject import Eraser, erasure_request
+from tests.harness import Runtime, said
+
+KEY = audit_key(os.urandom(32))
+PLANTED = "quetzalbrook 5550142 zanzibarite"
+ALICE = "acme/support/alice"
+BOB = "acme/support/bob"
+ALICE_SAYS = [
+    "My phone number is 5550142 and I live in Quetzalbrook.",
+    "My cat Zanzibarite loves the Vorpalfield bakery.",
+]
+BOB_SAYS = ["I work at Initech in Springfield."]
+
+
+def _point(item_id: str, entities: tuple[str, ...]) -> VectorPoint:
+    return VectorPoint(item_id, [1.0, 0.0, 0.5, 0.25], "o/p/a", "active", "", None, entities)
+
+
+async def test_scanner_finds_deleted_points_in_vector_files_until_purged(tmp_path: Path) -> None:
+    folder = tmp_path / "vectors"
+    index = EdgeVectorIndex(folder, 4)
+    await index.upsert([_point("fact_" + "a" * 32, tuple(PLANTED.split())), _point("kept", ())])
+    await index.delete(["fact_" + "a" * 32])
+    await index.close()
+    scanner = ResidueScanner(KEY, marks_of(KEY, ["fact_" + "a" * 32], [PLANTED], []))
+
+    before = scanner.scan_folder(folder)  # what a delete alone leaves
+    assert {h.kind for h in before} == {"id", "word"}
+    assert any("wal" in h.location for h in before)
+    assert any("payload_storage" in h.location for h in before)
+
+    index = EdgeVectorIndex(folder, 4)
+    assert await index.purge() == 1
+    assert scanner.scan_folder(folder) == []
+    assert await index.count("o/p/a") == 1  # the live point is kept
+    await index.close()
+
+
+async def test_after_a_subject_erasure_no_byte_under_the_data_folder_holds_it(
+    runtime: Runtime,
+) -> None:
+    """Both runtimes; on Kafka the worker erases, Redis is scanned, and the log counts what
+    compaction keeps (Tansu, like a broker before its log cleaner ran, keeps all)."""
+    memory, settings = runtime.memory, runtime.settings
+    turns = [said(f"a{i}", t, i, ALICE) for i, t in enumerate(ALICE_SAYS)]
+    turns += [said("b0", BOB_SAYS[0], 5, BOB) | {"speaker": "Bob"}]
+    await memory.publish(turns)
+
+    async def both_have_facts() -> bool:
+        return await runtime.caught_up() and bool(await memory.facts(ALICE))
+
+    await runtime.settle(both_have_facts)
+    alice_facts = await memory.facts(ALICE)
+    ids = [t.evidence_id for t in await _evidence(runtime, ALICE)]
+    planted = marks_of(KEY, [*ids, *(f.fact_id for f in alice_facts)], ALICE_SAYS, [])
+    before = ResidueScanner(KEY, planted).scan_folder(settings.data_dir)
+    if settings.runtime == "embedded":
+        assert any(h.kind == "id" for h in before)  # the scanner sees what is there
+
+    request = erasure_request(ALICE, [], None, True)
+    receipt = await memory.request_erasure(request)
+    if receipt is None:  # Kafka: a worker runs it
+
+        async def completed() -> bool:
+            return await memory.erasure_receipt(request.request_id) is not None
+
+        await runtime.settle(completed)
+        await runtime.settle(runtime.caught_up)  # this process's local index too
+        receipt = await memory.erasure_receipt(request.request_id)
+    assert receipt is not None and receipt.residue_found == 0
+
+    audit = await Eraser(memory.components).audit(request.request_id)
+    assert {k: v for k, v in audit.found.items() if k.startswith("bytes_")} == {
+        "bytes_log": 0,
+        "bytes_files": 0,
+        "bytes_redis": 0,
+        "bytes_qdrant": 0,
+    }
+    assert audit.total == 0
+    after = ResidueScanner(KEY, planted).scan_folder(settings.data_dir)
+    # only the erased evidence and facts' ids as tombstone keys of the compacted log
+    assert {(h.kind, h.location) for h in after} <= {("id", "log.db"), ("id", "log.db-wal")}
+    assert await memory.facts(BOB)  # the other subject is untouched
+
+
+async def _evidence(runtime: Runtime, scope: str) -> list:  # type: ignore[type-arg]
+    store = runtime.memory.components.evidence
+    found = [await store.get(i) for i in await store.ids_in_scope(scope)]
+    return [turn for turn in found if turn is not None]
