@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .lexicon import ADJECTIVES_IN_ED, IRREGULAR_PAST
+
 ASSISTANT = "the assistant"
 """How a statement names the assistant (first person of an assistant turn)."""
 ROLE_WORDS = frozenset({"assistant", "recommended", "user"})
@@ -59,6 +61,26 @@ _FINITE_NEXT = re.compile(
     re.I,
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_COMMENT = re.compile(
+    r"^(?:sounds|seems|looks|feels)\s+(?:like|good|great|fun|amazing|awesome)\b", re.I
+)
+_FINITE = re.compile(
+    r"\b(?:is|are|was|were|am|has|have|had|do|does|did|will|would|shall|should|can|could|may"
+    r"|might|must|ought|cannot)\b|\w['’](?:s|re|ve|ll|d|m)\b|n['’]t\b"
+    r"|\b(?!(?:need|feed|speed|seed|bleed|breed|red|bed|shed)\b)[a-z]{2,}ed\b|\b(?:"
+    + "|".join(sorted(IRREGULAR_PAST))
+    + r")\b",
+    re.I,
+)
+_PRONOUN_VERB = re.compile(
+    r"\b(?:I|we|you|they|he|she|it|who|that|which|[Ii]|u)\s+(?:[a-z]+ly\s+|never\s+|always\s+"
+    r"|also\s+|just\s+|still\s+|often\s+|now\s+|even\s+)?[a-z]{2,}\b"
+)
+_NOUN_VERB = re.compile(
+    r"(?:\b[A-Z][\w'’]*|\b(?i:the|my|our|his|her|their|this|that|your|its|a|an)\s+[\w'’-]+)"
+    r"(?:,[^,]{1,40},)?\s+(?:[a-z]+ly\s+)?[a-z]{2,}s\b"
+)
+_NOT_A_CLAUSE_AFTER = re.compile(r"\s+(?:is|was|are|were|by|and|or|to\b(?!\s+\w+\s))", re.I)
 
 
 def speech_act(body: str) -> str | None:
@@ -67,9 +89,28 @@ def speech_act(body: str) -> str | None:
         return "request"
     if _EXPRESSIVE.match(body):
         return "expressive"
+    if _COMMENT.match(body):
+        return "comment"
     if imperative(body):
         return "imperative"
     return None
+
+
+def has_finite_verb(body: str) -> bool:
+    """Whether the clause says something of something: a finite verb, as far as closed word
+    lists can tell ("Timings from the profiler", "Going for hikes" have none)."""
+    return any(p.search(body) for p in (_FINITE, _PRONOUN_VERB, _NOUN_VERB))
+
+
+def elided_subject(body: str) -> bool:
+    """A status line with its "I" left out: "Fixed the CORS headers", "Wrote the script"."""
+    first = _WORD.match(body)
+    if first is None or _NOT_A_CLAUSE_AFTER.match(body, first.end()):
+        return False
+    word = first.group(0).lower()
+    return word in IRREGULAR_PAST or (
+        word.endswith("ed") and len(word) > 4 and word not in ADJECTIVES_IN_ED
+    )
 
 
 def past_expressive(body: str) -> int:
