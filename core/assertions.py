@@ -47,7 +47,7 @@ _IMPERATIVE_VERBS = frozenset(
     debug keep try take let look see remember imagine guess consider note include ensure
     avoid do don't be go come call ask read paste copy insert append wrap return import
     define print configure enable disable choose pick skip follow apply clean stay catch
-    talk come thank have hope wish good nice glad happy
+    talk come thank have hope wish good nice glad happy hang
     """.split()
 )
 _DETERMINER_NEXT = re.compile(
@@ -67,14 +67,18 @@ _COMMENT = re.compile(
 _FINITE = re.compile(
     r"\b(?:is|are|was|were|am|has|have|had|do|does|did|will|would|shall|should|can|could|may"
     r"|might|must|ought|cannot)\b|\w['’](?:s|re|ve|ll|d|m)\b|n['’]t\b"
-    r"|\b(?!(?:need|feed|speed|seed|bleed|breed|red|bed|shed)\b)[a-z]{2,}ed\b|\b(?:"
+    r"|\b(?!(?:need|feed|speed|seed|bleed|breed|red|bed|shed|"
+    + "|".join(sorted(ADJECTIVES_IN_ED))
+    + r")\b)[a-z]{2,}ed\b|\b(?:"
     + "|".join(sorted(IRREGULAR_PAST))
     + r")\b",
     re.I,
 )
 _PRONOUN_VERB = re.compile(
-    r"\b(?:I|we|you|they|he|she|it|who|that|which|[Ii]|u)\s+(?:[a-z]+ly\s+|never\s+|always\s+"
+    r"\b(?:I|we|they|he|she|[Ii])\s+(?:[a-z]+ly\s+|never\s+|always\s+"
     r"|also\s+|just\s+|still\s+|often\s+|now\s+|even\s+)?[a-z]{2,}\b"
+    r"|\b(?:it|that|which|who|you)\s+(?:[a-z]+ly\s+)?[a-z]{2,}s\b",
+    re.I,
 )
 _NOUN_VERB = re.compile(
     r"(?:\b[A-Z][\w'’]*|\b(?i:the|my|our|his|her|their|this|that|your|its|a|an)\s+[\w'’-]+)"

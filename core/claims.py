@@ -62,7 +62,7 @@ _CLAUSE_BREAK = re.compile(
     r"\s*;\s*|\s+[-–—]\s+"
     r"|,?\s+(?:and|but|so|because)\s+(?=(?:I|we|he|she|they|it)\b|my(?:\s+\w+){1,2}\s+"
     r"(?:is|was|are|were|has|had|have|will|just|also|\w+ed|\w+s)\b)"
-    r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s)"
+    r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s|(?:it|it['’]s|they|he|she|there['’]s|that['’]s)\s)"
 )
 _NOUN_PHRASE = re.compile(
     r"(?!(?:I|we|he|she|they|it|you)\b)(?:(?:my|our|his|her|their|the|a|an)\s+)?[\w'’-]+"
@@ -346,8 +346,8 @@ def _informative(body: str, listener_known: bool) -> bool:
 
 
 def _addresses_listener(words: list[str]) -> bool:
-    """About the listener only: second person and no first person (the listener is unnamed)."""
-    return FIRST_PERSON.isdisjoint(words) and not SECOND_PERSON.isdisjoint(words)
+    """Speaks of the listener ("you"), who is unnamed: the statement could not stand alone."""
+    return not SECOND_PERSON.isdisjoint(words)
 
 
 def _assemble(

@@ -97,7 +97,8 @@ def _date_edits(text: str, start: int, end: int, signals: list[Signal]) -> list[
     edits = []
     for signal in signals:
         inside = start <= signal.start and signal.end <= end
-        if inside and signal.kind is SignalKind.DATE and signal.value:
+        possessive = text[signal.end : signal.end + 2] in ("'s", "’s")
+        if inside and signal.kind is SignalKind.DATE and signal.value and not possessive:
             if not re.search(r"\b\d{4}\b", signal.text):
                 phrase = _date_phrase(text[: signal.start], signal.text, signal.value)
                 edits.append((signal.start, signal.end, phrase))
@@ -116,19 +117,28 @@ def _date_phrase(before: str, span_text: str, value: str) -> str:
 
 
 def _first_person_edits(text: str, start: int, end: int, speaker: str) -> list[Replacement]:
-    """The first subject "I"/"we" names the speaker; a later one in the clause is "they"
-    ("Maya gets this error when they hit the endpoint"), as a writer would put it."""
+    """The first subject "I"/"we" names the speaker; once it (or "me") is named, a later
+    subject is "they" ("Maya gets this error when they hit the endpoint"), as a writer
+    would put it; "my" and "me" keep the name."""
     edits: list[Replacement] = []
     named = False
     for match in _FIRST_PERSON.finditer(text, start, end):
-        if match.group("i") or match.group("we"):
+        word = match.group(0).lower()
+        subject = match.group("i") or match.group("we")
+        if subject:
             edits.append(
                 _later_subject(text, match) if named else _subject_edit(text, match, end, speaker)
             )
-            named = True
+        elif named and word in _LATER_OBJECTS:
+            edits.append((match.start(), match.end(), _LATER_OBJECTS[word]))
         else:
             edits.append((match.start(), match.end(), _object_phrase(match.group(0), speaker)))
+        named = named or bool(subject) or word in {"me", "us"}
     return edits
+
+
+_LATER_OBJECTS = {"us": "them", "our": "their", "ours": "theirs", "ourselves": "themselves"}
+"""After the speaker is named, "us" is "them"; "me" and "my" keep the name (unambiguous)."""
 
 
 def _subject_edit(text: str, match: re.Match[str], end: int, speaker: str) -> Replacement:
