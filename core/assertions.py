@@ -81,9 +81,15 @@ _PRONOUN_VERB = re.compile(
     re.I,
 )
 _NOUN_VERB = re.compile(
-    r"(?:\b[A-Z][\w'’]*|\b(?i:the|my|our|his|her|their|this|that|your|its|a|an)\s+[\w'’-]+)"
-    r"(?:,[^,]{1,40},)?\s+(?:[a-z]+ly\s+)?[a-z]{2,}s\b"
+    r"(?:\b[A-Z][\w'’]*|\b(?i:the|my|our|his|her|their|this|that|your|its|a|an)\s+[\w'’-]+"
+    r"(?:\s+[\w'’-]+)?)(?:,[^,]{1,40},)?\s+(?:[a-z]+ly\s+)?[a-z]{2,}s\b"
+    r"|\b[a-z]+\s+(?:[a-z]+ly\s+)?(?:pays|takes|makes|looks|feels|seems|sounds|means|matters"
+    r"|helps|works|goes|gets|comes|keeps|gives|brings|needs|wants|loves|likes|says|runs|lives"
+    r"|shows|tells|starts|stays|grows|changes|depends)\b"
+    r"|^(?:you|it|they)\s+(?:[a-z]+ly\s+)?[a-z]{2,}\b",
+    re.I,
 )
+_ONGOING = re.compile(r"(?:still|just|currently|now|always)\s+[a-z]{3,}ing\b", re.I)
 _NOT_A_CLAUSE_AFTER = re.compile(r"\s+(?:is|was|are|were|by|and|or|to\b(?!\s+\w+\s))", re.I)
 
 
@@ -106,15 +112,21 @@ def has_finite_verb(body: str) -> bool:
     return any(p.search(body) for p in (_FINITE, _PRONOUN_VERB, _NOUN_VERB))
 
 
-def elided_subject(body: str) -> bool:
-    """A status line with its "I" left out: "Fixed the CORS headers", "Wrote the script"."""
+def elided_subject(body: str) -> str | None:
+    """The verb an elided "I" needs, or None: "Fixed the CORS headers" -> "" (the speaker
+    goes first), "Been busy" -> "has", "Still working on it" -> "is"."""
     first = _WORD.match(body)
     if first is None or _NOT_A_CLAUSE_AFTER.match(body, first.end()):
-        return False
+        return None
     word = first.group(0).lower()
-    return word in IRREGULAR_PAST or (
+    if word == "been":
+        return "has"
+    if _ONGOING.match(body):
+        return "is"
+    past = word in IRREGULAR_PAST - {"was", "were", "had", "did"} or (
         word.endswith("ed") and len(word) > 4 and word not in ADJECTIVES_IN_ED
     )
+    return "" if past else None
 
 
 def past_expressive(body: str) -> int:

@@ -62,7 +62,9 @@ _CLAUSE_BREAK = re.compile(
     r"\s*;\s*|\s+[-–—]\s+"
     r"|,?\s+(?:and|but|so|because)\s+(?=(?:I|we|he|she|they|it)\b|my(?:\s+\w+){1,2}\s+"
     r"(?:is|was|are|were|has|had|have|will|just|also|\w+ed|\w+s)\b)"
-    r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s|(?:it|it['’]s|they|he|she|there['’]s|that['’]s)\s)"
+    r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s|(?:it|it['’]s|they|he|she|there['’]s|that['’]s)\s"
+    r"|(?:the|only|this|these|those)\s+(?:[\w'’-]+\s+){0,3}(?:is|are|was|were|has|have)\b"
+    r"|[A-Z][a-z]+\s+(?:did|is|was|has|does)\b)"
 )
 _NOUN_PHRASE = re.compile(
     r"(?!(?:I|we|he|she|they|it|you)\b)(?:(?:my|our|his|her|their|the|a|an)\s+)?[\w'’-]+"
@@ -237,15 +239,17 @@ def _claim_for(turn: _Turn, clause: _Clause) -> Claim | None:
         return None
     inside = _inside(turn, clause)
     slot_match = match_slot(body, turn.speaker, _stops(inside, start))
-    if slot_match is None and not (
-        _informative(body, turn.listener is not None) and has_finite_verb(body)
-    ):
+    if slot_match is None and not _informative(body, turn.listener is not None):
+        return None
+    if not (has_finite_verb(body) or _anchored(inside) or elided_subject(body) is not None):
         return None
     statement = rewrite_clause(text, start, end, turn.signals, turn.speaker, turn.listener)
     if _tautology(statement):
         return None
-    if elided_subject(body):
-        statement = f"{turn.speaker} {statement[:1].lower()}{statement[1:]}"
+    verb = elided_subject(body)
+    if verb is not None:
+        subject = f"{turn.speaker} {verb}".rstrip()
+        statement = f"{subject} {statement[:1].lower()}{statement[1:]}"
     slot, rule_negated = slot_match if slot_match else (None, False)
     claim = _assemble(statement, _support(turn, start, end), slot, rule_negated, inside, turn)
     hedge = HEDGE_CUES.search(text, clause.start, clause.end)
@@ -289,6 +293,13 @@ def _support(turn: _Turn, start: int, end: int) -> tuple[tuple[int, int], ...]:
             cut = max(cut, piece.end)
     spans.append((cut, end))
     return tuple((s, e) for s, e in spans if turn.text[s:e].strip())
+
+
+def _anchored(inside: tuple[Signal, ...]) -> bool:
+    """A verbless fragment is kept when it names the speaker, someone or a date ("A gift
+    from my grandma in Seoul"): it still points recall at its turn."""
+    kinds = {SignalKind.SPEAKER, SignalKind.ENTITY, SignalKind.DATE}
+    return any(s.kind in kinds for s in inside)
 
 
 def _label(body: str) -> bool:
@@ -346,8 +357,8 @@ def _informative(body: str, listener_known: bool) -> bool:
 
 
 def _addresses_listener(words: list[str]) -> bool:
-    """Speaks of the listener ("you"), who is unnamed: the statement could not stand alone."""
-    return not SECOND_PERSON.isdisjoint(words)
+    """About the listener only: second person and no first person (the listener is unnamed)."""
+    return FIRST_PERSON.isdisjoint(words) and not SECOND_PERSON.isdisjoint(words)
 
 
 def _assemble(
