@@ -20,7 +20,8 @@ ROLE_WORDS = frozenset({"assistant", "recommended", "user"})
 
 _Q = "['’]"
 _REQUEST = re.compile(
-    rf"\b(?:(?:can|could|would|will|won{_Q}t|wouldn{_Q}t)\s+you|please|pls|plz|kindly"
+    rf"\b(?:(?:can|could|would|will|won{_Q}t|wouldn{_Q}t)\s+you|^(?:please|pls|plz|kindly)"
+    r"|(?:please|pls|plz)\W*$"
     rf"|(?:I|we)\s+(?:need|want|would like|{_Q}d like)\s+(?:you|u)\s+to"
     r"|^(?:just\s+)?(?:help|show|tell|give|walk|let)\s+me\b"
     rf"|let{_Q}s|lets\s+(?:go|try|do|see|make|get)|I\s+(?:was|am|{_Q}m)\s+wondering"

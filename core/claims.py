@@ -62,6 +62,7 @@ _CLAUSE_BREAK = re.compile(
     r"\s*;\s*|\s+[-–—]\s+"
     r"|,?\s+(?:and|but|so|because)\s+(?=(?:I|we|he|she|they|it)\b|my(?:\s+\w+){1,2}\s+"
     r"(?:is|was|are|were|has|had|have|will|just|also|\w+ed|\w+s)\b)"
+    r"|(?:,\s+|,?\s+(?:and|but|so)\s+)(?=(?:please|pls|kindly)\b|(?:can|could|would)\s+you\b)"
     r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s|(?:it|it['’]s|they|he|she|there['’]s|that['’]s)\s"
     r"|(?:the|only|this|these|those)\s+(?:[\w'’-]+\s+){0,3}(?:is|are|was|were|has|have)\b"
     r"|[A-Z][a-z]+\s+(?:did|is|was|has|does)\b)"
