@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .lexicon import ADJECTIVES_IN_ED, IRREGULAR_PAST
+
 ASSISTANT = "the assistant"
 """How a statement names the assistant (first person of an assistant turn)."""
 ROLE_WORDS = frozenset({"assistant", "recommended", "user"})
@@ -18,7 +20,8 @@ ROLE_WORDS = frozenset({"assistant", "recommended", "user"})
 
 _Q = "['’]"
 _REQUEST = re.compile(
-    rf"\b(?:(?:can|could|would|will|won{_Q}t|wouldn{_Q}t)\s+you|please|pls|plz|kindly"
+    rf"\b(?:(?:can|could|would|will|won{_Q}t|wouldn{_Q}t)\s+you|^(?:please|pls|plz|kindly)"
+    r"|(?:please|pls|plz)\W*$"
     rf"|(?:I|we)\s+(?:need|want|would like|{_Q}d like)\s+(?:you|u)\s+to"
     r"|^(?:just\s+)?(?:help|show|tell|give|walk|let)\s+me\b"
     rf"|let{_Q}s|lets\s+(?:go|try|do|see|make|get)|I\s+(?:was|am|{_Q}m)\s+wondering"
@@ -45,7 +48,7 @@ _IMPERATIVE_VERBS = frozenset(
     debug keep try take let look see remember imagine guess consider note include ensure
     avoid do don't be go come call ask read paste copy insert append wrap return import
     define print configure enable disable choose pick skip follow apply clean stay catch
-    talk come thank have hope wish good nice glad happy
+    talk come thank have hope wish good nice glad happy hang
     """.split()
 )
 _DETERMINER_NEXT = re.compile(
@@ -59,6 +62,36 @@ _FINITE_NEXT = re.compile(
     re.I,
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_COMMENT = re.compile(
+    r"^(?:sounds|seems|looks|feels)\s+(?:like|good|great|fun|amazing|awesome)\b", re.I
+)
+_FINITE = re.compile(
+    r"\b(?:is|are|was|were|am|has|have|had|do|does|did|will|would|shall|should|can|could|may"
+    r"|might|must|ought|cannot)\b|\w['’](?:s|re|ve|ll|d|m)\b|n['’]t\b"
+    r"|\b(?!(?:need|feed|speed|seed|bleed|breed|red|bed|shed|"
+    + "|".join(sorted(ADJECTIVES_IN_ED))
+    + r")\b)[a-z]{2,}ed\b|\b(?:"
+    + "|".join(sorted(IRREGULAR_PAST))
+    + r")\b",
+    re.I,
+)
+_PRONOUN_VERB = re.compile(
+    r"\b(?:I|we|they|he|she|[Ii])\s+(?:[a-z]+ly\s+|never\s+|always\s+"
+    r"|also\s+|just\s+|still\s+|often\s+|now\s+|even\s+)?[a-z]{2,}\b"
+    r"|\b(?:it|that|which|who|you)\s+(?:[a-z]+ly\s+)?[a-z]{2,}s\b",
+    re.I,
+)
+_NOUN_VERB = re.compile(
+    r"(?:\b[A-Z][\w'’]*|\b(?i:the|my|our|his|her|their|this|that|your|its|a|an)\s+[\w'’-]+"
+    r"(?:\s+[\w'’-]+)?)(?:,[^,]{1,40},)?\s+(?:[a-z]+ly\s+)?[a-z]{2,}s\b"
+    r"|\b[a-z]+\s+(?:[a-z]+ly\s+)?(?:pays|takes|makes|looks|feels|seems|sounds|means|matters"
+    r"|helps|works|goes|gets|comes|keeps|gives|brings|needs|wants|loves|likes|says|runs|lives"
+    r"|shows|tells|starts|stays|grows|changes|depends)\b"
+    r"|^(?:you|it|they)\s+(?:[a-z]+ly\s+)?[a-z]{2,}\b",
+    re.I,
+)
+_ONGOING = re.compile(r"(?:still|just|currently|now|always)\s+[a-z]{3,}ing\b", re.I)
+_NOT_A_CLAUSE_AFTER = re.compile(r"\s+(?:is|was|are|were|by|and|or|to\b(?!\s+\w+\s))", re.I)
 
 
 def speech_act(body: str) -> str | None:
@@ -67,9 +100,34 @@ def speech_act(body: str) -> str | None:
         return "request"
     if _EXPRESSIVE.match(body):
         return "expressive"
+    if _COMMENT.match(body):
+        return "comment"
     if imperative(body):
         return "imperative"
     return None
+
+
+def has_finite_verb(body: str) -> bool:
+    """Whether the clause says something of something: a finite verb, as far as closed word
+    lists can tell ("Timings from the profiler", "Going for hikes" have none)."""
+    return any(p.search(body) for p in (_FINITE, _PRONOUN_VERB, _NOUN_VERB))
+
+
+def elided_subject(body: str) -> str | None:
+    """The verb an elided "I" needs, or None: "Fixed the CORS headers" -> "" (the speaker
+    goes first), "Been busy" -> "has", "Still working on it" -> "is"."""
+    first = _WORD.match(body)
+    if first is None or _NOT_A_CLAUSE_AFTER.match(body, first.end()):
+        return None
+    word = first.group(0).lower()
+    if word == "been":
+        return "has"
+    if _ONGOING.match(body):
+        return "is"
+    past = word in IRREGULAR_PAST - {"was", "were", "had", "did"} or (
+        word.endswith("ed") and len(word) > 4 and word not in ADJECTIVES_IN_ED
+    )
+    return "" if past else None
 
 
 def past_expressive(body: str) -> int:

@@ -14,7 +14,15 @@ import re
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time
 
-from .assertions import ASSISTANT, assistant_reading, past_expressive, speech_act, you_as_user
+from .assertions import (
+    ASSISTANT,
+    assistant_reading,
+    elided_subject,
+    has_finite_verb,
+    past_expressive,
+    speech_act,
+    you_as_user,
+)
 from .events import SpeakerRole as Role
 from .extraction import Claim, Signal, SignalKind, Slot
 from .lexicon import (
@@ -54,10 +62,15 @@ _CLAUSE_BREAK = re.compile(
     r"\s*;\s*|\s+[-–—]\s+"
     r"|,?\s+(?:and|but|so|because)\s+(?=(?:I|we|he|she|they|it)\b|my(?:\s+\w+){1,2}\s+"
     r"(?:is|was|are|were|has|had|have|will|just|also|\w+ed|\w+s)\b)"
-    r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s)"
+    r"|(?:,\s+|,?\s+(?:and|but|so)\s+)(?=(?:please|pls|kindly)\b|(?:can|could|would)\s+you\b)"
+    r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s|(?:it|it['’]s|they|he|she|there['’]s|that['’]s)\s"
+    r"|(?:the|only|this|these|those)\s+(?:[\w'’-]+\s+){0,3}(?:is|are|was|were|has|have)\b"
+    r"|[A-Z][a-z]+\s+(?:did|is|was|has|does)\b)"
 )
 _NOUN_PHRASE = re.compile(
-    r"(?:(?:my|our|his|her|their|the|a|an)\s+)?[\w'’-]+(?:\s+[\w'’-]+)?", re.I
+    r"(?!(?:I|we|he|she|they|it|you)\b)(?:(?:my|our|his|her|their|the|a|an)\s+)?[\w'’-]+"
+    r"(?:\s+[\w'’-]+)?",
+    re.I,
 )
 _HAS_SUBJECT = re.compile(
     r"\b(?:I|I['’]\w+|we|he|she|they|it|it['’]s|that['’]s|there['’]s)\b", re.I
@@ -81,6 +94,7 @@ _NOT_NEGATING = re.compile(
 )
 _LEADING_VOCATIVE = re.compile(r"([A-Z][a-z]+)[,!]\s+")
 _TRAILING_VOCATIVE = re.compile(r",\s*[A-Z][a-z]+\s*[.!…]*\s*$")
+_OWN_SUBJECT = re.compile(r"(?:I|we|my|our)\b", re.I)
 _ADDRESSED = re.compile(r"(?:I|I['’]\w+|we|my|you|your)\b")
 """After "Name, ": the rest speaks to that person, so the name is a vocative."""
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
@@ -222,15 +236,21 @@ def _claim_for(turn: _Turn, clause: _Clause) -> Claim | None:
     if turn.role == "assistant":
         return _assistant_claim(turn, clause, start, end)
     body = text[start:end]
-    if speech_act(body) is not None:
+    if speech_act(body) is not None or _label(body):
         return None
     inside = _inside(turn, clause)
     slot_match = match_slot(body, turn.speaker, _stops(inside, start))
     if slot_match is None and not _informative(body, turn.listener is not None):
         return None
+    if not (has_finite_verb(body) or _anchored(inside) or elided_subject(body) is not None):
+        return None
     statement = rewrite_clause(text, start, end, turn.signals, turn.speaker, turn.listener)
     if _tautology(statement):
         return None
+    verb = elided_subject(body)
+    if verb is not None:
+        subject = f"{turn.speaker} {verb}".rstrip()
+        statement = f"{subject} {statement[:1].lower()}{statement[1:]}"
     slot, rule_negated = slot_match if slot_match else (None, False)
     claim = _assemble(statement, _support(turn, start, end), slot, rule_negated, inside, turn)
     hedge = HEDGE_CUES.search(text, clause.start, clause.end)
@@ -241,9 +261,12 @@ def _assistant_claim(turn: _Turn, clause: _Clause, start: int, end: int) -> Clai
     """The assistant's own statement ("The assistant recommended ..."), never the user's."""
     reading = assistant_reading(turn.text[start:end])
     rest_at = start + (reading.start if reading else 0)
-    if reading is None or not _informative(turn.text[rest_at:end], True):
+    rest = turn.text[rest_at:end]
+    if reading is None or _label(rest) or not _informative(rest, True):
         return None
     rest = rewrite_clause(turn.text, rest_at, end, turn.signals, turn.speaker, None)
+    if not reading.prefix and not has_finite_verb(turn.text[start:end]):
+        return None
     if reading.prefix and turn.text[rest_at : rest_at + 1].islower():
         rest = rest[:1].lower() + rest[1:]
     statement = you_as_user(reading.prefix + rest)
@@ -271,6 +294,18 @@ def _support(turn: _Turn, start: int, end: int) -> tuple[tuple[int, int], ...]:
             cut = max(cut, piece.end)
     spans.append((cut, end))
     return tuple((s, e) for s, e in spans if turn.text[s:e].strip())
+
+
+def _anchored(inside: tuple[Signal, ...]) -> bool:
+    """A verbless fragment is kept when it names the speaker, someone or a date ("A gift
+    from my grandma in Seoul"): it still points recall at its turn."""
+    kinds = {SignalKind.SPEAKER, SignalKind.ENTITY, SignalKind.DATE}
+    return any(s.kind in kinds for s in inside)
+
+
+def _label(body: str) -> bool:
+    """A heading line before a block ("Timings from the profiler:"), not a statement."""
+    return body.rstrip().endswith(":") and _OWN_SUBJECT.match(body) is None
 
 
 def _tautology(statement: str) -> bool:

@@ -156,6 +156,22 @@ VERBS_ENDING_IN_ED_OR_ING: frozenset[str] = frozenset(
     sing bring ring swing sling sting cling fling wring spring string
     """.split()
 )
+IRREGULAR_PAST: frozenset[str] = frozenset(
+    """
+    went came saw made took gave found felt thought told said bought brought caught taught
+    began ran sang swam wrote drove rode ate drank met left kept slept spent sent lost won
+    built heard knew grew threw flew fell held became paid stood understood chose spoke broke
+    woke forgot sold hung led got did had was were
+    """.split()
+)
+ADJECTIVES_IN_ED: frozenset[str] = frozenset(
+    """
+    excited interested tired married scared worried bored pleased thrilled stressed
+    supposed based used engaged obsessed amazed relieved blessed inspired motivated
+    surprised shocked confused exhausted overwhelmed delighted disappointed annoyed
+    impressed committed dedicated talented related detailed advanced experienced
+    """.split()
+)
 ADVERB_PHRASES: frozenset[tuple[str, str]] = frozenset(
     {("kind", "of"), ("sort", "of"), ("kinda", "of")}
 )

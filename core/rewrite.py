@@ -55,7 +55,7 @@ _SUBJECT_POSITION = re.compile(
     r"\s*$",
     re.I,
 )
-_NEXT_WORDS = re.compile(r"\s+((?:[a-z]+\s+){0,3})")
+_NEXT_WORDS = re.compile(r"\s+((?:[a-z]+(?:\s+|(?=[^\w'’-])|$)){0,3})")
 _THIRD_PERSON = re.compile(r"\b(?:[Hh]e|[Ss]he|[Hh]im|[Hh]is|[Hh]er|[Hh]ers)\b")
 _VOCATIVE_AFTER = re.compile(r"^\s*[!?]|^\s*,\s*(?:[a-z]+\s+){0,2}[!?]")
 _VOCATIVE_BEFORE = re.compile(
@@ -97,7 +97,8 @@ def _date_edits(text: str, start: int, end: int, signals: list[Signal]) -> list[
     edits = []
     for signal in signals:
         inside = start <= signal.start and signal.end <= end
-        if inside and signal.kind is SignalKind.DATE and signal.value:
+        possessive = text[signal.end : signal.end + 2] in ("'s", "’s")
+        if inside and signal.kind is SignalKind.DATE and signal.value and not possessive:
             if not re.search(r"\b\d{4}\b", signal.text):
                 phrase = _date_phrase(text[: signal.start], signal.text, signal.value)
                 edits.append((signal.start, signal.end, phrase))
@@ -116,15 +117,60 @@ def _date_phrase(before: str, span_text: str, value: str) -> str:
 
 
 def _first_person_edits(text: str, start: int, end: int, speaker: str) -> list[Replacement]:
-    edits = []
+    """The first subject "I"/"we" names the speaker; once it (or "me") is named, a later
+    subject is "they" ("Maya gets this error when they hit the endpoint"), as a writer
+    would put it; "my" and "me" keep the name."""
+    edits: list[Replacement] = []
+    named = False
     for match in _FIRST_PERSON.finditer(text, start, end):
-        if match.group("i"):
-            edits.append(_i_edit(text, match, end, speaker))
-        elif match.group("we"):
-            edits.append((match.start(), match.end(), _we_phrase(match, speaker)))
+        word = match.group(0).lower()
+        subject = match.group("i") or match.group("we")
+        if subject:
+            edits.append(
+                _later_subject(text, match) if named else _subject_edit(text, match, end, speaker)
+            )
+        elif named and word in _LATER_OBJECTS:
+            edits.append((match.start(), match.end(), _LATER_OBJECTS[word]))
         else:
             edits.append((match.start(), match.end(), _object_phrase(match.group(0), speaker)))
+        named = named or bool(subject) or word in {"me", "us"}
     return edits
+
+
+_LATER_OBJECTS = {"us": "them", "our": "their", "ours": "theirs", "ourselves": "themselves"}
+"""After the speaker is named, "us" is "them"; "me" and "my" keep the name (unambiguous)."""
+
+
+def _subject_edit(text: str, match: re.Match[str], end: int, speaker: str) -> Replacement:
+    if match.group("i"):
+        return _i_edit(text, match, end, speaker)
+    return match.start(), match.end(), _we_phrase(match, speaker)
+
+
+_THEY_TAILS = {
+    "'m": "are",
+    "'re": "are",
+    "'ve": "have",
+    "'ll": "will",
+    "'d": "would",
+    " am": "are",
+    " have": "have",
+    " haven't": "have not",
+    " have not": "have not",
+    " do not": "do not",
+    " don't": "do not",
+    " do": "do",
+}
+
+
+def _later_subject(text: str, match: re.Match[str]) -> Replacement:
+    tail = (match.group("tail") or match.group("wetail") or "").replace("’", "'")
+    if tail:
+        return match.start(), match.end(), f"they {_THEY_TAILS[tail]}"
+    was = re.match(r"\s+was\b", text[match.end() : match.end() + 5])
+    if match.group("i") and was:
+        return match.start(), match.end() + was.end(), "they were"
+    return match.start(), match.end(), "they"
 
 
 _I_TAILS = {

@@ -19,7 +19,7 @@ from .lexicon import (
     ORGANISATION_SUFFIXES,
     PLACE_PREPOSITIONS,
 )
-from .segments import CODE_KINDS, PROSE_KINDS, SHELL_LINE, Segment
+from .segments import CODE_KINDS, PROSE_KINDS, SHELL_LINE, Segment, segment
 from .temporal import find_temporal
 
 _Q = "['’]"
@@ -264,11 +264,15 @@ def structure_anchors(text: str, segments: tuple[Segment, ...]) -> list[Signal]:
     return sorted(unique.values(), key=lambda s: (s.start, s.end, s.value or ""))
 
 
-def anchor_terms(text: str, segments: tuple[Segment, ...]) -> tuple[str, ...]:
-    """The exact-match terms of a turn's anchors (``flask@2.3``, ``src/app.py``, ...)."""
-    values = [
-        s.value.split(":", 1)[1].lower() for s in structure_anchors(text, segments) if s.value
-    ]
+def anchor_terms(text: str, segments: tuple[Segment, ...] | None = None) -> tuple[str, ...]:
+    """The exact-match terms of a turn's (or a query's) hard anchors, lower case, in order:
+    ``flask@2.3``, ``src/app.py``, ``git add .``, ``250ms``, ``modulenotfounderror: ...``.
+
+    >>> anchor_terms("Bumped flask==2.3.1 in `requirements.txt`; p95 is 250ms.")
+    ('flask@2.3.1', '2.3.1', 'requirements.txt', '250ms')
+    """
+    found = structure_anchors(text, segment(text) if segments is None else segments)
+    values = [s.value.split(":", 1)[1].lower() for s in found if s.value]
     return tuple(dict.fromkeys(v for v in values if v))
 
 

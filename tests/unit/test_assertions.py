@@ -73,3 +73,12 @@ def test_system_and_tool_turns_yield_anchors_but_no_claims(role: SpeakerRole) ->
     )
     assert result.claims == ()
     assert any(a.value == "path:src/app.py" for a in result.anchors)
+
+
+def test_a_request_after_an_assertion_leaves_the_assertion() -> None:
+    assert statements("I am allergic to peanuts, so please never suggest satay.") == [
+        "Dev is allergic to peanuts."
+    ]
+    assert statements("I built the login page, can you add the signup route") == [
+        "Dev built the login page."
+    ]

@@ -90,7 +90,7 @@ CORPUS: list[tuple[SpeakerRole, str, list[str]]] = [
         ["Maya plays guitar.", "Maya sings in a choir."],
     ),
     ("user", "I love Ana and my dog.", ["Maya loves Ana and Maya's dog."]),
-    ("user", "When I was young, I lived in Paris.", ["When Maya was young, Maya lived in Paris."]),
+    ("user", "When I was young, I lived in Paris.", ["When Maya was young, they lived in Paris."]),
     ("user", "Thanks for the help with my move!", []),
     ("user", "Can you fill in the remaining routes for me", []),
     ("user", "Please add docstrings to every function.", []),
@@ -119,7 +119,7 @@ CORPUS: list[tuple[SpeakerRole, str, list[str]]] = [
         ["Maya decided to switch from MySQL to PostgreSQL."],
     ),
     ("user", "I need a break from work.", ["Maya needs a break from work."]),
-    ("user", "I cook and I clean on weekends.", ["Maya cooks and Maya cleans on weekends."]),
+    ("user", "I cook and I clean on weekends.", ["Maya cooks.", "Maya cleans on weekends."]),
     ("user", "Ana and I went hiking yesterday.", ["Ana and Maya went hiking on 7 April 2026."]),
     (
         "assistant",
