@@ -135,7 +135,7 @@ _COPULA = (
 )
 _APPROX = (
     r"(?:(?:at|around|about|roughly|approximately|nearly|almost|over|under|only|just|~"
-    r"|down to|up to) )?"
+    r"|down to|up to|on|in|by) )?"
 )
 _FROM = r"(?: from \S+(?: [a-z%]+)?)?"
 _PATTERNS = (
@@ -172,7 +172,7 @@ _APPOSITION = re.compile(
     rf"(?:(?:only|just|about|roughly|now|at) )*(?P<value>{_VALUE})"
 )
 _CLAUSE = re.compile(
-    r",\s+|;\s*|:\s+|\s+[-–—]\s+|\s+\((?=\w)|\)\s*"
+    r"(?<=[\w%)])[.!?]\s+(?=[A-Z`])|,\s+|;\s*|:\s+|\s+[-–—]\s+|\s+\((?=\w)|\)\s*"
     r"|\s+(?=(?:and|but|while|whereas|because|since|so|although|though|which|that|when|after"
     r"|before|once|until|as|where|who|with)\s)",
 )
