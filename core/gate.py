@@ -227,10 +227,10 @@ def _same_matter(claim: Claim, fact: Fact, memory: ScopeMemory) -> bool:
     terms = denied_terms(negated.statement, speaker)
     if any(mentions(positive.statement, t) and _specific(memory, t) for t in terms):
         return True
-    if lead_subject(claim.statement) != lead_subject(fact.statement):
+    subject = lead_subject(claim.statement)
+    if not subject or subject != lead_subject(fact.statement):
         return False
-    names = {speaker.lower()}
-    ours, theirs = content_lemmas(claim.statement) - names, content_lemmas(fact.statement) - names
+    ours, theirs = content_lemmas(claim.statement), content_lemmas(fact.statement)
     shared = ours & theirs
     return len(shared) >= 2 and 2 * len(shared) >= len(ours if claim.negated else theirs)
 

@@ -105,4 +105,5 @@ def test_idiomatic_negations_do_not_deny_anything() -> None:
     assert plain_negation("Alice has never written any Flask routes.")
     assert not plain_negation("Jon is never gonna give up on his dreams.")
     assert not plain_negation("Pottery is not just a hobby for Melanie.")
-    assert content_lemmas("Alice has never written any Flask routes.") >= {"flask", "route"}
+    assert content_lemmas("Alice has never written any Flask routes.") == {"written", "route"}
+    assert not plain_negation("Jon is feeling confident and won't give up.")
