@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .lexicon import FUNCTION_WORDS, MONTHS, NOT_NAMES
+from .lexicon import CALENDAR_WORDS, FUNCTION_WORDS, MONTHS, NOT_NAMES
 
 __all__ = [
     "Reading",
@@ -135,7 +135,7 @@ _COPULA = (
 )
 _APPROX = (
     r"(?:(?:at|around|about|roughly|approximately|nearly|almost|over|under|only|just|~"
-    r"|down to|up to) )?"
+    r"|down to|up to|on|in|by) )?"
 )
 _FROM = r"(?: from \S+(?: [a-z%]+)?)?"
 _PATTERNS = (
@@ -172,7 +172,7 @@ _APPOSITION = re.compile(
     rf"(?:(?:only|just|about|roughly|now|at) )*(?P<value>{_VALUE})"
 )
 _CLAUSE = re.compile(
-    r",\s+|;\s*|:\s+|\s+[-–—]\s+|\s+\((?=\w)|\)\s*"
+    r"(?<=[\w%)])[.!?]\s+(?=[A-Z`])|,\s+|;\s*|:\s+|\s+[-–—]\s+|\s+\((?=\w)|\)\s*"
     r"|\s+(?=(?:and|but|while|whereas|because|since|so|although|though|which|that|when|after"
     r"|before|once|until|as|where|who|with)\s)",
 )
@@ -401,10 +401,10 @@ def _lemma(word: str) -> str:
 
 _WORD = re.compile(r"[A-Za-z][\w'’+#-]*")
 _NEGATIONS = frozenset({"not", "never", "no", "none", "nothing", "nobody", "neither", "nor"})
-_COLLOQUIAL = frozenset({"gonna", "wanna", "gotta", "kinda", "sorta", "lemme", "gimme"})
+_COLLOQUIAL = frozenset({"gonna", "wanna", "gotta", "kinda", "sorta", "lemme", "gimme", "others"})
 # A negation that says something positive: "never give up", "not just a hobby".
 _POSITIVE_NEGATION = re.compile(
-    r"\b(?:not|never|no|n['’]t|cannot)\s+(?:\w+\s+){0,2}?(?:just|only|give up|giving up"
+    r"(?:\b(?:not|never|no|cannot)|n['’]t)\s+(?:\w+\s+){0,2}?(?:just|only|give up|giving up"
     r"|quit|stop|beat|wait|believe|help|last|matter|doubt|wonder|forget|regret|mind|miss"
     r"|be happier|be prouder|enough)\b",
     re.I,
@@ -441,7 +441,10 @@ def denies_for_all_time(statement: str) -> bool:
 
 def _topical(word: str) -> bool:
     """A named or technical term: capitalized, an acronym, or with digits or symbols."""
-    if word.lower() in _NON_NAMES or word.lower() in FUNCTION_WORDS or len(word) < 2:
+    lowered = word.lower()
+    if lowered in _NON_NAMES | FUNCTION_WORDS | CALENDAR_WORDS or not any(
+        c.isalpha() for c in word
+    ):
         return False
     return word[0].isupper() or any(c.isdigit() or c in "._+#/" for c in word)
 
@@ -453,16 +456,19 @@ def plain_negation(statement: str) -> bool:
 
 
 def lead_subject(statement: str) -> str:
-    """The statement's first word, lower case, without a possessive: who it is about."""
+    """The statement's first word, lower case, without a possessive: who it is about
+    ("" for a pronoun or a function word: that says nothing about who)."""
     first = statement.split(maxsplit=1)[0] if statement.strip() else ""
-    return first.replace("’", "'").removesuffix("'s").lower()
+    word = first.replace("’", "'").removesuffix("'s").lower()
+    return "" if word in FUNCTION_WORDS or word in _NON_NAMES else word
 
 
 @lru_cache(maxsize=65536)
 def content_lemmas(statement: str) -> frozenset[str]:
-    """The statement's content words as lemmas (no function words, negations or names'
-    possessive marks): what two statements must share to be about the same thing."""
-    words = (w.replace("’", "'").removesuffix("'s").lower() for w in _WORD.findall(statement))
+    """The statement's common content words as lemmas (no names, function words or
+    negations): what two statements must share to be about the same thing."""
+    common = (w for w in _WORD.findall(statement) if not w[0].isupper())
+    words = (w.replace("’", "'").removesuffix("'s").lower() for w in common)
     return frozenset(
         _lemma(w)
         for w in words

@@ -211,12 +211,12 @@ def _contradiction(
             break
         fact = memory.facts[memory.active[int(row)]]
         if fact.negated != claim.negated and fact.asserted_by == role:
-            if _same_matter(claim, fact):
+            if _same_matter(claim, fact, memory):
                 return fact
     return None
 
 
-def _same_matter(claim: Claim, fact: Fact) -> bool:
+def _same_matter(claim: Claim, fact: Fact, memory: ScopeMemory) -> bool:
     """The negated one denies what the other says: a named thing it denies is named by
     the other, or both are about the same subject and share most of the negated one's
     content words."""
@@ -224,14 +224,26 @@ def _same_matter(claim: Claim, fact: Fact) -> bool:
     if not plain_negation(negated.statement):
         return False
     speaker = _speaker(claim)
-    if any(mentions(positive.statement, t) for t in denied_terms(negated.statement, speaker)):
+    terms = denied_terms(negated.statement, speaker)
+    if any(mentions(positive.statement, t) and _specific(memory, t) for t in terms):
         return True
-    if lead_subject(claim.statement) != lead_subject(fact.statement):
+    subject = lead_subject(claim.statement)
+    if not subject or subject != lead_subject(fact.statement):
         return False
-    names = {speaker.lower()}
-    ours, theirs = content_lemmas(claim.statement) - names, content_lemmas(fact.statement) - names
+    ours, theirs = content_lemmas(claim.statement), content_lemmas(fact.statement)
     shared = ours & theirs
     return len(shared) >= 2 and 2 * len(shared) >= len(ours if claim.negated else theirs)
+
+
+def _specific(memory: ScopeMemory, term: str) -> bool:
+    """A term few of the scope's facts name (a tool, a platform), not one most of them do
+    (a person the conversation is about, the project itself): only a specific term
+    says that two statements are about the same thing."""
+    named = sum(1 for i in memory.active if term in (e.lower() for e in memory.facts[i].entities))
+    return named < max(SPECIFIC_TERM_FACTS, len(memory) // 50)
+
+
+SPECIFIC_TERM_FACTS = 5
 
 
 def _speaker(claim: Claim) -> str:
