@@ -897,6 +897,7 @@ def _record(p: Persona, turn: Turn, turn_id: str, session: int, when: datetime) 
     }
     if turn.speaker == ASSISTANT:
         record["agent"] = ASSISTANT
+        record["role"] = "assistant"
     record["_observations"] = turn.observations
     return record
 
