@@ -129,6 +129,10 @@ class Fact(BaseModel):
     asserted_by: str = Field(
         default="user", description="Role of the speaker whose words the fact comes from"
     )
+    time_expressions: tuple[tuple[str, str], ...] = Field(
+        default=(),
+        description="Each date as said beside its resolved value (no year when none was said)",
+    )
     extraction_version: str
     last_verified_at: AwareDatetime
     version: int = Field(ge=1)

@@ -146,6 +146,7 @@ def new_fact(turn: TurnRecorded, index: int, claim: Claim, extraction_version: s
         confidence=confidence(1),
         review_reason=claim.review_reason,
         asserted_by=claim_role(claim),
+        time_expressions=claim.time_expressions,
         extraction_version=extraction_version,
         last_verified_at=turn.captured_at,
         version=1,
