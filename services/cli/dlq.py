@@ -12,6 +12,7 @@ import typer
 from ..memory.dlq import DeadLetter, DeadLetters, Redriven
 from ..memory.memory import Memory
 from .options import BrokerOpt, DataDirOpt, JsonOpt, RuntimeOpt, _fail, _run, _settings, console
+from .render import shown as printable
 
 app = typer.Typer(help="Dead letters: records a stage could not process, with the reason.")
 
@@ -46,7 +47,9 @@ def list_letters(
     for x in letters:
         done = " [dim](re-driven)[/dim]" if x.redriven else ""
         origin = f"{x.topic}[{x.partition}]@{x.origin_offset}"
-        console.print(f"[bold]{x.offset}[/bold] {x.stage} {origin}{done}\n  [red]{x.error}[/red]")
+        console.print(
+            f"[bold]{x.offset}[/bold] {x.stage} {origin}{done}\n  [red]{printable(x.error)}[/red]"
+        )
 
 
 @app.command()

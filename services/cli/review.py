@@ -12,7 +12,7 @@ import typer
 from ..memory.memory import Memory
 from ..memory.results import ActionResult, FactDetail
 from .options import BrokerOpt, DataDirOpt, JsonOpt, RuntimeOpt, _run, _settings, console
-from .render import render_quotes
+from .render import render_quotes, shown
 
 app = typer.Typer()
 
@@ -104,8 +104,8 @@ def review(
     if not queue:
         console.print(f"nothing to review in {scope}")
     for detail in queue:
-        console.print(f"[bold]{detail.fact.fact_id}[/bold]  {detail.fact.statement}")
-        console.print(f"  [yellow]{detail.fact.review_reason}[/yellow]")
+        console.print(f"[bold]{detail.fact.fact_id}[/bold]  {shown(detail.fact.statement)}")
+        console.print(f"  [yellow]{shown(detail.fact.review_reason or '')}[/yellow]")
         render_quotes(console, detail.evidence)
 
 
