@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from .options import BrokerOpt, DataDirOpt, JsonOpt, RuntimeOpt, _fail, _run, _settings, console
+from .render import shown as printable
 
 if TYPE_CHECKING:
     from ..memory.dlq import DeadLetter, DeadLetters, Redriven
@@ -50,7 +51,9 @@ def list_letters(
     for x in letters:
         done = " [dim](re-driven)[/dim]" if x.redriven else ""
         origin = f"{x.topic}[{x.partition}]@{x.origin_offset}"
-        console.print(f"[bold]{x.offset}[/bold] {x.stage} {origin}{done}\n  [red]{x.error}[/red]")
+        console.print(
+            f"[bold]{x.offset}[/bold] {x.stage} {origin}{done}\n  [red]{printable(x.error)}[/red]"
+        )
 
 
 @app.command()

@@ -105,10 +105,10 @@ def review(
     if not queue:
         console.print(f"nothing to review in {scope}")
     for detail in queue:
-        console.print(f"[bold]{detail.fact.fact_id}[/bold]  {detail.fact.statement}")
-        console.print(f"  [yellow]{detail.fact.review_reason}[/yellow]")
-        from .render import render_quotes
+        from .render import render_quotes, shown
 
+        console.print(f"[bold]{detail.fact.fact_id}[/bold]  {shown(detail.fact.statement)}")
+        console.print(f"  [yellow]{shown(detail.fact.review_reason or '')}[/yellow]")
         render_quotes(console, detail.evidence)
 
 
