@@ -5,6 +5,8 @@ the package data ``provmem.infra.models/minilm``. Nothing is downloaded: fastemb
 is handed the tokenizer folder as ``specific_model_path`` and the ONNX file as an
 absolute ``model_file`` (``Path(tokenizer_dir) / "/abs/model.onnx"`` is the
 absolute path, so the two need not share a folder and nothing is copied).
+Queries skip fastembed (its import costs a CLI query ~1.5 s): the same model file and
+tokenizer run in a :class:`~provmem.infra.query_session.QuerySession`.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from .query_model import query_model_path
 
 if TYPE_CHECKING:
     from fastembed import TextEmbedding
+
+    from .query_session import QuerySession
 
 __all__ = ["MiniLMEmbedder", "default_onnx_path", "tokenizer_dir"]
 
@@ -168,7 +172,7 @@ class MiniLMEmbedder(Embedder):
         self._int8_queries = int8_queries
         self._cache = _LruCache(cache_size)
         self._model: TextEmbedding | None = None
-        self._query_model: TextEmbedding | None = None
+        self._query_model: QuerySession | None = None
         self._load_lock = threading.Lock()
 
     def warm_up(self) -> None:
@@ -201,12 +205,12 @@ class MiniLMEmbedder(Embedder):
 
         A short text gains nothing from intra-op threads, and on busy cores their
         synchronisation dominates (measured p50 24 ms with two threads, 10 ms with one).
+        The session runs without fastembed (``infra/query_session.py``).
         """
         key = _query_key(text) if self._int8_queries else _key(text)
         vector = self._cache.get(key)
         if vector is None:
-            (raw,) = self._loaded(query=True).embed([text])
-            vector = np.array(raw, dtype=np.float32)
+            vector = self._query_session().embed(text)
             self._cache.put(key, vector)
         return vector.tolist()
 
@@ -224,29 +228,39 @@ class MiniLMEmbedder(Embedder):
             result[index] = np.array(vector, dtype=np.float32)  # a copy, not a batch view
         return result
 
-    def _loaded(self, query: bool = False) -> TextEmbedding:
-        """The batch session (``threads``), or the single-threaded query session."""
-        if query and (self._threads != 1 or self._int8_queries):
-            if self._query_model is None:
-                with self._load_lock:
-                    if self._query_model is None:
-                        self._query_model = self._load(threads=1, query=True)
-            return self._query_model
+    def _query_session(self) -> QuerySession:
+        """The single-threaded query session, loaded on first use."""
+        if self._query_model is None:
+            with self._load_lock:
+                if self._query_model is None:
+                    self._query_model = self._load_query_session()
+        return self._query_model
+
+    def _load_query_session(self) -> QuerySession:
+        from .query_session import QuerySession
+
+        onnx_path = self._onnx_path or default_onnx_path()
+        if self._int8_queries:
+            try:
+                onnx_path = query_model_path(onnx_path.resolve())
+            except OSError as error:  # no writable model cache: the float path still works
+                _log.warning("embedder.int8_queries_off", reason=str(error))
+        session = QuerySession(onnx_path.resolve(), self._model_dir or tokenizer_dir())
+        _log.info("embedder.query_loaded", onnx=str(onnx_path))
+        return session
+
+    def _loaded(self) -> TextEmbedding:
+        """The batch session (``threads``) of fastembed, for documents."""
         if self._model is None:
             with self._load_lock:
                 if self._model is None:
                     self._model = self._load(self._threads)
         return self._model
 
-    def _load(self, threads: int | None, query: bool = False) -> TextEmbedding:
+    def _load(self, threads: int | None) -> TextEmbedding:
         from fastembed import TextEmbedding
 
         onnx_path = self._onnx_path or default_onnx_path()
-        if query and self._int8_queries:
-            try:
-                onnx_path = query_model_path(onnx_path.resolve())
-            except OSError as error:  # no writable model cache: the float path still works
-                _log.warning("embedder.int8_queries_off", reason=str(error))
         folder = self._model_dir or tokenizer_dir()
         name = _register(onnx_path.resolve())
         model = TextEmbedding(

@@ -10,6 +10,10 @@ unsalted: anyone can hash a word and look for it. What the index stores is there
 :func:`keyed_terms` of them, per subject (the sealed vector index does it on both the
 document and the query side).
 
+Queries skip fastembed (whose import costs a CLI query ~1.5 s): :class:`_QueryTerms`
+repeats its ``query_embed`` step by step with the same stopword file, stemmer and hash
+(tests/unit/test_sparse_query.py checks they agree). Documents go through fastembed.
+
 Nothing is downloaded: fastembed gets the folder ``provmem.infra.models/bm25`` (it only
 reads ``english.txt`` from it) as ``specific_model_path``. Term ids are part of the stored
 data: changing the stopwords, the stemmer or the hashing means rebuilding the index.
@@ -18,6 +22,7 @@ data: changing the stopwords, the stemmer or the hashing means rebuilding the in
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import tempfile
 import threading
@@ -97,6 +102,7 @@ class BM25Encoder:
         self._batch_size = batch_size
         self._model_dir = model_dir
         self._model: SparseTextEmbedding | None = None
+        self._query_terms: _QueryTerms | None = None
         self._load_lock = threading.Lock()
 
     def warm_up(self) -> None:
@@ -114,8 +120,19 @@ class BM25Encoder:
 
     def embed_query(self, text: str) -> SparseVector:
         """1.0 for each distinct query term (empty when the query has none)."""
-        (embedding,) = self._loaded().query_embed(text)
-        return _sparse(embedding)
+        if self._query_terms is None:
+            with self._load_lock:
+                if self._query_terms is None:
+                    self._query_terms = _QueryTerms(self._stopwords_folder())
+        terms = sorted(self._query_terms.term_ids(text))
+        return SparseVector(indices=tuple(terms), values=(1.0,) * len(terms))
+
+    def _stopwords_folder(self) -> Path:
+        folder = self._model_dir or stopwords_dir()
+        if not (folder / STOPWORDS_FILE).is_file():
+            # fastembed would silently index stopwords without it.
+            raise FileNotFoundError(f"{folder / STOPWORDS_FILE} is missing")
+        return folder
 
     def _loaded(self) -> SparseTextEmbedding:
         if self._model is None:
@@ -130,10 +147,7 @@ class BM25Encoder:
 
         bm25.get_all_punctuation = punctuation  # the same set, ~9x faster (start-up time)
 
-        folder = self._model_dir or stopwords_dir()
-        if not (folder / STOPWORDS_FILE).is_file():
-            # fastembed would silently index stopwords without it.
-            raise FileNotFoundError(f"{folder / STOPWORDS_FILE} is missing")
+        folder = self._stopwords_folder()
         model = SparseTextEmbedding(
             MODEL_NAME,
             cache_dir=str(folder),  # else fastembed creates <tmp>/fastembed_cache
@@ -145,6 +159,56 @@ class BM25Encoder:
         )
         _log.info("bm25.loaded", folder=str(folder), k1=self.k1, b=self.b, avg_len=self.avg_len)
         return model
+
+
+_NOT_WORD_OR_SPACE = re.compile(r"[^\w\s]", flags=re.UNICODE)
+_NOT_WORD = re.compile(r"[^\w]")
+_SPACES = re.compile(r"\s+")
+#: fastembed's ``token_max_length``: longer tokens are dropped.
+TOKEN_MAX_LENGTH = 40
+
+
+class _QueryTerms:
+    """fastembed ``Bm25.query_embed``'s term ids, without importing fastembed: the same
+    ``remove_non_alphanumeric``, ``SimpleTokenizer``, ``_stem`` and ``compute_token_id``."""
+
+    def __init__(self, folder: Path) -> None:
+        from py_rust_stemmers import SnowballStemmer
+
+        with open(folder / STOPWORDS_FILE) as lines:  # as fastembed reads it
+            self._stopwords = set(lines.read().splitlines())
+        self._stemmer = SnowballStemmer("english")
+
+    def term_ids(self, text: str) -> set[int]:
+        import mmh3
+
+        return {abs(mmh3.hash(stem)) for stem in self._stems(_tokens(text))}
+
+    def _stems(self, tokens: list[str]) -> list[str]:
+        stems = []
+        for token in tokens:
+            lower = token.lower()
+            if _is_punctuation(token) or lower in self._stopwords:
+                continue
+            if len(token) > TOKEN_MAX_LENGTH:
+                continue
+            if stem := self._stemmer.stem_word(lower):
+                stems.append(stem)
+        return stems
+
+
+def _tokens(text: str) -> list[str]:
+    """``SimpleTokenizer.tokenize(remove_non_alphanumeric(text))``."""
+    text = _NOT_WORD_OR_SPACE.sub(" ", text)
+    text = _SPACES.sub(" ", _NOT_WORD.sub(" ", text.lower()))
+    return text.strip().split()
+
+
+def _is_punctuation(token: str) -> bool:
+    """``token in punctuation()`` without building the set: it holds single characters."""
+    import unicodedata
+
+    return len(token) == 1 and unicodedata.category(token).startswith("P")
 
 
 def punctuation() -> set[str]:

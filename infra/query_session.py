@@ -1,0 +1,86 @@
+"""One query's sentence vector from onnxruntime and ``tokenizers``, without fastembed.
+
+Importing fastembed costs a CLI query ~1.5 s (huggingface_hub, requests, image models).
+A query needs only what fastembed's ``TextEmbedding`` does for this model: the tokenizer
+of ``tokenizer.json`` truncated to ``model_max_length`` (fastembed's ``load_tokenizer``),
+``token_type_ids`` of zeros, the model's first output mean pooled over the attention mask
+in float64, L2 normalized, cast back to float32. tests/integration/test_query_session.py
+checks the vectors against fastembed's on varied strings.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["QuerySession"]
+
+
+class QuerySession:
+    """A single-threaded onnxruntime session of one embedding model, for one text at a time."""
+
+    def __init__(self, onnx_path: Path, tokenizer_folder: Path) -> None:
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        self._session = ort.InferenceSession(
+            str(onnx_path), providers=["CPUExecutionProvider"], sess_options=options
+        )
+        self._inputs = {node.name for node in self._session.get_inputs()}
+        self._tokenizer = _tokenizer(tokenizer_folder)
+
+    def embed(self, text: str) -> npt.NDArray[np.float32]:
+        encoding = self._tokenizer.encode(text)
+        ids = np.array([encoding.ids], dtype=np.int64)
+        mask = np.array([encoding.attention_mask], dtype=np.int64)
+        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        (output, *_) = self._session.run(None, {k: v for k, v in feed.items() if k in self._inputs})
+        return _pooled(output, mask)[0].astype(np.float32)
+
+
+def _pooled(tokens: Any, mask: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """Mean over the real tokens (float64), then L2 normalized, as fastembed does."""
+    summed = np.sum(tokens, axis=1, where=mask[:, :, np.newaxis].astype(bool), dtype=np.float64)
+    mean = summed / np.maximum(np.sum(mask, axis=1, keepdims=True), 1e-9)
+    norm = np.maximum(np.linalg.norm(mean, ord=2, axis=1, keepdims=True), 1e-12)
+    result: npt.NDArray[np.float64] = mean / norm
+    return result
+
+
+def _tokenizer(folder: Path) -> Any:
+    """``tokenizer.json`` set up as fastembed's ``load_tokenizer`` does for one text: right
+    truncation at the stricter of ``model_max_length`` / ``max_length``, the special tokens
+    of ``special_tokens_map.json``, and no padding (fastembed pads a batch to its longest
+    text, so a single text not at all; the file's fixed 128 would change int8 vectors)."""
+    from tokenizers import AddedToken, Tokenizer
+
+    config = json.loads((folder / "tokenizer_config.json").read_text())
+    limits = [
+        config[key] for key in ("model_max_length", "max_length") if _is_limit(config.get(key))
+    ]
+    if not limits:
+        raise ValueError(f"{folder / 'tokenizer_config.json'}: no model_max_length")
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    truncation = tokenizer.truncation or {}
+    direction = config.get("truncation_side") or truncation.get("direction", "right")
+    tokenizer.enable_truncation(max_length=min(limits), direction=direction)
+    tokenizer.no_padding()
+    specials = folder / "special_tokens_map.json"
+    for token in _listed(json.loads(specials.read_text()) if specials.exists() else {}):
+        tokenizer.add_special_tokens([token if isinstance(token, str) else AddedToken(**token)])
+    return tokenizer
+
+
+def _is_limit(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**63
+
+
+def _listed(tokens: dict[str, Any]) -> list[Any]:
+    return [t for value in tokens.values() for t in (value if isinstance(value, list) else [value])]

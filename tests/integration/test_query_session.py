@@ -1,0 +1,63 @@
+"""Query vectors without fastembed match fastembed's on the same model files."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fastembed import TextEmbedding
+
+from provmem.infra.embedding import MiniLMEmbedder, _register, default_onnx_path, tokenizer_dir
+from provmem.infra.query_model import query_model_path
+
+TEXTS = [
+    "Where did Alice move to?",
+    "",
+    "a",
+    "What did Melanie do with her kids in July 2023, and why?",
+    "Zoë's café in São Paulo — naïve résumé, Straße, İstanbul",
+    "東京に引っ越した？ 서울 Москва مرحبا 🙂",
+    "def load(path: str) -> dict[str, int]: return {k: v for k, v in x.items()}",
+    "alice@example.com https://example.org/a?b=1&c=2 #42 $1,000.50",
+    "word " * 300,  # past the 256-token truncation
+    "supercalifragilisticexpialidocious antidisestablishmentarianism",
+]
+
+
+def _fastembed_queries(onnx_path: Path) -> np.ndarray:
+    folder = str(tokenizer_dir())
+    model = TextEmbedding(
+        _register(onnx_path.resolve()), cache_dir=folder, threads=1, specific_model_path=folder
+    )
+    return np.array([next(iter(model.query_embed(text))) for text in TEXTS])
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PROVMEM_MODEL_CACHE", str(tmp_path))
+    return tmp_path
+
+
+@pytest.mark.parametrize("int8", [True, False], ids=["int8 query model", "float model"])
+def test_query_vectors_equal_fastembeds_query_path(cache: Path, int8: bool) -> None:
+    source = default_onnx_path()
+    expected = _fastembed_queries(query_model_path(source.resolve()) if int8 else source)
+    embedder = MiniLMEmbedder(threads=1, int8_queries=int8, cache_size=0)
+    vectors = np.array([embedder.embed_query(text) for text in TEXTS], dtype=np.float64)
+    cosines = (vectors * expected).sum(axis=1) / (
+        np.linalg.norm(vectors, axis=1) * np.linalg.norm(expected, axis=1)
+    )
+    assert np.all(cosines >= 0.9999), dict(zip(TEXTS, cosines.round(6), strict=True))
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+def test_a_query_imports_no_fastembed(cache: Path) -> None:
+    code = (
+        "import sys; from provmem.infra.embedding import MiniLMEmbedder; "
+        "MiniLMEmbedder(threads=1).embed_query('Where did Alice move?'); "
+        "assert 'fastembed' not in sys.modules, 'fastembed imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)  # noqa: S603
