@@ -162,10 +162,13 @@ def _slot_conflict(memory: ScopeMemory, claim: Claim) -> Fact | None:
         return _open_conflict(memory, slot, claim_role(claim))
     key = slot_key(slot.subject, slot.attribute, slot.value, claim_role(claim))
     current = memory.fact_in_slot(key)
-    if current is None or current.slot_value is None:
+    if current is None:
         return None
     if "=" not in key and current.slot_value != slot.value and not claim.negated:
-        return current if comparable(current.slot_value, slot.value) else None
+        # a corrected fact keeps its slot but no parsed value: any new value changes it
+        if current.slot_value is None or comparable(current.slot_value, slot.value):
+            return current
+        return None
     return current if current.negated != claim.negated else None
 
 

@@ -121,14 +121,16 @@ def _first_person_edits(text: str, start: int, end: int, speaker: str) -> list[R
     subject is "they" ("Maya gets this error when they hit the endpoint"), as a writer
     would put it; "my" and "me" keep the name."""
     edits: list[Replacement] = []
-    named = False
+    named, last = False, start
     for match in _FIRST_PERSON.finditer(text, start, end):
         word = match.group(0).lower()
         subject = match.group("i") or match.group("we")
         if subject:
+            later = named and not _REPORTED.match(text[last : match.start()])
             edits.append(
-                _later_subject(text, match) if named else _subject_edit(text, match, end, speaker)
+                _later_subject(text, match) if later else _subject_edit(text, match, end, speaker)
             )
+            last = match.end()
         elif named and word in _LATER_OBJECTS:
             edits.append((match.start(), match.end(), _LATER_OBJECTS[word]))
         else:
@@ -136,6 +138,14 @@ def _first_person_edits(text: str, start: int, end: int, speaker: str) -> list[R
         named = named or bool(subject) or word in {"me", "us"}
     return edits
 
+
+_REPORTED = re.compile(
+    r"\s*(?:really\s+|still\s+)?(?:think|believe|guess|suppose|reckon|feel|hope|heard|"
+    r"know|said|say|told\s+\w+)(?:\s+that)?\s*$",
+    re.IGNORECASE,
+)
+"""Between "I" and a reported "I" ("I think I live in Berlin"): the reported clause names
+the speaker again, so its statement keeps its subject (and its slot)."""
 
 _LATER_OBJECTS = {"us": "them", "our": "their", "ours": "theirs", "ourselves": "themselves"}
 """After the speaker is named, "us" is "them"; "me" and "my" keep the name (unambiguous)."""

@@ -153,7 +153,9 @@ class Eraser:
         scan = await self._scope_log(request.scope.key, until)
         live = remaining(scan.turns, scan.tombstoned)
         erased_ids = list(dict.fromkeys(targeted(request, scan.turns)))  # tombstoned too
-        journal = await Journal.resume(self._d.ledger, request.request_id, erased_ids)
+        journal = await Journal.resume(
+            self._d.ledger, request.request_id, erased_ids, (self._sealed, self._opened)
+        )
         erased_ids = journal.evidence_ids  # with those a crashed run of it erased
         texts = await self._texts([t for t in live if t.evidence_id in erased_ids])
         trace = await ErasureResidue.start(self._d, request, erased_ids, texts, live)

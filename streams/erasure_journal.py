@@ -16,8 +16,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..core.ports import StateStore
 
@@ -40,16 +41,24 @@ class Journal:
     ledger: StateStore
     request_id: str
     evidence_ids: list[str]
+    box: tuple[Callable[[Any], Any], Callable[[Any], Any]]
     counts: dict[str, int] = field(default_factory=dict)
 
     @classmethod
-    async def resume(cls, ledger: StateStore, request_id: str, evidence_ids: list[str]) -> Journal:
+    async def resume(
+        cls,
+        ledger: StateStore,
+        request_id: str,
+        evidence_ids: list[str],
+        box: tuple[Callable[[Any], Any], Callable[[Any], Any]],
+    ) -> Journal:
         """The journal of ``request_id`` with ``evidence_ids`` added, saved before any
-        destructive step (a crashed run's ids are kept: its turns may be gone now)."""
+        destructive step (a crashed run's ids are kept: its turns may be gone now). The
+        ids are sealed by ``box`` (seal, open: the audit key), never stored raw."""
         raw = await ledger.load(PENDING + request_id)
         earlier = json.loads(raw) if raw is not None else {"evidence_ids": [], "counts": {}}
-        ids = list(dict.fromkeys([*earlier["evidence_ids"], *evidence_ids]))
-        journal = cls(ledger, request_id, ids, dict(earlier["counts"]))
+        ids = list(dict.fromkeys([*box[1](earlier["evidence_ids"]), *evidence_ids]))
+        journal = cls(ledger, request_id, ids, box, dict(earlier["counts"]))
         await journal._save()
         return journal
 
@@ -62,7 +71,7 @@ class Journal:
         await self.ledger.delete(PENDING + self.request_id)
 
     async def _save(self) -> None:
-        body = {"evidence_ids": self.evidence_ids, "counts": self.counts}
+        body = {"evidence_ids": self.box[0](self.evidence_ids), "counts": self.counts}
         await self.ledger.save(PENDING + self.request_id, json.dumps(body).encode())
 
 

@@ -113,7 +113,10 @@ class Runtime:
                     f"worker exited with {self._worker.returncode}: {self.worker_log()[-3000:]}"
                 )
             if time.monotonic() > deadline:
-                facts = [(f.statement, f.evidence_ids) for f in await self.memory.facts(SCOPE)]
+                facts = [
+                    (f.statement, f.status.value, f.review_reason)
+                    for f in await self.memory.facts(SCOPE)
+                ]
                 raise AssertionError(
                     f"not ready after {DEADLINE_S}s; facts of {SCOPE}: {facts}"
                     f"\n{self.worker_log()[-6000:]}"

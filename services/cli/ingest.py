@@ -168,19 +168,20 @@ def render_ingest(
     json_out: bool,
     where: Sequence[str],
 ) -> None:
-    """The summary; each turn that did not land is named by its file line (``where``)."""
+    """The summary, and each turn's result named by its file line (``where``): every turn
+    for a short file, only those that did not land for a long one."""
     from .render import shown
 
     failed = [r for r in done.results if r.status in ("rejected", "conflict")]
     if json_out:
-        rejected = [r.model_dump(mode="json") | {"where": where[r.index]} for r in failed]
+        rows = [r.model_dump(mode="json") | {"where": where[r.index]} for r in done.results]
         lines = [str(error) for error in unreadable]
-        summary = {**done.summary(), "rejected_turns": rejected, "unreadable": lines}
+        summary = {**done.summary(), "results": rows, "unreadable": lines}
         typer.echo(json.dumps(summary, indent=2))
         return
     for error in unreadable:
         console.print(f"[red]rejected[/red] {shown(str(error))}", highlight=False)
-    for result in failed:
+    for result in done.results if len(done.results) <= SHOWN_RESULTS else failed:
         detail = shown(result.error or result.evidence_id or "")
         console.print(f"{where[result.index]}: {result.status} {detail}", highlight=False)
     s = done.summary()
@@ -192,3 +193,7 @@ def render_ingest(
         f"{len(s['scopes'])} scope(s): {', '.join(s['scopes'])}",
         highlight=False,
     )
+
+
+#: Up to this many turns, ingest prints every turn's result; beyond, only failures.
+SHOWN_RESULTS = 20

@@ -51,8 +51,9 @@ def test_a_json_array_of_turns_is_read_as_turns(tmp_path: Path) -> None:
     path.write_text(json.dumps(turns, indent=2))
     run = provmem("ingest", str(path), "--data-dir", str(tmp_path / "d"), "--json")
     assert run.returncode == 0, run.stdout + run.stderr
-    assert [r["status"] for r in json.loads(run.stdout)] == ["accepted", "accepted"]
-    assert [r["where"] for r in json.loads(run.stdout)] == ["item 1", "item 2"]
+    results = json.loads(run.stdout)["results"]
+    assert [r["status"] for r in results] == ["accepted", "accepted"]
+    assert [r["where"] for r in results] == ["item 1", "item 2"]
 
 
 def test_a_malformed_locomo_file_names_what_is_wrong_and_lands_the_rest(tmp_path: Path) -> None:
@@ -82,7 +83,7 @@ def test_a_reused_turn_id_with_another_text_is_a_conflict(tmp_path: Path) -> Non
     changed = _lines(tmp_path / "b.jsonl", [json.dumps(said("t1", "I live in Oslo."))])
     run = provmem("ingest", str(changed), *data)
     assert run.returncode == 1, run.stdout
-    assert [r["status"] for r in json.loads(run.stdout)] == ["conflict"]
+    assert [r["status"] for r in json.loads(run.stdout)["results"]] == ["conflict"]
 
 
 def test_control_characters_are_escaped_in_terminal_output(tmp_path: Path) -> None:
