@@ -240,6 +240,9 @@ class KafkaEventLog:
         return offsets
 
     async def end_offset(self, topic: str, partition: int) -> int:
+        return await self._bounded(self._end_offset(topic, partition), f"end of {topic}")
+
+    async def _end_offset(self, topic: str, partition: int) -> int:
         if await self._partition_count(topic) is None:
             return 0
         await self._check_partition(topic, partition)  # aiokafka retries forever otherwise
@@ -303,11 +306,25 @@ class KafkaEventLog:
             await consumer.commit({tp: offset})
 
     async def committed(self, group: str, topic: str, partition: int) -> int:
+        return await self._bounded(self._committed(group, topic, partition), f"{group} offset")
+
+    async def _committed(self, group: str, topic: str, partition: int) -> int:
         if await self._partition_count(topic) is None:
             return 0
         consumer = await self._get_group(group)
         offset = await consumer.committed(TopicPartition(topic, partition))
         return 0 if offset is None else int(offset)
+
+    async def _bounded(self, work: Awaitable[int], what: str) -> int:
+        """A lookup aiokafka would retry forever while the broker is away, bounded by the
+        request timeout (capture reads the log's tail before it appends)."""
+        try:
+            return await asyncio.wait_for(work, self._request_timeout_ms / 1000)
+        except TimeoutError as error:
+            raise BrokerUnavailableError(
+                f"broker {self._bootstrap}: no answer for the {what} within "
+                f"{self._request_timeout_ms / 1000:g} s; retry when it is back"
+            ) from error
 
     async def close(self) -> None:
         async with self._start_lock:

@@ -83,15 +83,24 @@ async def test_concurrent_duplicate_publishes_record_one_evidence(runtime: Runti
         for client in clients:
             await client.close()
     statuses = [r.status for batch in batches for r in batch]
-    assert statuses.count("accepted") == 1 and statuses.count("duplicate") == 7
+    # Capture is log-first (nothing reserved): within a process a batch and concurrent
+    # calls see each other; separate processes racing on one turn may each append it.
+    # The copies are the same record under the same key, and derivation keeps one.
+    assert statuses.count("accepted") >= 1 and set(statuses) <= {"accepted", "duplicate"}
+    assert statuses.count("duplicate") >= len(clients)  # each batch's second copy
 
     async def one_fact_one_evidence() -> bool:
         facts = await runtime.memory.facts(SCOPE)
         return len(facts) == 1 and len(facts[0].evidence_ids) == 1
 
     await runtime.settle(one_fact_one_evidence)
-    values = await _turn_log_values(runtime)
-    assert len(values) == 1
+    log, topic = runtime.memory.components.log, runtime.memory.components.names.turns
+    keys = [
+        r.key
+        for partition in range(await log.partitions(topic))
+        for r in await log.read(topic, partition, 0, 1000)
+    ]
+    assert len(set(keys)) == 1 and len(keys) == statuses.count("accepted")
 
 
 BAD_TURNS = [
