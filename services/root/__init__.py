@@ -3,7 +3,7 @@
     from provmem import Memory
     m = Memory()
     m.add([{"role": "user", "content": "I moved to Lisbon in May."}], user_id="alice")
-    print(m.search("Where does alice live?", user_id="alice"))
+    found = m.search("Where does alice live?", user_id="alice")  # str(found): readable
 
 ``Memory`` blocks, ``AsyncMemory`` is for asyncio; both run the embedded runtime on a
 data folder, or talk to a server with ``url=`` and ``api_key=``. ``provmem.client`` is

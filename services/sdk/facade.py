@@ -4,7 +4,7 @@ embedded default (a data folder) or against a server (``url=``, through the SDK)
     from provmem import Memory
     m = Memory()
     m.add([{"role": "user", "content": "I moved to Lisbon in May."}], user_id="alice")
-    print(m.search("Where does alice live?", user_id="alice"))
+    found = m.search("Where does alice live?", user_id="alice")  # str(found): readable
 
 A read sees every write before it (no manual sync). As a library it prints nothing: its
 logs go through the standard ``logging`` module unless the application configured
