@@ -48,6 +48,9 @@ class ForeignMasterKeyError(ValueError):
 
 #: The key-store entry holding the deployment's key check (not a data key).
 DEPLOYMENT_CHECK = "deployment-key-check"
+#: The deployment's own data key (log records that name no subject: infra/sealed_log.py).
+#: Its id starts like a subject's (``dk_``), so rotation and the foreign-key checks cover it.
+DEPLOYMENT_KEY_ID = "dk_deployment"
 
 
 def master_fingerprint(master_key: bytes) -> bytes:
@@ -215,22 +218,38 @@ class EvidenceSealer:
     async def seal_blob(self, scope_key: str, plain: str) -> str:
         """``plain`` sealed under the subject's data key, as one compact string:
         ``pm1.<key id>.<base64 nonce | AES-256-GCM ciphertext>``."""
-        key_id = subject_key_id(scope_key)
+        return await self._seal_under(subject_key_id(scope_key), plain.encode("utf-8"))
+
+    async def seal_bytes(self, scope_key: str | None, plain: bytes) -> str:
+        """``plain`` bytes sealed like :meth:`seal_blob`: under the subject's data key, or
+        (``scope_key`` None) under the deployment's data key (:data:`DEPLOYMENT_KEY_ID`:
+        random, wrapped by the master key like a subject's, so a rotation re-wraps it; no
+        erasure destroys it), for log records that name no subject or must stay readable
+        after one is shredded (erasure requests, ERASE changes: infra/sealed_log.py)."""
+        key_id = DEPLOYMENT_KEY_ID if scope_key is None else subject_key_id(scope_key)
+        return await self._seal_under(key_id, plain)
+
+    async def _seal_under(self, key_id: str, plain: bytes) -> str:
         data_key = await self._data_key(key_id, create=True)
         nonce = os.urandom(_NONCE)
-        sealed = AESGCM(data_key).encrypt(nonce, plain.encode("utf-8"), _blob_aad(key_id))
+        sealed = AESGCM(data_key).encrypt(nonce, plain, _blob_aad(key_id))
         return f"{_BLOB}.{key_id}.{_b64(nonce + sealed)}"
 
     async def open_blob(self, blob: str) -> str:
         """The plaintext of :meth:`seal_blob`; :class:`MissingDataKeyError` once shredded.
         Text that is not a sealed blob (written before sealing) is returned as it is."""
-        if not blob.startswith(_BLOB + "."):
+        if not is_blob(blob):
             return blob
+        return (await self.open_bytes(blob)).decode("utf-8")
+
+    async def open_bytes(self, blob: str) -> bytes:
+        """The plaintext bytes of a sealed blob (:meth:`seal_bytes`, :meth:`seal_blob`);
+        :class:`MissingDataKeyError` once its key is shredded, ``cryptography``'s
+        ``InvalidTag`` when it was altered."""
         _, key_id, body = blob.split(".", 2)
         data_key = await self._data_key(key_id, create=False)
         raw = base64.b64decode(body)
-        plain = AESGCM(data_key).decrypt(raw[:_NONCE], raw[_NONCE:], _blob_aad(key_id))
-        return plain.decode("utf-8")
+        return AESGCM(data_key).decrypt(raw[:_NONCE], raw[_NONCE:], _blob_aad(key_id))
 
     def _wrap(self, key_id: str) -> bytes:
         return self._wrapper.wrap(key_id, AESGCM.generate_key(256))
@@ -240,6 +259,11 @@ class EvidenceSealer:
 
 
 _BLOB = "pm1"
+
+
+def is_blob(text: str) -> bool:
+    """Whether ``text`` is a sealed blob (else plaintext written before sealing)."""
+    return text.startswith(_BLOB + ".")
 
 
 def _blob_aad(key_id: str) -> bytes:

@@ -34,6 +34,7 @@ from .delivery import DeliveryGuard, Partition
 from .erasure import Eraser, ErasureDeps, ErasureRouter, ScopeRecords, views_applied
 from .indexing import EvidenceIndexer, SearchIndex
 from .pipeline import Deriver, Materializer, Outcome
+from .sealed_topics import log_sealer, sealed_log
 from .topics import DATA_KEYS, TopicNames
 from .wiring import derive_deps
 
@@ -193,6 +194,7 @@ def create_app(settings: Settings) -> Worker:
         "gate-state", default=None, partitions=settings.partitions, key_type=bytes, value_type=bytes
     )
     sealer = _sealer(settings, names)
+    sealed = log_sealer(sealer, names)  # seal: values opened as they come in, sealed going out
     state = SealedGateState(TableStateStore(table), ViewSealer(sealer))
     deriver, records, materializer, indexer = _handlers(settings, names, state, sealer)
     delivery = Delivery(app, KafkaEventLog(settings.broker_url), settings.consumer_group)
@@ -217,23 +219,24 @@ def create_app(settings: Settings) -> Worker:
     async def send(outcome: Outcome) -> None:
         for item in outcome.outgoing:
             topic = outgoing[item.topic]
-            record = item.record
+            record = await sealed.seal(item.topic, item.record)
             delivered = await topic.send(
                 key=record.key, value=record.value, partition=record.partition
             )
             await delivered
 
     async def derive_one(event: Any) -> None:
-        outcome = await records.handle(event.key, event.value, _origin(event), {})
+        record = await sealed.open(_record(event))
+        outcome = await records.handle(record.key, record.value, _origin(event), {})
         await send(outcome)
         for key, value in outcome.state.items():
             await state.save(key, value)
 
     async def materialize_one(event: Any) -> None:
-        await send(await materializer.handle_batch([_record(event)]))
+        await send(await materializer.handle_batch([await sealed.open(_record(event))]))
 
     async def route_one(event: Any) -> None:
-        await send(await router.handle_batch([_record(event)]))
+        await send(await router.handle_batch([await sealed.open(_record(event))]))
 
     @app.agent(turns, name="derive")
     async def derive(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
@@ -260,7 +263,7 @@ def create_app(settings: Settings) -> Worker:
         @app.agent(turns, name="index-evidence")
         async def index_evidence(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
             async for events in stream.take_events(BATCH, within=BATCH_WAIT_S):
-                await indexer.handle_batch([_record(e) for e in events])
+                await indexer.handle_batch(await sealed.open_all([_record(e) for e in events]))
                 yield None
 
     return Worker(app, deriver, materializer)
@@ -330,7 +333,7 @@ def _handlers(
         ErasureDeps(
             settings=settings,
             names=names,
-            log=cascade_log,
+            log=sealed_log(cascade_log, sealer, names),
             evidence=evidence,
             views=views,
             keys=sealer.keys,

@@ -58,7 +58,7 @@ class DeadLetters:
 
     async def letters(self, *, include_redriven: bool = False) -> list[DeadLetter]:
         """Dead letters, oldest first; re-driven ones only with ``include_redriven``."""
-        records = await self._all()
+        records = [r for r in await self._all() if r.value is not None]  # None: erased
         done = {_marker_of(r) for r in records} - {None}
         letters = [_letter(r, r.offset in done) for r in records if _marker_of(r) is None]
         return [x for x in letters if include_redriven or not x.redriven]

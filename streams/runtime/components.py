@@ -27,6 +27,7 @@ from ..gate_store import GateStore
 from ..indexing import EvidenceIndexer, SearchIndex
 from ..pipeline import Deriver, Materializer
 from ..runner import Runner, StageBinding
+from ..sealed_topics import sealed_log
 from ..topics import DATA_KEYS, TopicNames
 from ..wiring import derive_deps
 
@@ -113,6 +114,7 @@ async def _build_embedded(settings: Settings, chosen: Generation | None) -> Comp
     evidence, views = EmbeddedEvidenceStore(stores), EmbeddedFactViews(fact_stores)
     keys, state = EmbeddedKeyStore(stores), EmbeddedStateStore(stores)
     sealer, view_sealer = await _sealers(settings, keys)
+    log = sealed_log(log, sealer, names)  # seal: record values sealed at the log boundary
     stores.seal_with(view_sealer)
     fact_stores.seal_with(view_sealer)
     state = SealedGateState(state, view_sealer)
@@ -180,6 +182,7 @@ async def _build_kafka(settings: Settings, chosen: Generation | None) -> Compone
     redis_keys = RedisKeys(settings.redis_prefix)
     keys = LoggedKeyStore(RedisKeyStore(client, redis_keys), log, DATA_KEYS.config(names.prefix))
     sealer, view_sealer = await _sealers(settings, keys)
+    log = sealed_log(log, sealer, names)  # seal: record values sealed at the log boundary
     evidence = RedisEvidenceStore(client, redis_keys, view_sealer)
     views: FactViews = FollowingFactViews(client, settings.redis_prefix, view_sealer)
     if chosen is not None:  # a replay's target: exactly that generation
