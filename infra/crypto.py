@@ -12,9 +12,11 @@ import base64
 import hashlib
 import hmac
 import os
+import time
 from pathlib import Path
 
 import structlog
+from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from ..core.events import SealedText
@@ -22,6 +24,9 @@ from ..core.ports import KeyStore
 from .settings import Settings
 
 _NONCE = 12
+#: How long a process trusts a data key it read before it asks the key store again: a
+#: subject shredded by another process (a worker's erasure) reads as erased here after it.
+KEY_CACHE_S = 5.0
 _log = structlog.get_logger(__name__)
 
 
@@ -148,7 +153,7 @@ class EvidenceSealer:
         self._wrapper = KeyWrapper(master_key)
         self._master = master_key
         self._keys = keys
-        self._cache: dict[str, bytes] = {}
+        self._cache: dict[str, tuple[bytes, float]] = {}  # key id -> data key, when read
         self._verified = False
 
     @property
@@ -186,20 +191,23 @@ class EvidenceSealer:
         return plain.decode("utf-8")
 
     async def _data_key(self, key_id: str, *, create: bool) -> bytes:
-        if key_id in self._cache:
-            return self._cache[key_id]
+        now = time.monotonic()
+        cached = self._cache.get(key_id)
+        if cached is not None and now - cached[1] < KEY_CACHE_S:
+            return cached[0]
         if create:
             await self.verify()
         wrapped = await self._keys.get(key_id)
         if wrapped is None and create:
             wrapped = await self._keys.put_if_absent(key_id, self._wrap(key_id))
         if wrapped is None:
+            self._cache.pop(key_id, None)
             raise MissingDataKeyError(key_id)
         if not self._wrapper.owns(wrapped) and not create:
             _log.warning("crypto.foreign_data_key", key_id=key_id)
             raise MissingDataKeyError(f"{key_id}: wrapped by another master key (skipped)")
         data_key = self._unwrap(key_id, wrapped)
-        self._cache[key_id] = data_key
+        self._cache[key_id] = (data_key, now)
         return data_key
 
     async def subject_secret(self, scope_key: str, purpose: str) -> bytes:
@@ -247,8 +255,16 @@ class EvidenceSealer:
         :class:`MissingDataKeyError` once its key is shredded, ``cryptography``'s
         ``InvalidTag`` when it was altered."""
         _, key_id, body = blob.split(".", 2)
-        data_key = await self._data_key(key_id, create=False)
         raw = base64.b64decode(body)
+        cached = key_id in self._cache
+        data_key = await self._data_key(key_id, create=False)
+        try:
+            return AESGCM(data_key).decrypt(raw[:_NONCE], raw[_NONCE:], _blob_aad(key_id))
+        except InvalidTag:
+            if not cached:
+                raise
+        self.forget(key_id)  # a key cached before its subject was erased and came back
+        data_key = await self._data_key(key_id, create=False)
         return AESGCM(data_key).decrypt(raw[:_NONCE], raw[_NONCE:], _blob_aad(key_id))
 
     def _wrap(self, key_id: str) -> bytes:

@@ -14,11 +14,10 @@ only, an identifier, never the agent or the session. Opening:
 
 - a value that is no envelope (written before sealing) passes through as it is, so old
   logs and replays still read;
-- an envelope whose key was destroyed (a crypto-shredded subject) or was wrapped by
-  another master key reads as erased: value None, like a tombstone, with one warning per
-  key; it never raises;
-- an envelope that does not open (altered) is returned as it is, with a warning, and
-  the stage that meets it dead-letters it.
+- an envelope whose key was destroyed (a crypto-shredded subject), was wrapped by
+  another master key or is not the one it was sealed under (the subject came back after
+  its erasure: a new key under the same id; or the record was altered) reads as erased:
+  value None, like a tombstone, with one warning per key and reason; it never raises.
 
 :class:`SealedLog` is an :class:`EventLog` over another one that does both; the faust
 workers, which consume Kafka directly, call :meth:`LogSealer.open` on each input record
@@ -81,7 +80,7 @@ class LogSealer:
 
     sealer: EvidenceSealer
     policy: Policy
-    _warned: set[str] = field(default_factory=set)
+    _warned: set[tuple[str, str]] = field(default_factory=set)
 
     async def seal(self, topic: str, record: Append) -> Append:
         if record.value is None or is_sealed(record.value):
@@ -101,43 +100,45 @@ class LogSealer:
         return [await self.seal(topic, record) for record in records]
 
     async def open(self, record: LogRecord) -> LogRecord:
+        return await self._open(record, set())
+
+    async def open_all(self, records: Sequence[LogRecord]) -> list[LogRecord]:
+        """Records read together: a key found absent is not asked again for the others
+        (each was appended before the lookup, so none is sealed under a newer key)."""
+        gone: set[str] = set()
+        return [await self._open(record, gone) for record in records]
+
+    async def _open(self, record: LogRecord, gone: set[str]) -> LogRecord:
         if not is_sealed(record.value):
             return record
         blob = _blob_of(record.value)
         if blob is None:
-            return self._unopened(record, "not an envelope")
+            _log.warning("sealed_log.not_an_envelope", topic=record.topic, offset=record.offset)
+            return record
+        key_id = blob.split(".", 2)[1]
         try:
+            if key_id in gone:
+                raise MissingDataKeyError(key_id)
             return replace(record, value=await self.sealer.open_bytes(blob))
         except MissingDataKeyError:
-            self._shredded(record, blob)
-            return replace(record, value=None)
+            gone.add(key_id)
+            self._erased(record, key_id, "shredded")
         except (InvalidTag, ValueError) as error:
-            return self._unopened(record, type(error).__name__)
+            self._erased(record, key_id, type(error).__name__)
+        return replace(record, value=None)
 
-    async def open_all(self, records: Sequence[LogRecord]) -> list[LogRecord]:
-        return [await self.open(record) for record in records]
-
-    def _shredded(self, record: LogRecord, blob: str) -> None:
-        key_id = blob.split(".", 2)[1]
-        if key_id not in self._warned:
-            self._warned.add(key_id)
+    def _erased(self, record: LogRecord, key_id: str, reason: str) -> None:
+        """One warning per key and reason: a replay may meet many records of a subject."""
+        if (key_id, reason) not in self._warned:
+            self._warned.add((key_id, reason))
             _log.warning(
-                "sealed_log.shredded",
+                "sealed_log.erased",
                 topic=record.topic,
                 partition=record.partition,
                 offset=record.offset,
                 key_id=key_id,
+                reason=reason,
             )
-
-    def _unopened(self, record: LogRecord, reason: str) -> LogRecord:
-        _log.warning(
-            "sealed_log.unopenable",
-            topic=record.topic,
-            partition=record.partition,
-            offset=record.offset,
-            reason=reason,
-        )
-        return record
 
 
 def _blob_of(value: bytes | None) -> str | None:

@@ -22,12 +22,16 @@ from provmem.core.capture import TurnInput, record_turn
 from provmem.core.events import Fact
 from provmem.core.ports import Append
 from provmem.core.scope import partition_for
+from provmem.infra.crypto import EvidenceSealer, subject_key_id
+from provmem.infra.embedded_log import EmbeddedEventLog
+from provmem.infra.embedded_stores import EmbeddedKeyStore, EmbeddedStores
 from provmem.infra.residue import Hit, ResidueScanner, audit_key, log_records, marks_of
 from provmem.infra.sealed_log import SealedLog, is_sealed, raw_log
 from provmem.services.cli.demo import DEMO_SCOPE, demo_turns
 from provmem.services.memory.dlq import DeadLetters
 from provmem.streams.runtime.components import Components
-from provmem.streams.topics import TURNS
+from provmem.streams.sealed_topics import sealed_log
+from provmem.streams.topics import TURNS, TopicNames
 from tests.conftest import REDIS_URL
 from tests.harness import Runtime, said
 
@@ -144,3 +148,33 @@ async def test_the_scanner_reads_plaintext_where_there_is_some(tmp_path: Path) -
     (tmp_path / "plain.json").write_text(f'{{"statement": "{SAYS[0]}", "speaker": "{SPEAKER}"}}')
     scanner = ResidueScanner(KEY, marks_of(KEY, [], [*SAYS, SPEAKER], []))
     assert len(scanner.scan_folder(tmp_path)) == 6  # phone number 5550142 live quetzalbrook, name
+
+
+async def test_the_sealed_log_reads_old_records_and_erased_ones(tmp_path: Path) -> None:
+    """Upcasting and shredding at the log boundary, on the embedded log and key store: a
+    record written before sealing reads as it is; a shredded subject's record reads as
+    erased (None), also after the subject came back with a new key under the same id."""
+    stores = EmbeddedStores(tmp_path / "views.db")
+    keys = EmbeddedKeyStore(stores)
+    sealer = EvidenceSealer(os.urandom(32), keys)
+    names = TopicNames("t")
+    log = sealed_log(EmbeddedEventLog(tmp_path / "log.db"), sealer, names)
+    await log.ensure_topics(names.configs(1))
+    turn = TurnInput.model_validate(said("t1", SAYS[0], 0, SCOPE) | {"speaker": SPEAKER})
+    sealed_text, content_hash = await sealer.seal(SCOPE, turn.text)
+    value = TURNS.encode(record_turn(turn, sealed_text, content_hash))
+    old = Append(0, b"old", value)
+    await raw_log(log).append(names.turns, [old])  # as a log written before sealing holds it
+    await log.append(names.turns, [Append(0, b"new", value)])
+    at_rest = await raw_log(log).read(names.turns, 0, 0, 10)
+    assert at_rest[0].value == value and is_sealed(at_rest[1].value)
+    assert SPEAKER.encode() not in (at_rest[1].value or b"")
+    assert [r.value for r in await log.read(names.turns, 0, 0, 10)] == [value, value]
+
+    await keys.destroy(subject_key_id(SCOPE))
+    sealer.forget(subject_key_id(SCOPE))
+    assert [r.value for r in await log.read(names.turns, 0, 0, 10)] == [value, None]
+    await sealer.seal(SCOPE, "back again")  # a new data key under the same id
+    assert [r.value for r in await log.read(names.turns, 0, 0, 10)] == [value, None]
+    await log.close()
+    await stores.close()
