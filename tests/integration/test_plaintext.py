@@ -16,6 +16,8 @@ import json
 import os
 from pathlib import Path
 
+import jsonschema
+import pytest
 import redis.asyncio as aioredis
 
 from provmem.core.capture import TurnInput, record_turn
@@ -27,6 +29,7 @@ from provmem.infra.embedded_log import EmbeddedEventLog
 from provmem.infra.embedded_stores import EmbeddedKeyStore, EmbeddedStores
 from provmem.infra.residue import Hit, ResidueScanner, audit_key, log_records, marks_of
 from provmem.infra.sealed_log import SealedLog, is_sealed, raw_log
+from provmem.schemas import load
 from provmem.services.cli.demo import DEMO_SCOPE, demo_turns
 from provmem.services.memory.dlq import DeadLetters
 from provmem.streams.runtime.components import Components
@@ -119,6 +122,9 @@ async def test_no_word_of_the_turns_is_readable_at_rest(runtime: Runtime) -> Non
     values = [value for _, _, value in retained if value is not None]
     turn_topic = memory.components.names.turns
     assert sum(is_sealed(v) for loc, _, v in retained if turn_topic in loc) >= len(SAYS)
+    schema = load("SealedRecord", 1)
+    for value in filter(is_sealed, values):
+        jsonschema.validate(json.loads(value), schema)
     opened = ResidueScanner(KEY, scanner.marks)  # the check can fail: opened, they speak
     assert len({h.fingerprint for h in opened.scan_records(await _opened(memory.components))}) >= 8
     assert values
@@ -178,3 +184,13 @@ async def test_the_sealed_log_reads_old_records_and_erased_ones(tmp_path: Path) 
     assert [r.value for r in await log.read(names.turns, 0, 0, 10)] == [value, None]
     await log.close()
     await stores.close()
+
+
+def test_sealed_records_follow_their_released_schema() -> None:
+    """The envelope is versioned like the events (schemas/SealedRecord/v1)."""
+    schema = load("SealedRecord", 1)
+    jsonschema.validate(load("SealedRecord", 1, "example"), schema)
+    envelope = {"seal": 1, "sealed": "pm1.dk_deployment.AAAA"}
+    jsonschema.validate(envelope, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"seal": 2, "sealed": "pm1.dk_deployment.AAAA"}, schema)
