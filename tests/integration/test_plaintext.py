@@ -24,17 +24,18 @@ from provmem.core.capture import TurnInput, record_turn
 from provmem.core.events import Fact
 from provmem.core.ports import Append
 from provmem.core.scope import partition_for
-from provmem.infra.crypto import EvidenceSealer, subject_key_id
+from provmem.infra.crypto import EvidenceSealer, rotate_master_key, subject_key_id
 from provmem.infra.embedded_log import EmbeddedEventLog
 from provmem.infra.embedded_stores import EmbeddedKeyStore, EmbeddedStores
 from provmem.infra.residue import Hit, ResidueScanner, audit_key, log_records, marks_of
 from provmem.infra.sealed_log import SealedLog, is_sealed, raw_log
 from provmem.schemas import load
 from provmem.services.cli.demo import DEMO_SCOPE, demo_turns
+from provmem.services.erasure.subject import erasure_request
 from provmem.services.memory.dlq import DeadLetters
 from provmem.streams.runtime.components import Components
 from provmem.streams.sealed_topics import sealed_log
-from provmem.streams.topics import TURNS, TopicNames
+from provmem.streams.topics import ERASURE_REQUESTS, TURNS, TopicNames
 from tests.conftest import REDIS_URL
 from tests.harness import Runtime, said
 
@@ -194,3 +195,29 @@ def test_sealed_records_follow_their_released_schema() -> None:
     jsonschema.validate(envelope, schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"seal": 2, "sealed": "pm1.dk_deployment.AAAA"}, schema)
+
+
+async def test_records_under_the_deployment_key_open_after_a_rotation(tmp_path: Path) -> None:
+    """An erasure request is sealed under the deployment's data key: a master key rotation
+    re-wraps that key like a subject's, so the request still reads (and no erasure of a
+    subject destroys it)."""
+    stores = EmbeddedStores(tmp_path / "views.db")
+    keys = EmbeddedKeyStore(stores)
+    old, new = os.urandom(32), os.urandom(32)
+    names = TopicNames("t")
+    log = EmbeddedEventLog(tmp_path / "log.db")
+    await log.ensure_topics(names.configs(1))
+    request = erasure_request(SCOPE, ["ev_" + "0" * 32], None, False)
+    value = ERASURE_REQUESTS.encode(request)
+    await sealed_log(log, EvidenceSealer(old, keys), names).append(
+        names.erasure_requests, [Append(0, b"r1", value)]
+    )
+    (at_rest,) = await log.read(names.erasure_requests, 0, 0, 10)
+    assert is_sealed(at_rest.value) and b"ev_" not in (at_rest.value or b"")
+    assert await rotate_master_key(keys, old, new) >= 1
+    (opened,) = await sealed_log(log, EvidenceSealer(new, keys), names).read(
+        names.erasure_requests, 0, 0, 10
+    )
+    assert opened.value == value
+    await log.close()
+    await stores.close()
