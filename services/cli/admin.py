@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-import logging
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -66,6 +64,9 @@ def worker(
     """Start a faust worker of the distributed runtime (Kafka, Redis, Qdrant). It creates
     its data folder, checks every dependency first (one line naming the one it cannot
     reach) and logs ``worker.ready`` with its partitions once they are assigned."""
+    import asyncio
+    import logging
+
     from ...streams.faust_app import run_worker
     from ..memory.logs import configure_logging
 

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from .options import BrokerOpt, DataDirOpt, JsonOpt, RuntimeOpt, _fail, _run, _settings, console
-from .render import shown as printable
 
 if TYPE_CHECKING:
     from ..memory.dlq import DeadLetter, DeadLetters, Redriven
@@ -48,6 +47,8 @@ def list_letters(
         return
     if not letters:
         console.print("no dead letters")
+    from .render import shown as printable
+
     for x in letters:
         done = " [dim](re-driven)[/dim]" if x.redriven else ""
         origin = f"{x.topic}[{x.partition}]@{x.origin_offset}"

@@ -5,7 +5,6 @@ once, at creation; the store keeps only its hash.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from collections.abc import Awaitable, Callable
@@ -25,6 +24,8 @@ T = TypeVar("T")
 
 
 def _with_keys(settings: Settings, work: Callable[[ApiKeys], Awaitable[T]]) -> T:
+    import asyncio
+
     from ..api.auth import ApiKeys, open_key_store
 
     async def main() -> T:

@@ -8,7 +8,6 @@ model) and rich are loaded when a command first needs them (bench/cli.py measure
 
 from __future__ import annotations
 
-import asyncio
 import functools
 from collections.abc import Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -116,6 +115,8 @@ def _run(settings: Settings, work: Callable[[Memory], Awaitable[T]]) -> T:
     async def main() -> T:
         async with _memory(settings) as memory:
             return await work(memory)
+
+    import asyncio
 
     from ...infra.vectors import VectorIndexLocked
 

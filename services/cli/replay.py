@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -107,6 +106,8 @@ async def _replay_alone(settings: Settings, plan: ReplayPlan, advance: Progress)
 
 
 def _replay(settings: Settings, plan: ReplayPlan, advance: Progress) -> ReplayResult:
+    import asyncio
+
     from ..replay.run import ReplayError, ReplayInterrupted
 
     try:
