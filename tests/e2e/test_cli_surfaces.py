@@ -72,3 +72,43 @@ def test_calibrate_json_is_the_only_output_on_stdout(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     fitted = json.loads(run.stdout)  # nothing else on stdout: no log line
     assert fitted["kappa"] > 1 and fitted["written"] is False
+
+
+LOADED = """
+import sys
+from provmem.services.cli.app import app
+watched = WATCHED
+try:
+    app(sys.argv[1:], prog_name="provmem")
+except SystemExit as done:
+    assert not done.code, done.code
+found = sorted(m for m in sys.modules if m.split(".")[0] in watched)
+print("loaded:", " ".join(found), file=sys.stderr)
+"""
+
+
+def loaded(watched: list[str], *args: str) -> set[str]:
+    """The modules of the ``watched`` packages one CLI run imports (in process)."""
+    code = LOADED.replace("WATCHED", repr(set(watched)))
+    run = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300, check=True
+    )
+    (line,) = [x for x in run.stderr.splitlines() if x.startswith("loaded:")]
+    return set(line.split()[1:])
+
+
+def test_start_up_imports_only_what_the_command_needs(tmp_path: Path) -> None:
+    heavy = ["fastembed", "faust", "aiokafka", "qdrant_client", "spacy", "matplotlib", "onnx"]
+    heavy += ["fastapi", "uvicorn", "mcp", "httpx"]
+    helped = loaded([*heavy, "pydantic", "numpy", "asyncio", "provmem"], "--help")
+    outside = {
+        m for m in helped if not m.startswith(("provmem.services.cli", "provmem.services.mcp"))
+    }
+    assert outside <= {"provmem", "provmem.services"}, outside  # no pydantic, numpy, core
+    data = ["--data-dir", str(tmp_path / "d")]
+    assert provmem("demo", *data, "--json").returncode == 0
+    heavy.append("markdown_it")  # the extraction rules' (typer's rich help has it too)
+    queried = loaded([*heavy, "provmem"], "query", "demo/assistant/alice", "Where is Alice?", *data)
+    assert "provmem.services.memory.memory" in queried  # the query ran in this process
+    assert not {m.split(".")[0] for m in queried} & set(heavy), queried
+    assert "provmem.core.claims" not in queried  # nothing to derive: no extraction rules
