@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -46,13 +47,30 @@ def timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+#: Runs ``-m module args`` or ``-c code``, then prints how many modules were loaded.
+COUNTED = """
+import atexit, runpy, sys
+atexit.register(lambda: print("modules:", len(sys.modules), file=sys.stderr))
+flag, target, *sys.argv = sys.argv[1:]
+sys.argv.insert(0, target)
+if flag == "-m":
+    runpy.run_module(target, run_name="__main__", alter_sys=True)
+else:
+    exec(compile(target, "<string>", "exec"), {"__name__": "__main__"})
+"""
+#: One line of ``-X importtime``; a line two threads wrote into each other does not match.
+IMPORT_LINE = re.compile(r"import time:\s+(\d+) \|\s+\d+ \| +\S+")
+
+
 def imports(command: list[str], env: dict[str, str]) -> tuple[int, float]:
-    """Modules ``command`` imports and the sum of their own import times (seconds)."""
-    traced = [command[0], "-X", "importtime", *command[1:]]
+    """Modules in ``sys.modules`` when ``command`` exits, and the sum of the import times
+    ``-X importtime`` reports (each module's own time, seconds)."""
+    traced = [command[0], "-X", "importtime", "-c", COUNTED, *command[1:]]
     done = subprocess.run(traced, check=True, capture_output=True, text=True, env=env)
-    rows = [line.split("|") for line in done.stderr.splitlines() if line.startswith("import time:")]
-    own = [int(row[0].removeprefix("import time:")) for row in rows[1:]]  # [0]: the header
-    return len(own), sum(own) / 1e6
+    lines = done.stderr.splitlines()
+    counted = [int(x.split()[1]) for x in lines if x.startswith("modules:")]
+    own = [int(m[1]) for x in lines if (m := IMPORT_LINE.fullmatch(x))]
+    return counted[0], sum(own) / 1e6
 
 
 def main() -> None:

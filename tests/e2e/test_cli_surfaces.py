@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import typer
 
 from tests.e2e.test_cli import provmem
 
@@ -112,3 +115,16 @@ def test_start_up_imports_only_what_the_command_needs(tmp_path: Path) -> None:
     assert "provmem.services.memory.memory" in queried  # the query ran in this process
     assert not {m.split(".")[0] for m in queried} & set(heavy), queried
     assert "provmem.core.claims" not in queried  # nothing to derive: no extraction rules
+
+
+def test_the_root_names_every_command_of_every_sub_app() -> None:
+    from provmem.services.cli.app import COMMANDS, app
+
+    for where in set(COMMANDS.values()) - {"mcp.cli", "cli.keys", "cli.dlq"}:
+        module = importlib.import_module(f"provmem.services.{where}")
+        built = typer.main.get_group(module.app).commands
+        assert set(built) == {name for name, place in COMMANDS.items() if place == where}
+    root = typer.main.get_command(app)
+    context = root.make_context("provmem", ["query", "--help"], resilient_parsing=True)
+    for name in COMMANDS:  # each one builds, with its help
+        assert root.get_command(context, name).get_short_help_str(), name
