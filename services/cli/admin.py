@@ -265,6 +265,8 @@ def api(
 ) -> None:
     """Serve the HTTP API (/v1, OpenAPI at /docs, the inspector at /ui); logs each
     request on stderr."""
+    import copy
+
     import uvicorn
 
     from ..api.app import create_api
@@ -275,4 +277,13 @@ def api(
         typer.echo(json.dumps({"api": f"{base}/v1", "docs": f"{base}/docs", "ui": f"{base}/ui"}))
     else:
         typer.echo(f"provmem API on {base}/v1  (OpenAPI {base}/docs, inspector {base}/ui)")
-    uvicorn.run(create_api(settings), host=host, port=port, log_level="info", access_log=True)
+    logs = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+    logs["handlers"]["access"]["stream"] = "ext://sys.stderr"  # stdout: the URL (or JSON)
+    uvicorn.run(
+        create_api(settings),
+        host=host,
+        port=port,
+        log_level="info",
+        access_log=True,
+        log_config=logs,
+    )

@@ -7,6 +7,9 @@ import json
 import os
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import typer
@@ -79,6 +82,9 @@ def test_calibrate_json_is_the_only_output_on_stdout(tmp_path: Path) -> None:
 
 LOADED = """
 import sys
+import time
+import urllib.error
+import urllib.request
 from provmem.services.cli.app import app
 watched = WATCHED
 try:
@@ -128,3 +134,49 @@ def test_the_root_names_every_command_of_every_sub_app() -> None:
     context = root.make_context("provmem", ["query", "--help"], resilient_parsing=True)
     for name in COMMANDS:  # each one builds, with its help
         assert root.get_command(context, name).get_short_help_str(), name
+
+
+def test_ingest_progress_counts_each_stage_with_an_eta_on_stderr(tmp_path: Path) -> None:
+    file = tmp_path / "turns.jsonl"
+    texts = ["I live in Paris.", "I have a cat named Tom.", "I play the cello."]
+    file.write_text("\n".join(turn("acme/app/ann", str(i), t) for i, t in enumerate(texts)))
+    done = provmem("ingest", str(file), "--data-dir", str(tmp_path / "d"))
+    assert done.returncode == 0, done.stderr
+    stages = {line.split("  ")[0]: line for line in done.stderr.splitlines() if "eta" in line}
+    assert "3/3" in stages["publishing turns"] and "3/3" in stages["deriving facts"], stages
+    assert "3/3" in stages["indexing evidence"] and "materializing views" in stages
+    assert "3 accepted" in done.stdout and "progress" not in done.stdout
+
+
+def test_api_prints_its_url_and_logs_each_request(tmp_path: Path) -> None:
+    from tests.support.tansu import free_port
+
+    port = free_port()
+    command = [sys.executable, "-m", "provmem.services.cli", "api", "--port", str(port)]
+    server = subprocess.Popen(
+        [*command, "--data-dir", str(tmp_path / "d")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        first = server.stdout.readline()
+        assert f"http://127.0.0.1:{port}/v1" in first and f"{port}/ui" in first, first
+        assert health(f"http://127.0.0.1:{port}/v1/health") == 200
+    finally:
+        server.terminate()
+        printed, logged = server.communicate(timeout=60)
+    (access,) = [line for line in logged.splitlines() if "GET /v1/health" in line]
+    assert "200" in access and "GET" not in printed, access  # stdout: only the URL
+
+
+def health(url: str) -> int:
+    """The status of ``url`` once the server listens (it is starting up)."""
+    for _ in range(600):
+        try:
+            with urllib.request.urlopen(url, timeout=30) as answer:
+                return int(answer.status)
+        except urllib.error.URLError:
+            time.sleep(0.1)
+    raise AssertionError(f"{url}: never answered")
