@@ -15,8 +15,9 @@ little without it; CPU time less so), and, from one more run of each under
 
 The commands run as an installed package does, with Python's bytecode cache: the
 ``PYTHONDONTWRITEBYTECODE`` of a development shell is dropped for them, so the warm-up
-writes the cache (``--no-bytecode-cache`` keeps the environment as it is: every module of
-the project is then compiled again in each run).
+writes the cache. ``--no-bytecode-cache`` keeps the environment as it is; in a checkout
+without ``__pycache__`` folders every module of the project is then compiled from source
+in each run (what earlier figures in docs/benchmarks.md measured).
 """
 
 from __future__ import annotations
