@@ -180,3 +180,20 @@ def health(url: str) -> int:
         except urllib.error.URLError:
             time.sleep(0.1)
     raise AssertionError(f"{url}: never answered")
+
+
+def test_every_command_but_the_servers_takes_json() -> None:
+    from provmem.services.cli.app import COMMANDS, app
+
+    root = typer.main.get_command(app)
+    context = root.make_context("provmem", ["query", "--help"], resilient_parsing=True)
+    commands = {name: root.get_command(context, name) for name in COMMANDS}
+    leaves = {
+        f"{name} {sub}" if sub else name: command
+        for name, group in commands.items()
+        for sub, command in (getattr(group, "commands", None) or {"": group}).items()
+    }
+    lacking = {
+        name for name, c in leaves.items() if "--json" not in [o for p in c.params for o in p.opts]
+    }
+    assert lacking == {"worker", "mcp"}, lacking  # they serve: logs on stderr, MCP on stdio
