@@ -32,6 +32,7 @@ from ..infra.sealing import SealedGateState, ViewSealer
 from ..infra.settings import Settings
 from .delivery import DeliveryGuard, Partition
 from .erasure import Eraser, ErasureDeps, ErasureRouter, ScopeRecords, views_applied
+from .faust_compat import fence_commits, require_tested_faust
 from .indexing import EvidenceIndexer, SearchIndex
 from .pipeline import Deriver, Materializer, Outcome
 from .topics import DATA_KEYS, TopicNames
@@ -76,6 +77,7 @@ class Delivery:
     log: KafkaEventLog
     group: str
     guards: list[DeliveryGuard] = field(default_factory=list)
+    fenced: object | None = None  # the consumer whose commits are fenced
 
     def guard(self) -> DeliveryGuard:
         guard = DeliveryGuard()
@@ -91,19 +93,12 @@ class Delivery:
         """Commit no offset past a frontier. faust counts records it skipped as done: a
         jump in delivery is recorded as a gap and committed over, and an off-by-one in
         its commit logic passes the first record after the committed offset. The commit
-        is the promise that every record before it was handled; the frontier is that."""
+        is the promise that every record before it was handled; the frontier is that.
+        The patch of faust's consumer lives in streams/faust_compat.py."""
         consumer = self.app.consumer
-        if getattr(consumer, "_provmem_fenced", False):
-            return
-        new_offset = consumer._new_offset
-
-        def fenced(tp: Any) -> int | None:
-            offset = new_offset(tp)
-            frontier = self.frontier((tp.topic, tp.partition))
-            return offset if offset is None or frontier is None else min(offset, frontier)
-
-        consumer._new_offset = fenced
-        consumer._provmem_fenced = True
+        if self.fenced is not consumer:
+            fence_commits(consumer, self.frontier)
+            self.fenced = consumer
 
     async def admit(self, guard: DeliveryGuard, event: Any) -> bool:
         """Whether ``event`` may be handled now: not when records before it were
@@ -184,7 +179,9 @@ class Worker:
 
 
 def create_app(settings: Settings) -> Worker:
-    """Build the faust app for ``settings``; connects to nothing until it starts."""
+    """Build the faust app for ``settings``; connects to nothing until it starts.
+    Refuses a faust-streaming version the delivery fence was not tested with."""
+    require_tested_faust()
     app = faust.App(settings.consumer_group, **_faust_config(settings))
     names = TopicNames(settings.topic_prefix)
     turns = _raw_topic(app, names.turns, settings.partitions)
