@@ -31,7 +31,10 @@ from ..infra.redis_stores import RedisEvidenceStore, RedisKeys, RedisKeyStore, R
 from ..infra.sealing import SealedGateState, ViewSealer
 from ..infra.settings import Settings
 from .delivery import DeliveryGuard, Partition
-from .erasure import Eraser, ErasureDeps, ErasureRouter, ScopeRecords, views_applied
+from .erasure import Eraser
+from .erasure_cascade import views_applied
+from .erasure_ports import ErasureDeps, capabilities_of
+from .erasure_requests import ErasureRouter, ScopeRecords
 from .faust_compat import fence_commits, require_tested_faust
 from .indexing import EvidenceIndexer, SearchIndex
 from .pipeline import Deriver, Materializer, Outcome
@@ -323,6 +326,7 @@ def _handlers(
     cascade_log = KafkaEventLog(
         settings.broker_url, max_batch_size=settings.producer_max_batch_size
     )
+    vectors = index.vectors if index is not None else None
     eraser = Eraser(
         ErasureDeps(
             settings=settings,
@@ -332,12 +336,13 @@ def _handlers(
             views=views,
             keys=sealer.keys,
             sealer=sealer,
-            vectors=index.vectors if index is not None else None,
+            vectors=vectors,
             embedder=embedder,
             ledger=RedisStateStore(client, keys),
             state=state,
             deriver=deriver,
             settle=partial(views_applied, cascade_log, settings.consumer_group, names.fact_changes),
+            capabilities=capabilities_of(cascade_log, evidence, views, vectors),
         )
     )
     return deriver, ScopeRecords(deriver, eraser), materializer, indexer
