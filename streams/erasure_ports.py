@@ -43,7 +43,7 @@ class CompactingLog(Protocol):
 @runtime_checkable
 class PurgeableStore(Protocol):
     async def purge(self) -> int:
-        """Drop deleted data physically; 1 when done."""
+        """Drop deleted data physically; a count for the log (1, or the points kept)."""
         ...
 
 
@@ -70,16 +70,12 @@ def capabilities_of(
     through to the index it wraps (sealing changes neither purging nor payloads)."""
     index = vectors.inner if isinstance(vectors, SealedVectorIndex) else vectors
     stores = [("vector_index", index), ("fact_views", views), ("evidence_store", evidence)]
-    purgeable = [(name, s) for name, s in [*stores, ("log", log)] if _purges(s)]
+    purgeable = [(name, s) for name, s in [*stores, ("log", log)] if isinstance(s, PurgeableStore)]
     return Capabilities(
         compacting=log if isinstance(log, CompactingLog) else None,
         purgeable=tuple(purgeable),
         payloads=index if isinstance(index, PayloadIndex) else None,
     )
-
-
-def _purges(store: object) -> bool:
-    return isinstance(store, PurgeableStore)
 
 
 class ErasureUnavailableError(RuntimeError):

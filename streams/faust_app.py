@@ -80,7 +80,11 @@ class Delivery:
     log: KafkaEventLog
     group: str
     guards: list[DeliveryGuard] = field(default_factory=list)
-    fenced: object | None = None  # the consumer whose commits are fenced
+    fenced: object | None = field(default=None, init=False)  # the consumer fenced
+
+    def __post_init__(self) -> None:
+        """A worker starts only on a faust-streaming the fence was tested with."""
+        require_tested_faust()
 
     def guard(self) -> DeliveryGuard:
         guard = DeliveryGuard()
@@ -182,9 +186,7 @@ class Worker:
 
 
 def create_app(settings: Settings) -> Worker:
-    """Build the faust app for ``settings``; connects to nothing until it starts.
-    Refuses a faust-streaming version the delivery fence was not tested with."""
-    require_tested_faust()
+    """Build the faust app for ``settings``; connects to nothing until it starts."""
     app = faust.App(settings.consumer_group, **_faust_config(settings))
     names = TopicNames(settings.topic_prefix)
     turns = _raw_topic(app, names.turns, settings.partitions)
