@@ -23,19 +23,13 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .lexicon import CALENDAR_WORDS, FUNCTION_WORDS, MONTHS, NOT_NAMES
+from .lexicon import FUNCTION_WORDS, MONTHS, NOT_NAMES
 
 __all__ = [
     "Reading",
     "change_cue",
     "comparable",
-    "content_lemmas",
-    "denied_terms",
-    "denies_for_all_time",
-    "mentions",
-    "lead_subject",
-    "plain_negation",
-    "polarity_change_cue",
+    "lemma",
     "read_attribute",
     "read_attributes",
     "same_attribute",
@@ -204,7 +198,7 @@ _TIME_NOUNS = frozenset(
     weekends decades ages ones others things bits lots
     """.split()
 )
-_NON_NAMES = NOT_NAMES | {"not", "never", "no", "also", "always", "now"}
+NON_NAMES = NOT_NAMES | {"not", "never", "no", "also", "always", "now"}
 _UNNAMED_VALUES = frozenset({"it", "this", "that", "there", "here", "them"})
 
 
@@ -235,18 +229,6 @@ def read_attributes(statement: str, speaker: str) -> tuple[Reading, ...]:
 def change_cue(statement: str) -> bool:
     """Whether the statement says something changed ("now", "improved to", "from X to")."""
     return _CHANGE_CUE.search(statement) is not None
-
-
-_STARTED_OR_STOPPED = re.compile(
-    r"\b(?:no longer|anymore|any more|stopped|quit|gave up|given up|started|starting|began"
-    r"|begun|now|switched|finally|these days|nowadays)\b",
-    re.I,
-)
-
-
-def polarity_change_cue(statement: str) -> bool:
-    """Whether the statement says something stopped or started ("no longer", "now")."""
-    return _STARTED_OR_STOPPED.search(statement) is not None
 
 
 _UNIT_CLASS = {
@@ -336,7 +318,7 @@ def _owner(phrase: str, speaker: str, named_alone: bool) -> tuple[str, list[str]
     kept: list[str] = []
     for word in words:
         bare = word.removesuffix("'s").removesuffix("'")
-        named = bare[:1].isupper() and not bare.isupper() and bare.lower() not in _NON_NAMES
+        named = bare[:1].isupper() and not bare.isupper() and bare.lower() not in NON_NAMES
         alone = named_alone and len(words) == 1
         if named and subject == speaker and (word.endswith("'s") or alone):
             subject = bare.lower()
@@ -351,7 +333,7 @@ def _attribute_words(words: list[str], speaker: str) -> list[str]:
     if "of" in lowered:
         cut = lowered.index("of")
         lowered = lowered[cut + 1 :] + lowered[:cut]
-    lemmas = [_lemma(w) for w in lowered if w not in FUNCTION_WORDS and w != speaker]
+    lemmas = [lemma(w) for w in lowered if w not in FUNCTION_WORDS and w != speaker]
     return [w for w in lemmas if w not in _GENERIC and not w.isdigit() and len(w) > 1]
 
 
@@ -379,7 +361,7 @@ def _value(match: re.Match[str]) -> tuple[str, str] | None:
 def _named_value(match: re.Match[str]) -> bool:
     name = match.groupdict().get("name") or ""
     first = name.split()[0].lower() if name else ""
-    return bool(name) and first not in _NON_NAMES and first not in _UNNAMED_VALUES
+    return bool(name) and first not in NON_NAMES and first not in _UNNAMED_VALUES
 
 
 def _number(text: str) -> str:
@@ -387,7 +369,7 @@ def _number(text: str) -> str:
     return plain.removesuffix(".0") if "." in plain else plain
 
 
-def _lemma(word: str) -> str:
+def lemma(word: str) -> str:
     """A noun's singular form by suffix (commits -> commit, queries -> query)."""
     word = word.lower().strip("'-")
     if len(word) > 4 and word.endswith("ies"):
@@ -397,80 +379,3 @@ def _lemma(word: str) -> str:
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
-
-
-_WORD = re.compile(r"[A-Za-z][\w'’+#-]*")
-_NEGATIONS = frozenset({"not", "never", "no", "none", "nothing", "nobody", "neither", "nor"})
-_COLLOQUIAL = frozenset({"gonna", "wanna", "gotta", "kinda", "sorta", "lemme", "gimme", "others"})
-# A negation that says something positive: "never give up", "not just a hobby".
-_POSITIVE_NEGATION = re.compile(
-    r"(?:\b(?:not|never|no|cannot)|n['’]t)\s+(?:\w+\s+){0,2}?(?:just|only|give up|giving up"
-    r"|quit|stop|beat|wait|believe|help|last|matter|doubt|wonder|forget|regret|mind|miss"
-    r"|be happier|be prouder|enough)\b",
-    re.I,
-)
-
-
-_NEGATION_CUE = re.compile(r"\b(?:not|never|no|nobody|none|nothing|cannot)\b|n['’]t\b", re.I)
-_ALL_TIME = re.compile(r"\b(?:never|ever|nobody|no one|none of)\b", re.I)
-_TERM = re.compile(r"`[^`]+`|[A-Za-z][\w.+#/-]*")
-
-
-def denied_terms(statement: str, speaker: str) -> tuple[str, ...]:
-    """What a negation denies, where it names things: the technical or proper terms after
-    the negation cue ("never used SQLAlchemy" -> ``sqlalchemy``, "never run Beacon on
-    Windows" -> ``beacon``, ``windows``), lower case, the speaker left out."""
-    cue = _NEGATION_CUE.search(statement)
-    if cue is None:
-        return ()
-    words = (m.group(0).strip("`.") for m in _TERM.finditer(statement, cue.end()))
-    return tuple(w.lower() for w in words if _topical(w) and w.lower() != speaker.lower())
-
-
-def mentions(statement: str, term: str) -> bool:
-    """Whether the statement names ``term`` as a word of its own (any case)."""
-    pattern = rf"(?<![\w@/.-]){re.escape(term)}(?![\w-])"
-    return re.search(pattern, statement, re.I) is not None
-
-
-def denies_for_all_time(statement: str) -> bool:
-    """ "Never", "nobody ever": a denial about all time, which a later "now" contradicts
-    rather than updates."""
-    return _ALL_TIME.search(statement) is not None
-
-
-def _topical(word: str) -> bool:
-    """A named or technical term: capitalized, an acronym, or with digits or symbols."""
-    lowered = word.lower()
-    if lowered in _NON_NAMES | FUNCTION_WORDS | CALENDAR_WORDS or not any(
-        c.isalpha() for c in word
-    ):
-        return False
-    return word[0].isupper() or any(c.isdigit() or c in "._+#/" for c in word)
-
-
-def plain_negation(statement: str) -> bool:
-    """Whether a negated statement denies something (not an idiom such as "never give
-    up" or "not just a hobby", nor a caption)."""
-    return not statement.startswith("[") and _POSITIVE_NEGATION.search(statement) is None
-
-
-def lead_subject(statement: str) -> str:
-    """The statement's first word, lower case, without a possessive: who it is about
-    ("" for a pronoun or a function word: that says nothing about who)."""
-    first = statement.split(maxsplit=1)[0] if statement.strip() else ""
-    word = first.replace("’", "'").removesuffix("'s").lower()
-    return "" if word in FUNCTION_WORDS or word in _NON_NAMES else word
-
-
-@lru_cache(maxsize=65536)
-def content_lemmas(statement: str) -> frozenset[str]:
-    """The statement's common content words as lemmas (no names, function words or
-    negations): what two statements must share to be about the same thing."""
-    common = (w for w in _WORD.findall(statement) if not w[0].isupper())
-    words = (w.replace("’", "'").removesuffix("'s").lower() for w in common)
-    return frozenset(
-        _lemma(w)
-        for w in words
-        if w not in FUNCTION_WORDS | _NEGATIONS | _COLLOQUIAL and len(w) > 2 and "'" not in w
-    )

@@ -62,7 +62,7 @@ _CLAUSE_BREAK = re.compile(
     r"\s*;\s*|\s+[-–—]\s+"
     r"|,?\s+(?:and|but|so|because)\s+(?=(?:I|we|he|she|they|it)\b|my(?:\s+\w+){1,2}\s+"
     r"(?:is|was|are|were|has|had|have|will|just|also|\w+ed|\w+s)\b)"
-    r"|(?:,\s+|,?\s+(?:and|but|so)\s+)(?=(?:please|pls|kindly)\b|(?:can|could|would)\s+you\b)"
+    r"|(?:,\s+|,?\s+(?:and|but|so)\s+)(?=(?:please|pls|kindly)\b|(?:can|could|would|should|shall)\s+(?:you|we|I)\b)"
     r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s|(?:it|it['’]s|they|he|she|there['’]s|that['’]s)\s"
     r"|(?:the|only|this|these|those)\s+(?:[\w'’-]+\s+){0,3}(?:is|are|was|were|has|have)\b"
     r"|[A-Z][a-z]+\s+(?:did|is|was|has|does)\b)"
@@ -99,6 +99,16 @@ _ADDRESSED = re.compile(r"(?:I|I['’]\w+|we|my|you|your)\b")
 """After "Name, ": the rest speaks to that person, so the name is a vocative."""
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _MIN_CONTENT_WORDS = 2
+# A short lead-in without a subject before a colon introduces the clause after it: "Good news: the
+# p95 latency is now 290ms", "Update: we moved to Seattle".
+_LEAD_IN = re.compile(r"(?:[A-Za-z][\w'’-]*\s+){0,2}[A-Za-z][\w'’-]*:\s+(?=\S)")
+# A question that follows a statement in one sentence: "The image is 380MB now, so can we
+# try the slim base?" asks only in its last clause.
+_INTERROGATIVE = re.compile(
+    r"(?:so\s+|and\s+|but\s+)?(?:can|could|would|should|shall|will|do|does|did|is|are|am"
+    r"|what|how|why|where|when|which|who|any\s+idea)\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -185,15 +195,17 @@ def split_clauses(text: str) -> list[_Clause]:
     for start, end in _sentences(text):
         sentence = text[start:end]
         question = sentence.rstrip().endswith("?")
-        cut = start
+        cut, found = start, []
         for brk in _CLAUSE_BREAK.finditer(sentence):
             if _keeps_together(
                 text[cut : start + brk.start()], brk.group(0), text[brk.end() + start :]
             ):
                 continue
-            clauses.append(_Clause(cut, start + brk.start(), question, (start, end)))
+            found.append(_Clause(cut, start + brk.start(), question, (start, end)))
             cut = start + brk.end()
-        clauses.append(_Clause(cut, end, question, (start, end)))
+        asks = question and _INTERROGATIVE.match(text, cut) is not None
+        found = [replace(c, question=question and not asks) for c in found]
+        clauses += [*found, _Clause(cut, end, question, (start, end))]
     return [c for c in (_trimmed(text, c) for c in clauses) if c.end > c.start]
 
 
@@ -320,6 +332,9 @@ def _content_start(turn: _Turn, clause: _Clause) -> int:
     text, start = turn.text, clause.start
     lead = _DISCOURSE.match(text, start, clause.end)
     start = lead.end() if lead else start
+    heading = _LEAD_IN.match(text, start, clause.end)
+    if heading and not _HAS_SUBJECT.search(heading.group(0)):
+        start = heading.end()
     name = _LEADING_VOCATIVE.match(text, start, clause.end)
     if name and (name.group(1) == turn.listener or _called_by_name(text, name)):
         lead = _DISCOURSE.match(text, name.end(), clause.end)

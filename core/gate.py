@@ -21,9 +21,11 @@ from typing import Protocol
 
 import numpy as np
 
-from .attributes import (
-    change_cue,
-    comparable,
+from .attributes import change_cue, comparable, read_attribute, same_attribute
+from .events import Fact
+from .extraction import Claim, SignalKind, Slot
+from .memory_state import ScopeMemory, Vector, open_owner, slot_key
+from .polarity import (
     content_lemmas,
     denied_terms,
     denies_for_all_time,
@@ -31,12 +33,7 @@ from .attributes import (
     mentions,
     plain_negation,
     polarity_change_cue,
-    read_attribute,
-    same_attribute,
 )
-from .events import Fact
-from .extraction import Claim, SignalKind, Slot
-from .memory_state import ScopeMemory, Vector, open_owner, slot_key
 from .slot_rules import is_open_attribute
 
 

@@ -26,7 +26,9 @@ Replacement = tuple[int, int, str]
 
 _Q = "['’]"
 _OWN_PREPOSITIONS = {"on", "in", "at", "during"}
-_OUTER_PREPOSITION = re.compile(r"\b(?:since|until|till|from|before|after|by|of)\s+$", re.I)
+_OUTER_PREPOSITION = re.compile(
+    r"\b(?:since|until|till|from|before|after|by|of|to|for|through|and)\s+$", re.I
+)
 _SPAN_PREPOSITION = re.compile(
     r"^(?P<prep>on|in|during|at|by|from|until|till|since|of|early|late|mid)\s+", re.I
 )
@@ -111,7 +113,7 @@ def _date_phrase(before: str, span_text: str, value: str) -> str:
     own = _SPAN_PREPOSITION.match(span_text)
     if own and own.group("prep").lower() not in _OWN_PREPOSITIONS:
         return f"{own.group('prep')} {bare}"
-    if _OUTER_PREPOSITION.search(before):
+    if not own and _OUTER_PREPOSITION.search(before):
         return bare
     return phrase
 

@@ -7,12 +7,11 @@ import pytest
 from provmem.core.attributes import (
     change_cue,
     comparable,
-    content_lemmas,
-    plain_negation,
     read_attribute,
     read_attributes,
     same_attribute,
 )
+from provmem.core.polarity import content_lemmas, plain_negation
 
 
 @pytest.mark.parametrize(

@@ -175,3 +175,29 @@ def test_entities_include_the_speaker_and_named_entities() -> None:
 def test_extraction_is_deterministic() -> None:
     text = "Actually, I moved to Porto last month. I love jazz! How are you?"
     assert claims(text) == claims(text)
+
+
+def test_a_short_lead_in_before_a_colon_is_no_part_of_the_claim() -> None:
+    assert statements("Good news: the p95 latency is now 290ms.") == [
+        "The p95 latency is now 290ms."
+    ]
+
+
+def test_a_statement_before_a_question_in_one_sentence_is_kept() -> None:
+    said = statements("The image is 380MB now, so can we try the slim base?")
+    assert said == ["The image is 380MB now."]
+    assert statements("When it failed, why did it retry?") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("The requirements now pin `flask==3.0.2`.", "flask==3.0.2"),
+        ("Our coverage sits at 59% according to `coverage report`.", "coverage report"),
+    ],
+)
+def test_a_short_inline_name_or_pin_stays_a_word_of_the_prose(text: str, kept: str) -> None:
+    found = only(text)
+    assert kept in found.statement
+    start = text.index(kept)
+    assert all(not (s <= start < e) for s, e in found.spans)  # no claim rests on code
