@@ -4,17 +4,17 @@ No slot is written by hand per attribute: a measure, count, version, date or nam
 statement gives to a noun phrase is read by a small grammar over the statement.
 
     >>> read_attribute("The API response time was 800ms.", "Alice")
-    Reading(subject='alice', attribute='response time', value='800 ms', changed=False)
+    Reading(subject='alice', attribute='api response time', value='800 ms', changed=False)
     >>> read_attribute("It has now reached 165 commits.", "Alice").key
     'alice|commit'
 
 Attribute keys are normalized so paraphrases meet: lower case, plural nouns singular,
 function words, qualifiers ("current", "average") and generic heads ("count", "number of")
-left out, at most the last two content words kept ("the average API response time" and
-"response time" are both ``response time``). The subject is a named owner ("Anna's dog")
-or else the speaker. ``changed`` says the statement itself says the value changed (a cue
-such as "now", "improved to", "from ... to", or a correction); without a cue a different
-value is a conflict, not an update.
+left out, at most the last three content words kept ("the average API response time" is
+``api response time``); two keys meet when the head of one is a word of the other. The
+subject is a named owner ("Anna's dog") or else the speaker. ``changed`` says the
+statement itself says the value changed (a cue such as "now", "improved to", "from ... to",
+or a correction); without a cue a different value is a conflict, not an update.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ __all__ = [
     "read_attribute",
     "read_attributes",
     "same_attribute",
+    "value_shape",
 ]
 
 
@@ -101,6 +102,7 @@ _VALUE = (
     r"|(?P<version>v?\d+(?:\.\d+){1,3})(?![\w.%])"
     rf"|(?P<date>(?:\d{{1,2}} )?(?:{_MONTH})(?: \d{{1,2}})?(?: \d{{4}})?)\b"
     rf"|(?P<cnum>{_NUMBER}) (?P<noun>{_COUNTED})\b"
+    rf"|(?P<anum>{_NUMBER}) (?P<acronym>(?!(?:AM|PM)\b)[A-Z]{{2,5}})s?\b"
     rf"|(?P<num>{_NUMBER})(?![\w.])"
     rf"|(?P<ident>{_IDENT})\b"
     r"|(?P<name>[A-Z][\w+#-]*(?:\.[A-Za-z]\w*)?(?: (?:[A-Z][\w+#-]*|\d+(?:\.\d+)*))*)"
@@ -143,6 +145,12 @@ _PATTERNS = (
         rf" to {_APPROX}(?P<value>{_VALUE})"
     ),
     re.compile(rf"^{_NP} {_ADV}(?:is|was|are|were) {_ADV}(?:called|named) (?P<called>{_VALUE})"),
+    # "About 1.8% of requests fail": the share of a group that does something
+    re.compile(
+        rf"^(?i:{_APPROX})(?P<value>(?P<qnum>{_NUMBER})\s?(?P<unit>%|percent)) of"
+        r" (?:the |our |all |its |their )?(?P<np>(?:[a-z][\w-]* )??[a-z][\w-]*s)"
+        r" (?P<predicate>[a-z]{3,})\b"
+    ),
     re.compile(rf"^{_NP} {_ADV}{_COPULA} {_ADV}{_APPROX}(?P<value>{_VALUE})"),
     re.compile(
         rf"^{_NP} {_HAVE}{_ADV}(?:has|have|had|got|gets|reached|hit|passed|crossed|surpassed"
@@ -152,6 +160,12 @@ _PATTERNS = (
 )
 _IN_PASSING = (
     re.compile(rf"\b(?P<value>(?P<cnum>{_NUMBER}) (?P<noun>{_COUNTED}))\b"),
+    # "lists the app image at 240MB": a measure given to a noun phrase in passing
+    re.compile(
+        r"\b(?:the|our|my|its|their|his|her) (?P<thing>[a-z][\w-]*(?: [a-z][\w-]*){0,2})"
+        rf" (?:is |was )?(?:at|of) (?:(?:only|just|about|roughly|around|now) )?"
+        rf"(?P<value>(?P<qnum>{_NUMBER})\s?(?P<unit>(?i:{_UNIT}))(?![\w.]))"
+    ),
     re.compile(
         r"\b(?P<thing>[A-Za-z][\w.-]*?)(?:@|==|>=|~=|<=)(?P<value>(?P<version>\d+(?:\.\d+){1,3}))"
     ),
@@ -187,6 +201,7 @@ _CHANGE_CUE = re.compile(
 _GENERIC = frozenset(
     """
     count number total amount level value figure rate score measure metric stat stats
+    share percentage proportion fraction ratio
     current new old latest overall average mean typical initial original previous actual
     final recent first last usual median approximate approximately roughly
     others other something thing things one lot kind sort type bit part
@@ -200,6 +215,9 @@ _TIME_NOUNS = frozenset(
 )
 NON_NAMES = NOT_NAMES | {"not", "never", "no", "also", "always", "now"}
 _UNNAMED_VALUES = frozenset({"it", "this", "that", "there", "here", "them"})
+# Content words an attribute key keeps, the head last ("the API's p95 response time" ->
+# "p95 response time"): enough that a shorter mention ("the p95") still meets it.
+KEY_WORDS = 3
 
 
 def read_attribute(statement: str, speaker: str) -> Reading | None:
@@ -253,11 +271,42 @@ def value_kind(value: str) -> str:
     return "text"
 
 
+_DATE_VALUE = re.compile(rf"\b(?:{'|'.join(MONTHS)})\b")
+
+
+def value_shape(value: str) -> str:
+    """A finer kind of value: a count apart from a version ("4" / "3.11"), a date apart
+    from a name; quantities by unit class as in :func:`value_kind`."""
+    kind = value_kind(value)
+    if kind == "number":
+        return "version" if "." in value else "count"
+    if kind == "text":
+        return "date" if _DATE_VALUE.search(value) else "text"
+    return kind
+
+
 def same_attribute(first: str, second: str) -> bool:
     """Whether two attribute keys name the same thing: the head word of one is a word of
-    the other ("image size" ~ "docker image" ~ "image"; "open issue" !~ "open ticket")."""
+    the other ("image size" ~ "docker image" ~ "image"; "open issue" !~ "open ticket"), or
+    one is an acronym of the other ("MAU" ~ "monthly user": first and last initials)."""
     words, others = first.split(), second.split()
-    return bool(words and others) and (words[-1] in others or others[-1] in words)
+    if not (words and others):
+        return False
+    return (
+        words[-1] in others
+        or others[-1] in words
+        or _acronym_of(first, others)
+        or (_acronym_of(second, words))
+    )
+
+
+def _acronym_of(acronym: str, words: list[str]) -> bool:
+    """ "MAU" for "monthly (active) user": its first letter starts the phrase, its last
+    starts the head, and it has a letter for every word."""
+    if not (acronym.isupper() and acronym.isalpha()) or len(words) < 2:
+        return False
+    letters = acronym.lower()
+    return letters[0] == words[0][0] and letters[-1] == words[-1][0] and len(words) <= len(letters)
 
 
 def comparable(first: str, second: str) -> bool:
@@ -296,6 +345,10 @@ def _reading(match: re.Match[str], speaker: str, changed: bool) -> Reading | Non
     if value is None:
         return None
     noun = groups.get("noun")
+    if groups.get("acronym"):
+        return Reading(subject, groups["acronym"], value[0], changed)
+    if groups.get("predicate"):
+        words = [*words, groups["predicate"]]
     if noun:
         nouns = noun.split()
         if nouns[-1] in _TIME_NOUNS or nouns[-1] in FUNCTION_WORDS:
@@ -304,7 +357,7 @@ def _reading(match: re.Match[str], speaker: str, changed: bool) -> Reading | Non
     words = _attribute_words(words, speaker)
     if value[1] == "version" and "version" not in words:
         words.append("version")
-    attribute = " ".join(words[-2:])
+    attribute = " ".join(words[-KEY_WORDS:])
     if not attribute or (value[1] == "name" and not _named_value(match)):
         return None
     return Reading(subject, attribute, value[0], changed)
@@ -351,7 +404,7 @@ def _value(match: re.Match[str]) -> tuple[str, str] | None:
         return group["date"].lower(), "date"
     if group.get("ident"):
         return group["ident"], "ident"
-    number = group.get("cnum") or group.get("num")
+    number = group.get("cnum") or group.get("anum") or group.get("num")
     if number:
         return _number(number), "count"
     name = group.get("name")

@@ -264,7 +264,10 @@ def _claim_for(turn: _Turn, clause: _Clause) -> Claim | None:
         subject = f"{turn.speaker} {verb}".rstrip()
         statement = f"{subject} {statement[:1].lower()}{statement[1:]}"
     slot, rule_negated = slot_match if slot_match else (None, False)
-    claim = _assemble(statement, _support(turn, start, end), slot, rule_negated, inside, turn)
+    spans = _support(turn, start, end)
+    if not spans:
+        return None  # all of it is code
+    claim = _assemble(statement, spans, slot, rule_negated, inside, turn)
     hedge = HEDGE_CUES.search(text, clause.start, clause.end)
     return replace(claim, hedge=hedge.group(0).lower()) if hedge else claim
 
@@ -282,9 +285,8 @@ def _assistant_claim(turn: _Turn, clause: _Clause, start: int, end: int) -> Clai
     if reading.prefix and turn.text[rest_at : rest_at + 1].islower():
         rest = rest[:1].lower() + rest[1:]
     statement = you_as_user(reading.prefix + rest)
-    return _assemble(
-        statement, _support(turn, start, end), None, False, _inside(turn, clause), turn
-    )
+    spans = _support(turn, start, end)
+    return _assemble(statement, spans, None, False, _inside(turn, clause), turn) if spans else None
 
 
 def _inside(turn: _Turn, clause: _Clause) -> tuple[Signal, ...]:
@@ -301,11 +303,11 @@ def _support(turn: _Turn, start: int, end: int) -> tuple[tuple[int, int], ...]:
     """``[start, end)`` minus the code spans inside it: no claim rests on code."""
     spans, cut = [], start
     for piece in turn.code:
-        if start <= piece.start < end:
-            spans.append((cut, piece.start))
+        if piece.start < end and cut < piece.end:
+            spans.append((cut, max(cut, piece.start)))
             cut = max(cut, piece.end)
     spans.append((cut, end))
-    return tuple((s, e) for s, e in spans if turn.text[s:e].strip())
+    return tuple((s, e) for s, e in spans if e > s and turn.text[s:e].strip(" `.,;:!?"))
 
 
 def _anchored(inside: tuple[Signal, ...]) -> bool:

@@ -21,7 +21,7 @@ from typing import Protocol
 
 import numpy as np
 
-from .attributes import change_cue, comparable, read_attribute, same_attribute
+from .attributes import change_cue, comparable, read_attribute, same_attribute, value_shape
 from .events import Fact
 from .extraction import Claim, SignalKind, Slot
 from .memory_state import ScopeMemory, Vector, open_owner, slot_key
@@ -48,6 +48,10 @@ class GateConfig:
     density_min_facts: int = 8
     contradiction_similarity: float = 0.3
     contradiction_neighbours: int = 16
+    # a said change whose attribute is worded differently ("the pipeline" / "a CI run")
+    # updates the one fact of its subject and kind of value it is this close to
+    paraphrase_similarity: float = 0.35
+    paraphrase_margin: float = 0.1
 
 
 class Verdict(StrEnum):
@@ -132,7 +136,7 @@ def decide(
     """The gate's verdict for one candidate claim."""
     if claim.review_reason:
         return Decision(Verdict.REVIEW, None, f"needs review: {claim.review_reason}")
-    current = _slot_conflict(memory, claim)
+    current = _slot_conflict(memory, claim) or _paraphrased_change(memory, claim, vector, config)
     if current is not None:
         return _value_change(claim, current)
     if len(memory) == 0:
@@ -179,6 +183,38 @@ def _open_conflict(memory: ScopeMemory, slot: Slot, role: str) -> Fact | None:
         if comparable(fact.slot_value, slot.value):
             return fact if fact.slot_value != slot.value else None
     return None
+
+
+def _paraphrased_change(
+    memory: ScopeMemory, claim: Claim, vector: Vector, config: GateConfig
+) -> Fact | None:
+    """The fact a said change of value updates when its attribute is worded differently:
+    of the subject's open facts with a value of the same shape (a count, a version, a
+    quantity of one unit class, a date, a name), the one closest in meaning, if close
+    enough and clearly closer than the next. Without a change cue nothing is inferred."""
+    slot = claim.slot
+    if slot is None or not is_open_attribute(slot.attribute) or claim.hedge:
+        return None
+    if not (claim.correction or change_cue(claim.statement)):
+        return None
+    shape = value_shape(slot.value)
+    owned = memory.open_facts(open_owner(slot.subject, slot.attribute, claim_role(claim)))
+    if any(same_attribute((f.slot or "").partition("|")[2], slot.attribute) for f in owned):
+        return None  # the attribute is known by its own words: the slot rules decided
+    candidates = [
+        f
+        for f in owned
+        if f.slot_value is not None and f.slot_value != slot.value
+        and value_shape(f.slot_value) == shape
+    ]  # fmt: skip
+    scored = sorted(
+        ((float(memory.vectors[f.fact_id] @ vector), f) for f in candidates),
+        key=lambda pair: -pair[0],
+    )
+    if not scored or scored[0][0] < config.paraphrase_similarity:
+        return None
+    runner_up = scored[1][0] if len(scored) > 1 else 0.0
+    return scored[0][1] if scored[0][0] - runner_up >= config.paraphrase_margin else None
 
 
 def _value_change(claim: Claim, current: Fact) -> Decision:

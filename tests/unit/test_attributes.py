@@ -19,7 +19,7 @@ from provmem.core.polarity import content_lemmas, plain_negation
     [
         (
             "The API response time was 800ms after the first deploy.",
-            "alice|response time",
+            "alice|api response time",
             "800 ms",
         ),
         ("The response time has recently improved to 250ms.", "alice|response time", "250 ms"),
@@ -81,9 +81,40 @@ def test_statements_without_an_attribute_value_have_no_reading(statement: str) -
 def test_paraphrased_attribute_keys_meet() -> None:
     first = read_attribute("The average API response time is 900 ms.", "Alice")
     second = read_attribute("Response times are down to 300 ms.", "Alice")
-    assert first is not None and second is not None and first.key == second.key
+    assert first is not None and second is not None
+    assert same_attribute(first.attribute, second.attribute)
     assert same_attribute("docker image", "image size") and same_attribute("test", "test case")
     assert not same_attribute("open issue", "open ticket")
+
+
+def test_a_shorter_mention_meets_the_longer_key() -> None:
+    first = read_attribute("The API's p95 response time is about 720ms at the moment.", "Ann")
+    second = read_attribute("The p95 has recently improved to 180ms.", "Ann")
+    assert first is not None and second is not None
+    assert first.attribute == "p95 response time" and second.attribute == "p95"
+    assert same_attribute(first.attribute, second.attribute) and second.changed
+
+
+def test_an_acronym_meets_the_phrase_it_abbreviates() -> None:
+    first = read_attribute("Greenhouse has roughly 1,000 MAU.", "Ann")
+    second = read_attribute("We have 2,200 monthly users now.", "Ann")
+    assert first is not None and second is not None
+    assert (first.attribute, first.value) == ("MAU", "1000")
+    assert same_attribute(first.attribute, second.attribute)
+    assert not same_attribute("cost", "cloud storage tier")  # a word is no acronym
+    assert read_attribute("The call is at 5 PM.", "Ann") is None or (
+        read_attribute("The call is at 5 PM.", "Ann").attribute != "PM"  # type: ignore[union-attr]
+    )
+
+
+def test_a_share_of_a_group_that_does_something_is_read() -> None:
+    first = read_attribute("About 1.8% of requests fail right now.", "Ann")
+    second = read_attribute("The share of failed requests is 0.6%.", "Ann")
+    third = read_attribute("Only 0.9% of requests fail these days.", "Ann")
+    assert first is not None and second is not None and third is not None
+    assert (first.attribute, first.value) == ("request fail", "1.8 %")
+    assert same_attribute(first.attribute, second.attribute)
+    assert third.changed and third.value == "0.9 %"
 
 
 def test_change_cues() -> None:
