@@ -230,6 +230,8 @@ def _value_change(claim: Claim, current: Fact) -> Decision:
     change = f"{slot.attribute}: {current.slot_value} -> {slot.value}"
     if claim.correction or change_cue(claim.statement):
         return Decision(Verdict.UPDATE, current, f"new value for {change}")
+    if current.slot_value is not None and value_shape(slot.value) not in IDENTITIES:
+        return Decision(Verdict.UPDATE, current, f"a later measure of {change}")
     why = f"conflicts with {current.fact_id}: another value for {change}, no change cue"
     return Decision(Verdict.CONFLICT, current, why)
 
@@ -280,6 +282,10 @@ def _specific(memory: ScopeMemory, term: str) -> bool:
 
 
 SPECIFIC_TERM_FACTS = 5
+# A measure (a count, a version, a quantity) changes over time: a later one replaces the
+# earlier, said with a change cue or not. A different name or date (``IDENTITIES``)
+# without a change cue contradicts the earlier one instead.
+IDENTITIES = frozenset({"text", "date"})
 
 
 def _speaker(claim: Claim) -> str:

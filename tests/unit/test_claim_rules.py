@@ -201,3 +201,8 @@ def test_a_short_inline_name_or_pin_stays_a_word_of_the_prose(text: str, kept: s
     assert kept in found.statement
     start = text.index(kept)
     assert all(not (s <= start < e) for s, e in found.spans)  # no claim rests on code
+
+
+def test_moving_to_a_version_is_no_move_to_a_place() -> None:
+    assert only("We moved to Python 3.11.").slot is None
+    assert only("We moved to Lisbon.").slot == Slot("alice", "moved_to", "lisbon")

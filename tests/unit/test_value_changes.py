@@ -42,9 +42,17 @@ def test_a_count_said_in_passing_updates_the_count() -> None:
     assert result.changes[0].fact.status is FactStatus.SUPERSEDED  # type: ignore[union-attr]
 
 
-def test_a_different_value_without_a_change_cue_is_a_conflict_and_both_stay() -> None:
+def test_a_later_measure_replaces_the_earlier_without_a_change_cue() -> None:
     first = run(ScopeMemory(), "t1", Candidate(said("The suite has 121 tests."), vec(1)))
-    other = said("The suite has 140 tests.")
+    later = said("The suite has 140 tests.")
+    result = run(first.memory, "t2", Candidate(later, near(vec(1), 0.9)), minute=5)
+    assert result.decisions[0].verdict is Verdict.UPDATE
+    assert result.decisions[0].reason == "a later measure of test: 121 -> 140"
+
+
+def test_a_different_value_without_a_change_cue_is_a_conflict_and_both_stay() -> None:
+    first = run(ScopeMemory(), "t1", Candidate(said("The app is hosted on Heroku."), vec(1)))
+    other = said("The app is hosted on Render.")
     result = run(first.memory, "t2", Candidate(other, near(vec(1), 0.9)), minute=5)
     added, linked = result.changes
     assert result.decisions[0].verdict is Verdict.CONFLICT
