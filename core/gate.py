@@ -22,6 +22,7 @@ from typing import Protocol
 import numpy as np
 
 from .attributes import change_cue, comparable, read_attribute, same_attribute, value_shape
+from .categories import exclusive_rival, named_members
 from .events import Fact
 from .extraction import Claim, SignalKind, Slot
 from .memory_state import ScopeMemory, Vector, open_owner, slot_key
@@ -139,6 +140,9 @@ def decide(
     current = _slot_conflict(memory, claim) or _paraphrased_change(memory, claim, vector, config)
     if current is not None:
         return _value_change(claim, current)
+    rival = _exclusive_rival(memory, claim)
+    if rival is not None:
+        return _rival_change(claim, *rival)
     if len(memory) == 0:
         return Decision(Verdict.ADD, None, "store empty")
     found = novelty(memory, vector, config)
@@ -215,6 +219,34 @@ def _paraphrased_change(
         return None
     runner_up = scored[1][0] if len(scored) > 1 else 0.0
     return scored[0][1] if scored[0][0] - runner_up >= config.paraphrase_margin else None
+
+
+def _exclusive_rival(memory: ScopeMemory, claim: Claim) -> tuple[Fact, str] | None:
+    """The latest active fact that names another member of an exclusive category (another
+    database, license, host ...) for the same subject, and the category."""
+    if claim.negated or claim.hedge or not named_members(claim.statement):
+        return None
+    subject, role = lead_subject(claim.statement), claim_role(claim)
+    for fact_id in reversed(memory.active):
+        fact = memory.facts[fact_id]
+        if fact.negated or fact.asserted_by != role:
+            continue
+        theirs = lead_subject(fact.statement)
+        if subject and theirs and subject != theirs:
+            continue  # about someone or something else
+        category = exclusive_rival(claim.statement, fact.statement)
+        if category is not None:
+            return fact, category
+    return None
+
+
+def _rival_change(claim: Claim, fact: Fact, category: str) -> Decision:
+    """Another member of an exclusive category: a change when the claim says so
+    ("we switched to MongoDB"), else a contradiction (both stay, linked)."""
+    if claim.correction or change_cue(claim.statement):
+        return Decision(Verdict.UPDATE, fact, f"new {category} (changed)")
+    why = f"conflicts with {fact.fact_id}: another {category}, no change cue"
+    return Decision(Verdict.CONFLICT, fact, why)
 
 
 def _value_change(claim: Claim, current: Fact) -> Decision:
