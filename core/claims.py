@@ -55,7 +55,8 @@ __all__ = [
 EXTRACTION_VERSION = "rules/3"
 
 _SENTENCE = re.compile(
-    r"(?:[^.!?\n]|[.!?]+(?![\s\"”)]|$))+(?:[.!?]+(?=[\s\"”)]|$)|(?=\n)|$)|[.!?]+"
+    r"(?:[^.!?\n]|[.!?]+(?![\s\"”)]|$))+(?:[.!?]+[\"”)]*(?=\s|$)|[.!?]+(?=[\"”)])|(?=\n)|$)"
+    r"|[.!?]+"
 )
 _ABBREVIATION = re.compile(r"\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|prof)\.$", re.I)
 _CLAUSE_BREAK = re.compile(
@@ -99,6 +100,8 @@ _ADDRESSED = re.compile(r"(?:I|I['’]\w+|we|my|you|your)\b")
 """After "Name, ": the rest speaks to that person, so the name is a vocative."""
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _MIN_CONTENT_WORDS = 2
+_IMAGE_SHARE = re.compile(r"\[shares? (?:an? )?(?:image|photo|picture)s?:\s*([^\]\n]+)\]", re.I)
+_CAPTION_TEXT = re.compile(r"[^\s\[\]]+")
 # A short lead-in without a subject before a colon introduces the clause after it: "Good news: the
 # p95 latency is now 290ms", "Update: we moved to Seattle".
 _LEAD_IN = re.compile(r"(?:[A-Za-z][\w'’-]*\s+){0,2}[A-Za-z][\w'’-]*:\s+(?=\S)")
@@ -129,6 +132,7 @@ class TurnExtraction:
 @dataclass(frozen=True)
 class _Turn:
     text: str
+    original: str
     signals: list[Signal]
     speaker: str
     listener: str | None
@@ -171,21 +175,40 @@ def extract_turn(
     anchors = tuple(structure_anchors(text, segments))
     if role not in ("user", "assistant"):
         return TurnExtraction((), segments, anchors)
-    view = prose_view(text, segments)
+    view, shares = _without_image_shares(prose_view(text, segments))
     subject = ASSISTANT if role == "assistant" else speaker
     signals = find_signals(view, speaker=subject, captured_at=captured_at)
     listener = addressee(view, signals) if role == "user" else None
     code = tuple(s for s in segments if s.kind in CODE_KINDS)
-    turn = _Turn(view, signals, subject, listener, captured_at, role, code)
-    claims = []
-    for clause in split_clauses(view):
-        claim = _claim_for(turn, clause)
-        if claim is not None:
-            claims.append(
-                validate_claim(claim, text, speaker=subject, captured_at=captured_at, role=role)
-            )
+    turn = _Turn(view, text, signals, subject, listener, captured_at, role, code)
+    found = [_claim_for(turn, clause) for clause in split_clauses(view)]
+    if role == "user":
+        found += [_image_claim(turn, start, end) for start, end in shares]
+    claims = [
+        validate_claim(claim, text, speaker=subject, captured_at=captured_at, role=role)
+        for claim in sorted((c for c in found if c), key=lambda c: c.spans[0])
+    ]
     kept = within_budget(claims)
     return TurnExtraction(tuple(kept), segments, anchors, len(claims) - len(kept))
+
+
+def _without_image_shares(view: str) -> tuple[str, list[tuple[int, int]]]:
+    """The view with each shared image's caption blanked ("[shares an image: a photo of a
+    dog]", as the loaders mark one) and the captions' character ranges: a caption is no
+    part of the sentence it follows."""
+    shares = [m.span(1) for m in _IMAGE_SHARE.finditer(view)]
+    for match in _IMAGE_SHARE.finditer(view):
+        view = view[: match.start()] + " " * (match.end() - match.start()) + view[match.end() :]
+    return view, shares
+
+
+def _image_claim(turn: _Turn, start: int, end: int) -> Claim | None:
+    """A shared image as a sentence with its sharer as subject: "Melanie shared a photo
+    of a dog on a beach." (a caption alone is no statement)."""
+    caption = " ".join(_CAPTION_TEXT.findall(turn.original[start:end])).strip(" .")
+    if len(caption.split()) < 3:
+        return None
+    return _assemble(f"{turn.speaker} shared {caption}.", ((start, end),), None, False, (), turn)
 
 
 def split_clauses(text: str) -> list[_Clause]:

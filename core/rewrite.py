@@ -91,6 +91,7 @@ def rewrite_clause(
 
 def _finish(clause: str) -> str:
     clause = " ".join(clause.split()).rstrip(" ,;:-–—")
+    clause = re.sub(r"[.!…]+([\"”)]+)$", r"\1", clause)  # the full stop after a closing quote
     clause = re.sub(r"[.!…]+$", "", clause).rstrip()
     return clause[:1].upper() + clause[1:] + "."
 

@@ -206,3 +206,19 @@ def test_a_short_inline_name_or_pin_stays_a_word_of_the_prose(text: str, kept: s
 def test_moving_to_a_version_is_no_move_to_a_place() -> None:
     assert only("We moved to Python 3.11.").slot is None
     assert only("We moved to Lisbon.").slot == Slot("alice", "moved_to", "lisbon")
+
+
+def test_a_shared_image_is_a_sentence_with_its_sharer_as_subject() -> None:
+    text = "We went hiking! [shares an image: a photo of a lake with mountains behind it]"
+    said = statements(text)
+    assert "Alice shared a photo of a lake with mountains behind it." in said
+    assert all("[" not in s and "shares an image" not in s for s in said)
+    caption = next(c for c in claims(text) if c.statement.startswith("Alice shared"))
+    start, end = caption.spans[0]
+    assert text[start:end] == "a photo of a lake with mountains behind it"
+
+
+def test_a_sentence_ending_inside_quotes_keeps_its_quote_and_the_next_starts_clean() -> None:
+    said = statements('We did a piece called "Finding Freedom." It was really moving to us.')
+    assert said[0].endswith('called "Finding Freedom".')
+    assert not said[1].startswith('"')
