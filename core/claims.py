@@ -23,6 +23,7 @@ from .assertions import (
     speech_act,
     you_as_user,
 )
+from .clauses import HAS_SUBJECT, Clause, split_clauses
 from .events import SpeakerRole as Role
 from .extraction import Claim, Signal, SignalKind, Slot
 from .lexicon import (
@@ -54,33 +55,6 @@ __all__ = [
 
 EXTRACTION_VERSION = "rules/3"
 
-_SENTENCE = re.compile(
-    r"(?:[^.!?\n]|[.!?]+(?![\s\"”)]|$))+(?:[.!?]+[\"”)]*(?=\s|$)|[.!?]+(?=[\"”)])|(?=\n)|$)"
-    r"|[.!?]+"
-)
-_ABBREVIATION = re.compile(r"\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|prof)\.$", re.I)
-_CLAUSE_BREAK = re.compile(
-    r"\s*;\s*|\s+[-–—]\s+"
-    r"|,?\s+(?:and|but|so|because)\s+(?=(?:I|we|he|she|they|it)\b|my(?:\s+\w+){1,2}\s+"
-    r"(?:is|was|are|were|has|had|have|will|just|also|\w+ed|\w+s)\b)"
-    r"|(?:,\s+|,?\s+(?:and|but|so)\s+)(?=(?:please|pls|kindly)\b|(?:can|could|would|should|shall)\s+(?:you|we|I)\b)"
-    r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s|(?:it|it['’]s|they|he|she|there['’]s|that['’]s)\s"
-    r"|(?:the|only|this|these|those)\s+(?:[\w'’-]+\s+){0,3}(?:is|are|was|were|has|have)\b"
-    r"|[A-Z][a-z]+\s+(?:did|is|was|has|does)\b)"
-)
-_NOUN_PHRASE = re.compile(
-    r"(?!(?:I|we|he|she|they|it|you)\b)(?:(?:my|our|his|her|their|the|a|an)\s+)?[\w'’-]+"
-    r"(?:\s+[\w'’-]+)?",
-    re.I,
-)
-_HAS_SUBJECT = re.compile(
-    r"\b(?:I|I['’]\w+|we|he|she|they|it|it['’]s|that['’]s|there['’]s)\b", re.I
-)
-_SUBORDINATE = re.compile(
-    r"(?:when|whenever|if|because|since|after|before|while|although|though|once|as|until"
-    r"|unless|whether|even though|so that)\b",
-    re.I,
-)
 _DISCOURSE = re.compile(
     r"(?:(?i:hey|hi|hello|wow|whoa|oh|ooh|yeah|yes|yep|yup|nope|no|well|so|haha\w*|lol|omg|aww*"
     r"|ah|ok(?:ay)?|sure|anyway|by the way|btw|honestly|actually|also|plus|and"
@@ -105,13 +79,6 @@ _CAPTION_TEXT = re.compile(r"[^\s\[\]]+")
 # A short lead-in without a subject before a colon introduces the clause after it: "Good news: the
 # p95 latency is now 290ms", "Update: we moved to Seattle".
 _LEAD_IN = re.compile(r"(?:[A-Za-z][\w'’-]*\s+){0,2}[A-Za-z][\w'’-]*:\s+(?=\S)")
-# A question that follows a statement in one sentence: "The image is 380MB now, so can we
-# try the slim base?" asks only in its last clause.
-_INTERROGATIVE = re.compile(
-    r"(?:so\s+|and\s+|but\s+)?(?:can|could|would|should|shall|will|do|does|did|is|are|am"
-    r"|what|how|why|where|when|which|who|any\s+idea)\b",
-    re.I,
-)
 
 
 @dataclass(frozen=True)
@@ -139,14 +106,6 @@ class _Turn:
     captured_at: datetime
     role: Role
     code: tuple[Segment, ...]
-
-
-@dataclass(frozen=True)
-class _Clause:
-    start: int
-    end: int
-    question: bool
-    sentence: tuple[int, int] = (0, 0)
 
 
 def extract_claims(
@@ -211,55 +170,7 @@ def _image_claim(turn: _Turn, start: int, end: int) -> Claim | None:
     return _assemble(f"{turn.speaker} shared {caption}.", ((start, end),), None, False, (), turn)
 
 
-def split_clauses(text: str) -> list[_Clause]:
-    """Sentences, then clauses joined by ';', a dash, 'and/but/so' or a comma before a new
-    subject; a subordinate opening ("When I was young,") stays with its main clause."""
-    clauses = []
-    for start, end in _sentences(text):
-        sentence = text[start:end]
-        question = sentence.rstrip().endswith("?")
-        cut, found = start, []
-        for brk in _CLAUSE_BREAK.finditer(sentence):
-            if _keeps_together(
-                text[cut : start + brk.start()], brk.group(0), text[brk.end() + start :]
-            ):
-                continue
-            found.append(_Clause(cut, start + brk.start(), question, (start, end)))
-            cut = start + brk.end()
-        asks = question and _INTERROGATIVE.match(text, cut) is not None
-        found = [replace(c, question=question and not asks) for c in found]
-        clauses += [*found, _Clause(cut, end, question, (start, end))]
-    return [c for c in (_trimmed(text, c) for c in clauses) if c.end > c.start]
-
-
-def _keeps_together(before: str, joint: str, after: str) -> bool:
-    """A subordinate opening ("When I was young, I ...") or a compound subject ("My wife
-    and I moved") is no clause of its own."""
-    if joint.strip() == ",":
-        return _SUBORDINATE.match(before) is not None or not _HAS_SUBJECT.search(before)
-    compound = joint.strip() == "and" and after.startswith("I ")
-    return compound and _NOUN_PHRASE.fullmatch(before.strip()) is not None
-
-
-def _sentences(text: str) -> list[tuple[int, int]]:
-    spans: list[tuple[int, int]] = []
-    for match in _SENTENCE.finditer(text):
-        start, end = match.span()
-        if spans and _ABBREVIATION.search(text[spans[-1][0] : spans[-1][1]]):
-            start = spans.pop()[0]
-        if end > start:
-            spans.append((start, end))
-    return spans
-
-
-def _trimmed(text: str, clause: _Clause) -> _Clause:
-    raw = text[clause.start : clause.end]
-    start = clause.start + len(raw) - len(raw.lstrip())
-    end = clause.start + len(raw.rstrip())
-    return replace(clause, start=start, end=end)
-
-
-def _claim_for(turn: _Turn, clause: _Clause) -> Claim | None:
+def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
     if clause.question or _in_code(turn, clause):
         return None
     text = turn.text
@@ -295,7 +206,7 @@ def _claim_for(turn: _Turn, clause: _Clause) -> Claim | None:
     return replace(claim, hedge=hedge.group(0).lower()) if hedge else claim
 
 
-def _assistant_claim(turn: _Turn, clause: _Clause, start: int, end: int) -> Claim | None:
+def _assistant_claim(turn: _Turn, clause: Clause, start: int, end: int) -> Claim | None:
     """The assistant's own statement ("The assistant recommended ..."), never the user's."""
     reading = assistant_reading(turn.text[start:end])
     rest_at = start + (reading.start if reading else 0)
@@ -312,11 +223,11 @@ def _assistant_claim(turn: _Turn, clause: _Clause, start: int, end: int) -> Clai
     return _assemble(statement, spans, None, False, _inside(turn, clause), turn) if spans else None
 
 
-def _inside(turn: _Turn, clause: _Clause) -> tuple[Signal, ...]:
+def _inside(turn: _Turn, clause: Clause) -> tuple[Signal, ...]:
     return tuple(s for s in turn.signals if clause.start <= s.start and s.end <= clause.end)
 
 
-def _in_code(turn: _Turn, clause: _Clause) -> bool:
+def _in_code(turn: _Turn, clause: Clause) -> bool:
     """The clause's sentence holds code that prose does not keep (a command)."""
     first, last = clause.sentence
     return any(s.start < last and first < s.end and not s.inline for s in turn.code)
@@ -351,14 +262,14 @@ def _tautology(statement: str) -> bool:
     return match is not None and match.group(1).lower() == match.group(2).lower()
 
 
-def _content_start(turn: _Turn, clause: _Clause) -> int:
+def _content_start(turn: _Turn, clause: Clause) -> int:
     """Past interjections ("Wow, "), a leading vocative and thanks ("Thanks, I ...");
     the clause's end when it only thanks or congratulates."""
     text, start = turn.text, clause.start
     lead = _DISCOURSE.match(text, start, clause.end)
     start = lead.end() if lead else start
     heading = _LEAD_IN.match(text, start, clause.end)
-    if heading and not _HAS_SUBJECT.search(heading.group(0)):
+    if heading and not HAS_SUBJECT.search(heading.group(0)):
         start = heading.end()
     name = _LEADING_VOCATIVE.match(text, start, clause.end)
     if name and (name.group(1) == turn.listener or _called_by_name(text, name)):
