@@ -26,6 +26,7 @@ from .assertions import (
 from .clauses import HAS_SUBJECT, Clause, split_clauses
 from .events import SpeakerRole as Role
 from .extraction import Claim, Signal, SignalKind, Slot
+from .fragments import addressed_imperative, elided_copula, elided_feeling, spelled_out_copula
 from .lexicon import (
     ADVERBS_BEFORE_VERB,
     CALENDAR_WORDS,
@@ -188,15 +189,16 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
     slot_match = match_slot(body, turn.speaker, _stops(inside, start))
     if slot_match is None and not _informative(body, turn.listener is not None):
         return None
-    if not (has_finite_verb(body) or _anchored(inside) or elided_subject(body) is not None):
+    has_verb = has_finite_verb(body)
+    elided = _elided(body, has_verb)
+    if elided is None and addressed_imperative(body):
+        return None
+    if not (has_verb or _anchored(inside) or elided is not None):
         return None
     statement = rewrite_clause(text, start, end, turn.signals, turn.speaker, turn.listener)
     if _tautology(statement):
         return None
-    verb = elided_subject(body)
-    if verb is not None:
-        subject = f"{turn.speaker} {verb}".rstrip()
-        statement = f"{subject} {statement[:1].lower()}{statement[1:]}"
+    statement = _with_subject(statement, turn.speaker, elided) if elided else _spelled(statement)
     slot, rule_negated = slot_match if slot_match else (None, False)
     spans = _support(turn, start, end)
     if not spans:
@@ -204,6 +206,36 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
     claim = _assemble(statement, spans, slot, rule_negated, inside, turn)
     hedge = HEDGE_CUES.search(text, clause.start, clause.end)
     return replace(claim, hedge=hedge.group(0).lower()) if hedge else claim
+
+
+def _elided(body: str, has_verb: bool) -> tuple[str, bool] | None:
+    """What an elided subject "I" needs: the verb to put before the clause ("Been busy" ->
+    ``has``), or the clause's own first verb in the third person ("Love it" -> ``loves``,
+    replacing it), or None when the clause has its subject."""
+    verb = elided_subject(body)
+    if verb is not None:
+        return verb, False
+    feeling = elided_feeling(body)
+    if feeling is not None:
+        return feeling, True
+    return ("is", False) if elided_copula(body, has_verb) else None
+
+
+def _spelled(statement: str) -> str:
+    """The copula a subject's "'s" stands for, spelled out when the statement has no other
+    finite verb ("Life's tough" -> "Life is tough"; "Caroline's painting is done" stays)."""
+    spelled = spelled_out_copula(statement)
+    if spelled == statement:
+        return statement
+    bare = re.sub(r"['’]s\b", "", statement, count=1)
+    return statement if has_finite_verb(bare) else spelled
+
+
+def _with_subject(statement: str, speaker: str, elided: tuple[str, bool]) -> str:
+    verb, replaces = elided
+    rest = statement.split(" ", 1)[1] if replaces and " " in statement else statement
+    rest = rest if replaces else rest[:1].lower() + rest[1:]
+    return " ".join(w for w in (speaker, verb, rest) if w)
 
 
 def _assistant_claim(turn: _Turn, clause: Clause, start: int, end: int) -> Claim | None:
