@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from .lexicon import IRREGULAR_PAST
+
 __all__ = [
     "addressed_imperative",
     "elided_copula",
@@ -40,14 +42,16 @@ _NOT_GERUNDS = frozenset(
     """.split()
 )
 _GERUND = re.compile(rf"^{_DEGREE}(?P<word>[A-Za-z]{{2,}}ing)\b", re.I)
-_LISTED_GERUND = re.compile(
-    r"(?:,|\band)\s+(?:[a-z]{2,}ly\s+)?[a-z]{2,}ing\b(?![^.!?]*\b(?:is|are|was|were)\b)"
-)
-# What follows a gerund used as a verb (not as a subject): "Trying to", "Looking forward".
-_COMPLEMENT = re.compile(
-    r" (?:to|on|up|out|for|with|forward|through|into|about|over|back|hard|a|an|the|my|our"
-    r"|some|more)\b(?![^.!?]*(?:\b(?:is|are|was|were|has|have|can|will|helps|makes|keeps"
-    r"|means|gives)\b|['’]s\s))",
+# A finite verb after a leading gerund makes the gerund the subject ("Talking to them made
+# me ...", "Painting and drawing have helped"): then nothing is elided.
+_FINITE_AFTER = re.compile(
+    r"\b(?:is|are|was|were|am|has|have|had|do|does|did|will|would|can|could|should|may"
+    r"|might|must|make|makes|made|let|lets|help|helps|helped|keep|keeps|kept|give|gives|gave"
+    r"|bring|brings|brought|mean|means|meant|matter|matters|feel|feels|felt|take|takes|took"
+    r"|seem|seems|seemed|become|becomes|became|sounds|looks|"
+    + "|".join(sorted(IRREGULAR_PAST))
+    + r")\b|['’](?:s|re|ve|ll|d)\b|(?<!\bget )(?<!\bgot )(?<!\bit )(?<!\bbe )(?<!\bbeen )"
+    r"\b[a-z]{3,}ed\b",
     re.I,
 )
 _TO_LISTENER = re.compile(
@@ -84,18 +88,16 @@ def elided_feeling(body: str) -> str | None:
 
 def elided_copula(body: str, has_verb: bool) -> bool:
     """Whether the clause leaves out "I'm" before an adjective of feeling ("Really glad to
-    have you here") or before a gerund that takes a complement and no finite verb follows
-    ("Trying to get it fixed"; "Painting is my passion" has its subject)."""
+    have you here") or before a gerund no finite verb follows ("Trying to get it fixed";
+    "Painting is my passion" has its subject). ``has_verb``: the clause has a finite verb
+    by the extractor's looser test (then the gerund must be followed by none)."""
     adjective = _FEELING_ADJECTIVE.match(body)
     if adjective and adjective.group("word").lower() in _FEELING_ADJECTIVES:
         return True
     gerund = _GERUND.match(body)
     if gerund is None or gerund.group("word").lower() in _NOT_GERUNDS:
         return False
-    listed = (
-        len(_LISTED_GERUND.findall(body, gerund.end())) > 0
-    )  # "Going for hikes, having picnics"
-    return not has_verb or listed or _COMPLEMENT.match(body, gerund.end()) is not None
+    return not (has_verb and _FINITE_AFTER.search(body, gerund.end()))
 
 
 def addressed_imperative(body: str) -> bool:

@@ -72,3 +72,15 @@ def test_the_rules_one_by_one() -> None:
     assert not addressed_imperative("Love the colors")  # a feeling, the speaker's own
     assert spelled_out_copula("Life's tough.") == "Life is tough."
     assert spelled_out_copula("Maria's dog.") == "Maria's dog."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Talking to the community made me want to use my story.",
+        "Playing and singing let me express myself.",
+        "Painting and drawing have helped me a lot.",
+    ],
+)
+def test_a_gerund_that_a_verb_follows_is_the_subject(text: str) -> None:
+    assert not statements(text)[0].startswith("Maya is")
