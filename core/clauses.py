@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from .assertions import has_finite_verb
+
 __all__ = ["HAS_SUBJECT", "Clause", "split_clauses"]
 
 _SENTENCE = re.compile(
@@ -78,9 +80,11 @@ def split_clauses(text: str) -> list[Clause]:
 
 def _keeps_together(before: str, joint: str, after: str) -> bool:
     """A subordinate opening ("When I was young, I ...") or a compound subject ("My wife
-    and I moved") is no clause of its own."""
+    and I moved") is no clause of its own; a clause with its own verb before a comma is
+    ("Clay is incredible, it brings me joy": two clauses, no comma splice)."""
     if joint.strip() == ",":
-        return _SUBORDINATE.match(before) is not None or not HAS_SUBJECT.search(before)
+        has_clause = HAS_SUBJECT.search(before) or has_finite_verb(before)
+        return _SUBORDINATE.match(before) is not None or not has_clause
     compound = joint.strip() == "and" and after.startswith("I ")
     return compound and _NOUN_PHRASE.fullmatch(before.strip()) is not None
 
