@@ -75,6 +75,7 @@ _ADDRESSED = re.compile(r"(?:I|I['’]\w+|we|my|you|your)\b")
 """After "Name, ": the rest speaks to that person, so the name is a vocative."""
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _MIN_CONTENT_WORDS = 2
+_LISTENER_LEFT = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 _IMAGE_SHARE = re.compile(r"\[shares? (?:an? )?(?:image|photo|picture)s?:\s*([^\]\n]+)\]", re.I)
 _CAPTION_TEXT = re.compile(r"[^\s\[\]]+")
 # A short lead-in without a subject before a colon introduces the clause after it: "Good news: the
@@ -195,9 +196,11 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
         return None
     if not (has_verb or _anchored(inside) or elided is not None):
         return None
-    statement = rewrite_clause(text, start, end, turn.signals, turn.speaker, turn.listener)
-    if _tautology(statement):
-        return None
+    statement = rewrite_clause(
+        text, start, end, turn.signals, turn.speaker, turn.listener, subject_elided=bool(elided)
+    )
+    if _tautology(statement) or _LISTENER_LEFT.search(statement):
+        return None  # "Your support means a lot to Jon": the addressee is not named
     statement = _with_subject(statement, turn.speaker, elided) if elided else _spelled(statement)
     slot, rule_negated = slot_match if slot_match else (None, False)
     spans = _support(turn, start, end)

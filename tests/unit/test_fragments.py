@@ -84,3 +84,19 @@ def test_the_rules_one_by_one() -> None:
 )
 def test_a_gerund_that_a_verb_follows_is_the_subject(text: str) -> None:
     assert not statements(text)[0].startswith("Maya is")
+
+
+def test_after_an_elided_subject_a_later_i_is_they() -> None:
+    said = statements("Yeah, I play clarinet! Started when I was young and it's been great.")
+    assert "Maya started when they were young." in said
+
+
+def test_a_statement_about_an_unnamed_listener_is_left_to_the_raw_evidence() -> None:
+    assert statements("Thanks! Your support means a ton to me.") == []
+    named = [
+        c.statement
+        for c in extract_claims(
+            "Thanks, Jon! Your support means a ton to me.", speaker="Maya", captured_at=AT
+        )
+    ]
+    assert named == ["Jon's support means a ton to Maya."]
