@@ -288,10 +288,15 @@ def value_shape(value: str) -> str:
 def same_attribute(first: str, second: str) -> bool:
     """Whether two attribute keys name the same thing: the head word of one is a word of
     the other ("image size" ~ "docker image" ~ "image"; "open issue" !~ "open ticket"), or
-    one is an acronym of the other ("MAU" ~ "monthly user": first and last initials)."""
+    one is an acronym of the other ("MAU" ~ "monthly user": first and last initials); with
+    one head, modifiers that share nothing name two things ("python version" !~ "express
+    version", "build time" !~ "response time")."""
     words, others = first.split(), second.split()
     if not (words and others):
         return False
+    if words[-1] == others[-1]:  # one head: the modifiers must not name two things
+        mine, theirs = set(words[:-1]), set(others[:-1])
+        return not mine or not theirs or bool(mine & theirs)
     return (
         words[-1] in others
         or others[-1] in words

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import IRREGULAR_PAST
+from .lexicon import FUNCTION_WORDS, IRREGULAR_PAST
 
 __all__ = [
     "addressed_imperative",
@@ -58,10 +58,16 @@ _TO_LISTENER = re.compile(
     r"^(?:just )?(?P<word>[A-Z][a-z]+) (?:the|those|these|that|this|a|an|any|all|every|your"
     r"|yours|yourself|it|them|each|some|more)\b"
 )
-_NOT_BARE_VERBS = _FEELING_VERBS | frozenset(
-    "the a an this that these those my your our his her their its all any some every each"
-    " such many much more most what which who one no today tonight tomorrow yesterday now"
-    " then there here".split()
+_NOT_BARE_VERBS = (
+    _FEELING_VERBS
+    | FUNCTION_WORDS
+    | frozenset(
+        "the a an this that these those my your our his her their its all any some every each"
+        " such many much more most what which who one no today tonight tomorrow yesterday now"
+        " then there here since after before while because although though until till during"
+        " like unlike despite without once whenever wherever whether unless except besides"
+        " plus thanks".split()
+    )
 )
 # "X's" before these is "X is" / "X has": "Life's tough", "the studio's been great".
 _HAS_NEXT = r"been|got|gotten|had"

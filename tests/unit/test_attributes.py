@@ -137,3 +137,10 @@ def test_idiomatic_negations_do_not_deny_anything() -> None:
     assert not plain_negation("Pottery is not just a hobby for Melanie.")
     assert content_lemmas("Alice has never written any Flask routes.") == {"written", "route"}
     assert not plain_negation("Jon is feeling confident and won't give up.")
+
+
+def test_one_head_with_modifiers_that_share_nothing_names_two_things() -> None:
+    assert not same_attribute("python version", "express version")
+    assert not same_attribute("build time", "response time")
+    assert same_attribute("api response time", "response time")
+    assert same_attribute("version", "python version")

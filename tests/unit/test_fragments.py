@@ -100,3 +100,8 @@ def test_a_statement_about_an_unnamed_listener_is_left_to_the_raw_evidence() -> 
         )
     ]
     assert named == ["Jon's support means a ton to Maya."]
+
+
+def test_a_subordinate_opening_is_no_bare_verb() -> None:
+    assert not addressed_imperative("Since the beta slipped to August 22 I have time")
+    assert not addressed_imperative("After the launch we rested")
