@@ -158,6 +158,13 @@ _PATTERNS = (
         rf"(?P<value>{_VALUE})"
     ),
 )
+# A thing set to happen on a date: "ship the beta on 17 April", "release v2 by June".
+_SCHEDULED = re.compile(
+    r"\b(?:ship|launch|release|deploy|publish|deliver|finish|complete|open)(?:s|es|ed|ing)?"
+    r" (?P<obj>(?:the |our |its |their |his |her )?[a-z][\w-]*(?: [a-z][\w-]*)?)"
+    rf" (?:on|by|for|in) (?P<value>(?P<date>(?:\d{{1,2}} )?(?:{_MONTH})(?: \d{{1,2}})?"
+    r"(?: \d{4})?)\b)"
+)
 _IN_PASSING = (
     re.compile(rf"\b(?P<value>(?P<cnum>{_NUMBER}) (?P<noun>{_COUNTED}))\b"),
     # "lists the app image at 240MB": a measure given to a noun phrase in passing
@@ -332,7 +339,7 @@ def _read_clause(clause: str, speaker: str, changed: bool) -> Reading | None:
             reading = _reading(match, speaker, changed or number < 2)
             if reading is not None:
                 return reading
-    for pattern in _IN_PASSING:
+    for pattern in (*_IN_PASSING, _SCHEDULED):
         passing = pattern.search(clause)
         reading = _reading(passing, speaker, changed) if passing else None
         if reading is not None:

@@ -144,3 +144,11 @@ def test_one_head_with_modifiers_that_share_nothing_names_two_things() -> None:
     assert not same_attribute("build time", "response time")
     assert same_attribute("api response time", "response time")
     assert same_attribute("version", "python version")
+
+
+def test_a_thing_set_to_happen_on_a_date_is_read() -> None:
+    first = read_attribute("Tomas and others want to ship the beta on 17 April 2026.", "Tomas")
+    later = read_attribute("Since the beta slipped to 22 August 2026 Tomas has time.", "Tomas")
+    assert first is not None and later is not None
+    assert (first.attribute, first.value) == ("beta", "17 april 2026")
+    assert same_attribute(first.attribute, later.attribute) and later.changed
