@@ -25,6 +25,7 @@ from .attributes import change_cue, comparable, read_attribute, same_attribute, 
 from .categories import exclusive_rival, named_members
 from .events import Fact
 from .extraction import Claim, SignalKind, Slot
+from .lexicon import IRREGULAR_PAST
 from .memory_state import ScopeMemory, Vector, open_owner, slot_key
 from .polarity import (
     content_lemmas,
@@ -36,6 +37,7 @@ from .polarity import (
     polarity_change_cue,
 )
 from .slot_rules import is_open_attribute
+from .temporal import Tense, tense_at
 
 
 @dataclass(frozen=True)
@@ -221,6 +223,18 @@ def _paraphrased_change(
     return scored[0][1] if scored[0][0] - runner_up >= config.paraphrase_margin else None
 
 
+def _past_tense(statement: str) -> bool:
+    """Whether the statement tells what happened (a past-tense verb), not what is."""
+    if tense_at(statement, len(statement)) is Tense.PAST:
+        return True
+    return any(w in IRREGULAR_PAST for w in statement.lower().split()) and not _PRESENT.search(
+        statement
+    )
+
+
+_PRESENT = re.compile(r"\b(?:is|are|am|has|have|now|currently)\b", re.I)
+
+
 def _exclusive_rival(memory: ScopeMemory, claim: Claim) -> tuple[Fact, str] | None:
     """The latest active fact that names another member of an exclusive category (another
     database, license, host ...) for the same subject, and the category."""
@@ -263,6 +277,8 @@ def _value_change(claim: Claim, current: Fact) -> Decision:
     if claim.correction or change_cue(claim.statement):
         return Decision(Verdict.UPDATE, current, f"new value for {change}")
     if current.slot_value is not None and value_shape(slot.value) not in IDENTITIES:
+        if _past_tense(claim.statement):
+            return Decision(Verdict.ADD, None, f"another past measure of {change}: an event")
         return Decision(Verdict.UPDATE, current, f"a later measure of {change}")
     why = f"conflicts with {current.fact_id}: another value for {change}, no change cue"
     return Decision(Verdict.CONFLICT, current, why)
@@ -314,9 +330,10 @@ def _specific(memory: ScopeMemory, term: str) -> bool:
 
 
 SPECIFIC_TERM_FACTS = 5
-# A measure (a count, a version, a quantity) changes over time: a later one replaces the
-# earlier, said with a change cue or not. A different name or date (``IDENTITIES``)
-# without a change cue contradicts the earlier one instead.
+# A measure (a count, a version, a quantity) changes over time: a later one in the present
+# tense replaces the earlier, said with a change cue or not (in the past tense, without a
+# cue, it is another event: "I ran 5 miles" ... "I ran 10 miles"). A different name or
+# date (``IDENTITIES``) without a change cue contradicts the earlier one instead.
 IDENTITIES = frozenset({"text", "date"})
 
 

@@ -162,3 +162,11 @@ def test_two_close_candidates_leave_a_worded_otherwise_change_undecided() -> Non
     later = said("A CI run is 8 minutes now.")
     result = run(deploy.memory, "t3", Candidate(later, vec(0.5, 0.45, 0.74)), minute=5)
     assert result.decisions[0].verdict is Verdict.ADD
+
+
+def test_another_past_measure_without_a_cue_is_another_event() -> None:
+    first = run(ScopeMemory(), "t1", Candidate(said("Alice ran 5 miles on the trail."), vec(1)))
+    later = said("Alice ran 10 miles on the trail.")
+    result = run(first.memory, "t2", Candidate(later, near(vec(1), 0.5)), minute=5)
+    assert result.decisions[0].verdict is Verdict.ADD
+    assert len(result.memory.active) == 2
