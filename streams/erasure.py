@@ -60,7 +60,7 @@ from .erasure_fingerprints import (
 from .erasure_journal import Journal, keyed_print, merged
 from .erasure_residue import MARKS_FIELD, ErasureResidue, byte_audit
 from .gate_store import FactVersion
-from .outcome import Outcome, Outgoing
+from .outcome import Origin, Outcome, Outgoing
 from .pipeline import CONTROL_PREFIX, Deriver
 from .runner import send_all
 from .topics import ERASURE_RECEIPTS, ERASURE_REQUESTS, FACT_CHANGES, TURNS, TopicNames
@@ -614,7 +614,7 @@ class ScopeRecords:
         self,
         key: bytes | None,
         raw: bytes | None,
-        origin: tuple[str, int, int],
+        origin: Origin,
         pending: dict[str, bytes],
     ) -> Outcome:
         try:
@@ -624,10 +624,10 @@ class ScopeRecords:
             return Outcome()
         if request is None:
             return await self._deriver.handle(key, raw, origin, pending)
-        receipt = await self._eraser.erase(request, until=origin[2])
+        receipt = await self._eraser.erase(request, until=origin.offset)
         log.info("erasure.completed", request_id=request.request_id, residue=receipt.residue_found)
-        done = Append(origin[1], key or b"", None)  # the compacted log drops the request
-        return Outcome([Outgoing(origin[0], done)])
+        done = Append(origin.partition, key or b"", None)  # the compacted log drops it
+        return Outcome([Outgoing(origin.topic, done)])
 
 
 async def views_applied(

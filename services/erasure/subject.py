@@ -16,7 +16,7 @@ from typing import Any
 import structlog
 
 from ...core.events import ErasureRequested, ErasureTarget
-from ...core.ports import LogRecord, StateStore
+from ...core.ports import LogRecord
 from ...core.scope import Scope
 from ...streams.erasure import Eraser as Cascade
 from ...streams.erasure import ErasureDeps, ErasureUnavailableError, Residue
@@ -86,7 +86,7 @@ def deps_of(components: Components) -> ErasureDeps:
         sealer=c.sealer,
         vectors=c.vectors,
         embedder=c.embedder,
-        ledger=c.state if c.state is not None else _redis_ledger(c),
+        ledger=c.ledger,
         state=c.state,
         deriver=c.deriver,
         catch_up=_runs(c),
@@ -99,22 +99,6 @@ def _runs(components: Components) -> Callable[[], Awaitable[None]]:
         await components.runner.run_until_idle()
 
     return run
-
-
-def _redis_ledger(components: Components) -> StateStore:
-    """On the distributed runtime the workers keep the ledger in Redis."""
-    from ...infra.redis_client import redis_client
-    from ...infra.redis_stores import RedisKeys, RedisStateStore
-
-    cached = components.__dict__.get("_erasure_ledger")
-    if isinstance(cached, RedisStateStore):
-        return cached
-    settings = components.settings
-    client = redis_client(settings.redis_url)
-    components.closers.append(client.aclose)
-    ledger = RedisStateStore(client, RedisKeys(settings.redis_prefix))
-    components.__dict__["_erasure_ledger"] = ledger  # one client per process's components
-    return ledger
 
 
 class ErasureStage:

@@ -96,9 +96,7 @@ async def facts_digest(components: Components, scope: str, ignored: set[str]) ->
 
 async def points_digest(components: Components, scope: str) -> tuple[int, str]:
     """How many points the scope has in the vector index, and the digest of their payloads."""
-    payload = getattr(components.vectors, "payload", None)
-    if payload is None:
-        raise TypeError(f"{type(components.vectors).__name__} cannot show payloads to compare")
+    payload = components.vectors.payload
     facts = await components.views.facts_in_scope(scope)
     ids = sorted({f.fact_id for f in facts} | set(await components.evidence.ids_in_scope(scope)))
     count = await components.vectors.count(scope)
