@@ -19,23 +19,18 @@ import faust
 import structlog
 from faust.types import TP
 
-from ..core.ports import LogRecord, StateStore
-from ..infra.crypto import EvidenceSealer, master_key
-from ..infra.embedding import DIM as EMBEDDING_DIM
-from ..infra.embedding import MiniLMEmbedder
-from ..infra.generations import FollowingFactViews
+from ..core.ports import BulkStateStore, LogRecord
+from ..infra.crypto import EvidenceSealer
 from ..infra.kafka_log import KafkaEventLog
-from ..infra.logged_keys import LoggedKeyStore
-from ..infra.redis_client import redis_client
-from ..infra.redis_stores import RedisEvidenceStore, RedisKeys, RedisKeyStore, RedisStateStore
 from ..infra.sealing import SealedGateState, ViewSealer
 from ..infra.settings import Settings
 from .delivery import DeliveryGuard, Partition
 from .erasure import Eraser, ErasureDeps, ErasureRouter, ScopeRecords, views_applied
-from .indexing import EvidenceIndexer, SearchIndex
+from .indexing import EvidenceIndexer
 from .outcome import Origin, Outgoing, execute
 from .pipeline import Deriver, Materializer
-from .topics import DATA_KEYS, TopicNames
+from .runtime.kafka import verify_deployment_key, worker_adapters, worker_sealer
+from .topics import TopicNames
 from .topology import DERIVE, INDEX_EVIDENCE, MATERIALIZE, ROUTE_ERASURES, outputs_of
 from .wiring import derive_deps
 
@@ -194,7 +189,7 @@ def create_app(settings: Settings) -> WorkerApp:
     table = app.Table(
         "gate-state", default=None, partitions=settings.partitions, key_type=bytes, value_type=bytes
     )
-    sealer = _sealer(settings, names)
+    sealer = worker_sealer(settings)
     state = SealedGateState(TableStateStore(table), ViewSealer(sealer))
     deriver, records, materializer, indexer = _handlers(settings, names, state, sealer)
     delivery = Delivery(app, KafkaEventLog(settings.broker_url), settings.consumer_group)
@@ -296,32 +291,23 @@ def _raw_topic(app: faust.App, name: str, partitions: int | None) -> faust.Topic
     )
 
 
-def _sealer(settings: Settings, names: TopicNames) -> EvidenceSealer:
-    client = redis_client(settings.redis_url)
-    keys = RedisKeys(settings.redis_prefix)
-    key_log = KafkaEventLog(settings.broker_url, client_id="provmem-worker-keys")
-    data_keys = LoggedKeyStore(RedisKeyStore(client, keys), key_log, DATA_KEYS.config(names.prefix))
-    return EvidenceSealer(master_key(settings), data_keys)
-
-
 def _handlers(
-    settings: Settings, names: TopicNames, state: StateStore, sealer: EvidenceSealer
+    settings: Settings, names: TopicNames, state: BulkStateStore, sealer: EvidenceSealer
 ) -> tuple[Deriver, ScopeRecords, Materializer, EvidenceIndexer | None]:
-    client = redis_client(settings.redis_url)
-    keys = RedisKeys(settings.redis_prefix)
-    view_sealer = ViewSealer(sealer)
-    evidence = RedisEvidenceStore(client, keys, view_sealer)
-    embedder = MiniLMEmbedder(threads=settings.embedding_threads)
+    """The agents' handlers over the adapters the Kafka root builds for a worker."""
+    adapters = worker_adapters(settings, sealer)
+    evidence, views, embedder, index = (
+        adapters.evidence,
+        adapters.views,
+        adapters.embedder,
+        adapters.index,
+    )
     deriver = Deriver(
         names, settings.partitions, derive_deps(settings, evidence, state, sealer, embedder)
     )
-    index = _server_index(settings, embedder, view_sealer)
-    views = FollowingFactViews(client, settings.redis_prefix, view_sealer)  # follows a replay
     materializer = Materializer(names, views, index)
     indexer = EvidenceIndexer(index, sealer) if index is not None else None
-    cascade_log = KafkaEventLog(
-        settings.broker_url, max_batch_size=settings.producer_max_batch_size
-    )
+    cascade_log = adapters.cascade_log
     eraser = Eraser(
         ErasureDeps(
             settings=settings,
@@ -333,29 +319,13 @@ def _handlers(
             sealer=sealer,
             vectors=index.vectors if index is not None else None,
             embedder=embedder,
-            ledger=RedisStateStore(client, keys),
+            ledger=adapters.ledger,
             state=state,
             deriver=deriver,
             settle=partial(views_applied, cascade_log, settings.consumer_group, names.fact_changes),
         )
     )
     return deriver, ScopeRecords(deriver, eraser), materializer, indexer
-
-
-def _server_index(
-    settings: Settings, embedder: MiniLMEmbedder, sealer: ViewSealer
-) -> SearchIndex | None:
-    """Workers write the search index only when it is a shared Qdrant server."""
-    if settings.qdrant_url is None:
-        return None
-    from ..infra.sealed_vectors import SealedVectorIndex
-    from ..infra.sparse import BM25Encoder
-    from ..infra.vectors import QdrantVectorIndex
-
-    vectors = QdrantVectorIndex(
-        url=settings.qdrant_url, collection=f"{settings.topic_prefix}-facts", dim=EMBEDDING_DIM
-    )
-    return SearchIndex(SealedVectorIndex(vectors, sealer), embedder, BM25Encoder())
 
 
 def _partitions_of(assigned: Any, topic: str) -> list[int]:
@@ -371,20 +341,6 @@ def _origin(event: Any) -> Origin:
 def _record(event: Any) -> LogRecord:
     origin = _origin(event)
     return LogRecord(origin.topic, origin.partition, origin.offset, event.key, event.value)
-
-
-async def verify_deployment_key(settings: Settings) -> None:
-    """Refuse to start with a master key that is not the deployment's (infra/crypto.py)."""
-    names = TopicNames(settings.topic_prefix)
-    client = redis_client(settings.redis_url)
-    key_log = KafkaEventLog(settings.broker_url, client_id="provmem-worker-keycheck")
-    cache = RedisKeyStore(client, RedisKeys(settings.redis_prefix))
-    keys = LoggedKeyStore(cache, key_log, DATA_KEYS.config(names.prefix))
-    try:
-        await EvidenceSealer(master_key(settings), keys).verify()
-    finally:
-        await key_log.close()
-        await client.aclose()
 
 
 def run_worker(settings: Settings, loglevel: str = "warning") -> None:

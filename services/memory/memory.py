@@ -32,6 +32,7 @@ from ...streams.pipeline import describe
 from ...streams.runner import Progress, Runner, StageBinding
 from ...streams.runtime.components import Components
 from ...streams.topics import ERASURE_REQUESTS, TURNS
+from ...streams.topology import ERASE
 from .corrections import IN_REVIEW, OPEN, action_turn, target_fact
 from .faults import fault_point
 from .published import PublishedTurns
@@ -382,5 +383,5 @@ def _erasure_runner(components: Components) -> Runner | None:
 
     stage = ErasureStage(Eraser(components))
     group = components.settings.consumer_group
-    binding = StageBinding("erase", components.names.erasure_requests, group, stage)
+    binding = StageBinding.of(ERASE, components.names, group, stage)
     return Runner(components.log, None, [binding])

@@ -10,7 +10,7 @@ Two ways (``mode``):
   the log: a re-derivation must not publish a second copy of every change).
 
 Both re-index the raw evidence tier from the turns topic. The replay's consumer groups
-are the ones the new generation's live pipeline will use (bootstrap.view_groups), so
+are the ones the new generation's live pipeline will use (``Runtime.view_groups``), so
 their committed offsets are the checkpoint: a re-run with ``resume`` continues from
 them, and after the switch the live pipeline continues from where the replay stopped.
 

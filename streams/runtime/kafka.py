@@ -12,7 +12,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...core.ports import FactViews, VectorIndex
+from ...core.ports import (
+    EventLog,
+    EvidenceStore,
+    FactViews,
+    KeyStore,
+    StateStore,
+    VectorIndex,
+)
+from ...infra.crypto import EvidenceSealer, master_key
 from ...infra.embedding import DIM as EMBEDDING_DIM
 from ...infra.embedding import MiniLMEmbedder
 from ...infra.generations import Generation, GenerationPointer
@@ -27,6 +35,8 @@ from ..wiring import sealers, stage_bindings
 from .base import Components
 
 if TYPE_CHECKING:
+    import redis.asyncio as aioredis
+
     from ...core.ports import ApiKeyStore
     from ...infra.vectors import EdgeVectorIndex
 
@@ -125,13 +135,11 @@ class KafkaRuntime:
 async def _build(runtime: KafkaRuntime, chosen: Generation | None) -> Components:
     from ...infra.generations import FollowingFactViews, RedisPointer, redis_pointer_key
     from ...infra.kafka_log import KafkaEventLog
-    from ...infra.logged_keys import LoggedKeyStore
     from ...infra.redis_client import redis_client
     from ...infra.redis_stores import (
         RedisEvidenceStore,
         RedisFactViews,
         RedisKeys,
-        RedisKeyStore,
         RedisStateStore,
     )
 
@@ -147,7 +155,7 @@ async def _build(runtime: KafkaRuntime, chosen: Generation | None) -> Components
     pointer = RedisPointer(client, redis_pointer_key(settings.redis_prefix))
     generation = chosen or (await pointer.read()).live
     redis_keys = RedisKeys(settings.redis_prefix)
-    keys = LoggedKeyStore(RedisKeyStore(client, redis_keys), log, DATA_KEYS.config(names.prefix))
+    keys = _data_keys(settings, log, client)
     sealer, view_sealer = await sealers(settings, keys)
     views: FactViews = FollowingFactViews(client, settings.redis_prefix, view_sealer)
     if chosen is not None:  # a replay's target: exactly that generation
@@ -182,6 +190,81 @@ async def _build(runtime: KafkaRuntime, chosen: Generation | None) -> Components
         closers=[log.close, vectors.close, client.aclose],
         generation=generation,
     )
+
+
+@dataclass(frozen=True)
+class WorkerAdapters:
+    """The adapters a faust worker's agents use (streams/faust_app.py). ``index``: the
+    shared Qdrant collection's, when there is one (else the readers index locally);
+    ``cascade_log``: the erasure cascade's own producer."""
+
+    evidence: EvidenceStore
+    views: FactViews
+    embedder: MiniLMEmbedder
+    index: SearchIndex | None
+    ledger: StateStore
+    cascade_log: EventLog
+
+
+def worker_sealer(settings: Settings) -> EvidenceSealer:
+    """A worker's evidence sealer over the deployment's data keys (Redis, logged)."""
+    from ...infra.kafka_log import KafkaEventLog
+    from ...infra.redis_client import redis_client
+
+    key_log = KafkaEventLog(settings.broker_url, client_id="provmem-worker-keys")
+    keys = _data_keys(settings, key_log, redis_client(settings.redis_url))
+    return EvidenceSealer(master_key(settings), keys)
+
+
+def worker_adapters(settings: Settings, sealer: EvidenceSealer) -> WorkerAdapters:
+    """Redis evidence and views (following a replay's switch), the embedder, the shared
+    index, the erasure ledger and the cascade's producer of one worker."""
+    from ...infra.generations import FollowingFactViews
+    from ...infra.kafka_log import KafkaEventLog
+    from ...infra.redis_client import redis_client
+    from ...infra.redis_stores import RedisEvidenceStore, RedisKeys, RedisStateStore
+    from ...infra.sealing import ViewSealer
+
+    client, keys = redis_client(settings.redis_url), RedisKeys(settings.redis_prefix)
+    view_sealer = ViewSealer(sealer)
+    embedder = MiniLMEmbedder(threads=settings.embedding_threads)
+    index = None
+    if settings.qdrant_url is not None:  # workers write the index only when it is shared
+        vectors = SealedVectorIndex(server_vectors(settings), view_sealer)
+        index = SearchIndex(vectors, embedder, BM25Encoder())
+    return WorkerAdapters(
+        evidence=RedisEvidenceStore(client, keys, view_sealer),
+        views=FollowingFactViews(client, settings.redis_prefix, view_sealer),
+        embedder=embedder,
+        index=index,
+        ledger=RedisStateStore(client, keys),
+        cascade_log=KafkaEventLog(
+            settings.broker_url, max_batch_size=settings.producer_max_batch_size
+        ),
+    )
+
+
+async def verify_deployment_key(settings: Settings) -> None:
+    """Refuse to start with a master key that is not the deployment's (infra/crypto.py)."""
+    from ...infra.kafka_log import KafkaEventLog
+    from ...infra.redis_client import redis_client
+
+    key_log = KafkaEventLog(settings.broker_url, client_id="provmem-worker-keycheck")
+    client = redis_client(settings.redis_url)
+    try:
+        await EvidenceSealer(master_key(settings), _data_keys(settings, key_log, client)).verify()
+    finally:
+        await key_log.close()
+        await client.aclose()
+
+
+def _data_keys(settings: Settings, key_log: EventLog, client: aioredis.Redis) -> KeyStore:
+    """The deployment's data keys: a Redis cache of the data-keys topic."""
+    from ...infra.logged_keys import LoggedKeyStore
+    from ...infra.redis_stores import RedisKeys, RedisKeyStore
+
+    cache = RedisKeyStore(client, RedisKeys(settings.redis_prefix))
+    return LoggedKeyStore(cache, key_log, DATA_KEYS.config(settings.topic_prefix))
 
 
 def _local_vectors(runtime: KafkaRuntime, generation: Generation) -> EdgeVectorIndex | None:
