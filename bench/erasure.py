@@ -24,7 +24,7 @@ from pathlib import Path
 from provmem.core.ports import VectorPoint
 from provmem.infra.settings import Settings
 from provmem.infra.vectors import EdgeVectorIndex
-from provmem.services.erasure.subject import Eraser, erasure_request
+from provmem.services.erasure.subject import eraser_for, erasure_request
 from provmem.services.memory.memory import Memory
 from provmem.streams.runtime.components import build
 
@@ -63,7 +63,7 @@ async def build_subject(memory: Memory, scope: str, facts: int) -> int:
 
 
 async def erase_subject(memory: Memory, scope: str) -> tuple[float, float, int]:
-    eraser = Eraser(memory.components)
+    eraser = eraser_for(memory.components)
     started = time.perf_counter()
     request = erasure_request(scope, [], None, True)
     receipt = await eraser.erase(request)

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from .events import Fact, FactChanged, SpeakerRole, TurnRecorded
 from .extraction import Claim
@@ -249,18 +249,24 @@ class VectorIndex(Protocol):
     async def close(self) -> None: ...
 
 
-class CompactingVectorIndex(VectorIndex, Protocol):
-    """A vector index whose deletes leave points behind until it is purged (qdrant-edge)."""
+@runtime_checkable
+class PurgeableStore(Protocol):
+    """A store whose deletes leave data behind until it is purged (the edge vector index,
+    the embedded log and stores)."""
 
     async def purge(self) -> int:
-        """Rewrite the index without its deleted points; return how many were kept."""
+        """Drop deleted data physically; a count for the log (1, or the points kept)."""
         ...
 
 
-class AuditableVectorIndex(VectorIndex, Protocol):
-    """A vector index that shows an item's stored payload (replay checksums, audits)."""
+@runtime_checkable
+class PayloadIndex(Protocol):
+    """A vector index that reads a point's stored payload back by id (audits, replay
+    checksums)."""
 
-    async def payload(self, item_id: str) -> dict[str, Any] | None: ...
+    async def payload(self, item_id: str) -> dict[str, Any] | None:
+        """The stored payload of the point ``item_id`` (None: no such point)."""
+        ...
 
 
 class Embedder(Protocol):

@@ -1,12 +1,13 @@
 """What an erasure leaves in bytes: marks recorded at erasure time, purge, byte audit.
 
-The cascade (streams/erasure.py) calls three things here:
+The Eraser (streams/erasure.py) calls three things here:
 
 - :meth:`ErasureResidue.start` before it deletes anything: notes the fact ids the erased
   evidence supports (so the marks can name the facts that go, and only those);
 - :meth:`ErasureResidue.purge` once the views have applied the cascade: every store that
-  can drops deleted data physically (the vector shard is rebuilt, SQLite files are
-  checkpointed and their WAL truncated; secure_delete zeroed the rows);
+  can (a :class:`~provmem.streams.erasure_ports.PurgeableStore`) drops deleted data
+  physically (the vector shard is rebuilt, SQLite files are checkpointed and their WAL
+  truncated; secure_delete zeroed the rows);
 - :meth:`ErasureResidue.marks`: keyed fingerprints (infra/residue.py) of the erased ids
   and of the erased content's words and numbers, for the ledger (never plaintext).
 
@@ -35,9 +36,9 @@ from ..infra.residue import (
     mark,
     marks_of,
 )
+from ..infra.settings import Settings
+from .erasure_ports import ErasureDeps
 
-#: The cascade's ``ErasureDeps`` (streams/erasure.py; not imported: it imports this).
-ErasureDeps = Any
 log = structlog.get_logger(__name__)
 #: The ledger entry field holding the marks.
 MARKS_FIELD = "residue"
@@ -80,13 +81,11 @@ class ErasureResidue:
         return cls(deps, request, erased_ids, words, list(dict.fromkeys(facts)))
 
     async def purge(self) -> dict[str, int]:
-        """Physically drop what the cascade deleted, store by store (each adapter's own
-        ``purge``: a store without one keeps nothing deleted at rest, or cannot help it)."""
+        """Physically drop what the cascade deleted, store by store (the stores that
+        cannot keep nothing deleted at rest, or cannot help it)."""
         done: dict[str, int] = {}
-        for name, store in _stores(self.deps):
-            purge = getattr(store, "purge", None)
-            if purge is not None:
-                done[name] = int(await purge())
+        for name, store in self.deps.capabilities.purgeable:
+            done[name] = int(await store.purge())
         log.info("erasure.purged", request_id=self.request.request_id, stores=sorted(done))
         return done
 
@@ -109,16 +108,6 @@ async def _words(deps: ErasureDeps, turns: Sequence[TurnRecorded]) -> list[str]:
         except LookupError:
             continue  # its subject's key is gone
     return words
-
-
-def _stores(deps: ErasureDeps) -> list[tuple[str, Any]]:
-    stores = [
-        ("vector_index", deps.vectors),
-        ("fact_views", deps.views),
-        ("evidence_store", deps.evidence),
-        ("log", deps.log),
-    ]
-    return [(name, store) for name, store in stores if store is not None]
 
 
 async def byte_audit(deps: ErasureDeps, entry: dict[str, Any], scope_key: str) -> dict[str, int]:
@@ -203,7 +192,7 @@ def _scope_of(value: bytes | None) -> str | None:
     return None if found is None else "/".join(part.decode() for part in found.groups())
 
 
-async def _redis_hits(scanner: ResidueScanner, settings: Any) -> list[Hit]:
+async def _redis_hits(scanner: ResidueScanner, settings: Settings) -> list[Hit]:
     from ..infra.redis_client import redis_client
 
     client = redis_client(settings.redis_url)
@@ -213,7 +202,7 @@ async def _redis_hits(scanner: ResidueScanner, settings: Any) -> list[Hit]:
         await client.aclose()
 
 
-async def _qdrant_hits(scanner: ResidueScanner, settings: Any) -> list[Hit]:
+async def _qdrant_hits(scanner: ResidueScanner, settings: Settings) -> list[Hit]:
     from qdrant_client import AsyncQdrantClient
 
     client = AsyncQdrantClient(url=settings.qdrant_url)

@@ -25,7 +25,11 @@ from ..infra.kafka_log import KafkaEventLog
 from ..infra.sealing import SealedGateState, ViewSealer
 from ..infra.settings import Settings
 from .delivery import DeliveryGuard, Partition
-from .erasure import Eraser, ErasureDeps, ErasureRouter, ScopeRecords, views_applied
+from .erasure import Eraser
+from .erasure_cascade import views_applied
+from .erasure_ports import ErasureDeps, capabilities_of
+from .erasure_requests import ErasureRouter, ScopeRecords
+from .faust_compat import fence_commits, require_tested_faust
 from .indexing import EvidenceIndexer
 from .outcome import Origin, Outgoing, execute
 from .pipeline import Deriver, Materializer
@@ -73,6 +77,11 @@ class Delivery:
     log: KafkaEventLog
     group: str
     guards: list[DeliveryGuard] = field(default_factory=list)
+    fenced: object | None = field(default=None, init=False)  # the consumer fenced
+
+    def __post_init__(self) -> None:
+        """A worker starts only on a faust-streaming the fence was tested with."""
+        require_tested_faust()
 
     def guard(self) -> DeliveryGuard:
         guard = DeliveryGuard()
@@ -88,19 +97,12 @@ class Delivery:
         """Commit no offset past a frontier. faust counts records it skipped as done: a
         jump in delivery is recorded as a gap and committed over, and an off-by-one in
         its commit logic passes the first record after the committed offset. The commit
-        is the promise that every record before it was handled; the frontier is that."""
+        is the promise that every record before it was handled; the frontier is that.
+        The patch of faust's consumer lives in streams/faust_compat.py."""
         consumer = self.app.consumer
-        if getattr(consumer, "_provmem_fenced", False):
-            return
-        new_offset = consumer._new_offset
-
-        def fenced(tp: Any) -> int | None:
-            offset = new_offset(tp)
-            frontier = self.frontier((tp.topic, tp.partition))
-            return offset if offset is None or frontier is None else min(offset, frontier)
-
-        consumer._new_offset = fenced
-        consumer._provmem_fenced = True
+        if self.fenced is not consumer:
+            fence_commits(consumer, self.frontier)
+            self.fenced = consumer
 
     async def admit(self, guard: DeliveryGuard, event: Any) -> bool:
         """Whether ``event`` may be handled now: not when records before it were
@@ -308,6 +310,7 @@ def _handlers(
     materializer = Materializer(names, views, index)
     indexer = EvidenceIndexer(index, sealer) if index is not None else None
     cascade_log = adapters.cascade_log
+    vectors = index.vectors if index is not None else None
     eraser = Eraser(
         ErasureDeps(
             settings=settings,
@@ -317,12 +320,13 @@ def _handlers(
             views=views,
             keys=sealer.keys,
             sealer=sealer,
-            vectors=index.vectors if index is not None else None,
+            vectors=vectors,
             embedder=embedder,
             ledger=adapters.ledger,
             state=state,
             deriver=deriver,
             settle=partial(views_applied, cascade_log, settings.consumer_group, names.fact_changes),
+            capabilities=capabilities_of(cascade_log, evidence, views, vectors),
         )
     )
     return deriver, ScopeRecords(deriver, eraser), materializer, indexer

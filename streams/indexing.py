@@ -15,8 +15,8 @@ from pydantic import ValidationError
 from ..core.events import Fact, FactChanged, FactOp, TurnRecorded
 from ..core.ports import (
     CachingEmbedder,
-    CompactingVectorIndex,
     LogRecord,
+    PurgeableStore,
     SparseVector,
     VectorIndex,
     VectorPoint,
@@ -41,7 +41,7 @@ class SearchIndex:
     vectors: VectorIndex
     embedder: CachingEmbedder
     keywords: KeywordEncoder
-    purge_after_erase: CompactingVectorIndex | None = None
+    purge_after_erase: PurgeableStore | None = None
 
     async def erased(self, item_ids: Sequence[str]) -> None:
         """Delete items' points (and purge them, see above)."""

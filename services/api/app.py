@@ -24,8 +24,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ...core.events import ErasureCompleted, ErasureRequested, Fact
 from ...core.scope import Scope
 from ...infra.settings import Settings
+from ...streams.erasure_requests import erasure_request_in
 from ...streams.runtime.components import build
-from ...streams.topics import ERASURE_REQUESTS
 from ..erasure.scope import erase_scope, organisation_or_project
 from ..erasure.subject import erasure_request
 from ..memory.corrections import ForeignScopeError
@@ -350,7 +350,7 @@ async def _erasure_scope(memory: Memory, request_id: str) -> str | None:
     while batch := await c.log.read(c.names.erasure_requests, 0, offset, 500):
         for record in batch:
             if record.key == key and record.value is not None:
-                request = ERASURE_REQUESTS.decode(record.value)
+                request = erasure_request_in(record)
                 if isinstance(request, ErasureRequested):
                     return request.scope.key
         offset = batch[-1].offset + 1

@@ -16,7 +16,7 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from ...core.events import ErasureRequested
-from ...streams.topics import ERASURE_REQUESTS
+from ...streams.erasure_requests import erasure_request_in
 from ..memory.memory import Memory
 from .auth import GrantDep, scope_prefix, within
 
@@ -69,7 +69,7 @@ async def erasure_requests(memory: Memory) -> list[ErasureRequested]:
     while batch := await c.log.read(c.names.erasure_requests, 0, offset, 500):
         offset = batch[-1].offset + 1
         for record in batch:
-            request = ERASURE_REQUESTS.decode(record.value) if record.value else None
+            request = erasure_request_in(record)
             if isinstance(request, ErasureRequested):
                 found.append(request)
     return found

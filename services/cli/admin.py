@@ -202,10 +202,10 @@ def audit_erasure(
     broker: BrokerOpt = None,
 ) -> None:
     """Scan every store for traces of an erasure's evidence; exit 1 if any remain."""
-    from ..erasure.subject import Eraser
+    from ..erasure.subject import eraser_for
 
     settings = _settings(runtime, data_dir, broker)
-    residue = _run(settings, lambda m: Eraser(m.components).audit(request_id))
+    residue = _run(settings, lambda m: eraser_for(m.components).audit(request_id))
     typer.echo(
         json.dumps(
             {"request_id": request_id, "residue": residue.found, "total": residue.total}, indent=2

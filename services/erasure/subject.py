@@ -1,39 +1,34 @@
-"""Compliance erasure for the services: requests, the cascade over a process's components,
-and the stage that runs requests from the erasure-requests topic (embedded runtime).
+"""Compliance erasure for the services: requests, and the Eraser over a process's components.
 
-The cascade itself is streams/erasure.py (the distributed runtime runs it in the derive
-agent that owns the scope's partition). See core/erasure.py for why re-derivation makes
-every view equal a fresh replay without the erased evidence.
+The Eraser and its steps are streams/erasure.py (the distributed runtime runs it in the
+derive agent that owns the scope's partition); the routes of a request to it are
+streams/erasure_requests.py. See core/erasure.py for why re-derivation makes every view
+equal a fresh replay without the erased evidence.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any
-
-import structlog
+from functools import partial
 
 from ...core.events import ErasureRequested, ErasureTarget
-from ...core.ports import LogRecord
 from ...core.scope import Scope
-from ...streams.erasure import Eraser as Cascade
-from ...streams.erasure import ErasureDeps, ErasureUnavailableError, Residue
-from ...streams.outcome import Outcome
+from ...streams.erasure import Eraser, Residue
+from ...streams.erasure_ports import ErasureDeps, ErasureUnavailableError, capabilities_of
+from ...streams.erasure_requests import ErasureStage
 from ...streams.runtime.components import Components
-from ...streams.topics import ERASURE_REQUESTS
 from ..memory.faults import fault_point
 
 __all__ = [
-    "Eraser",
     "ErasureStage",
     "ErasureUnavailableError",
     "Residue",
     "deps_of",
+    "eraser_for",
     "erasure_request",
 ]
-log = structlog.get_logger(__name__)
 
 
 def erasure_request(
@@ -59,19 +54,10 @@ def erasure_request(
     )
 
 
-class Eraser(Cascade):
-    """The erasure cascade over one process's components: it runs requests where the
-    gate state is in this process (embedded) and audits on either runtime."""
-
-    def __init__(self, components: Components) -> None:
-        super().__init__(deps_of(components))
-        self._settings = components.settings
-
-    async def _record(self, *args: Any, **kwargs: Any) -> None:
-        """The receipt, written after verification; ``PROVMEM_FAULT=erasure.before_receipt``
-        kills the process just before it (everything erased, nothing recorded)."""
-        fault_point(self._settings, "erasure.before_receipt")
-        await super()._record(*args, **kwargs)
+def eraser_for(components: Components) -> Eraser:
+    """The Eraser over one process's components: it runs requests where the gate state
+    is in this process (embedded) and audits and reads receipts on either runtime."""
+    return Eraser(deps_of(components))
 
 
 def deps_of(components: Components) -> ErasureDeps:
@@ -91,6 +77,10 @@ def deps_of(components: Components) -> ErasureDeps:
         deriver=c.deriver,
         catch_up=_runs(c),
         settle=lambda _partition: _runs(c)(),
+        # PROVMEM_FAULT=erasure.before_receipt kills the process just before the receipt
+        # is written (everything erased, nothing recorded)
+        before_receipt=partial(fault_point, c.settings, "erasure.before_receipt"),
+        capabilities=capabilities_of(c.log, c.evidence, c.views, c.vectors),
     )
 
 
@@ -99,23 +89,3 @@ def _runs(components: Components) -> Callable[[], Awaitable[None]]:
         await components.runner.run_until_idle()
 
     return run
-
-
-class ErasureStage:
-    """Erasure requests from the topic -> the cascade (each request once, by its id)."""
-
-    def __init__(self, eraser: Eraser) -> None:
-        self._eraser = eraser
-
-    async def handle_batch(self, records: Sequence[LogRecord]) -> Outcome:
-        for record in records:
-            if record.value is None:
-                continue
-            try:
-                request = ERASURE_REQUESTS.decode(record.value)
-            except ValueError as error:
-                log.warning("erasure.undecodable", offset=record.offset, reason=str(error))
-                continue
-            if isinstance(request, ErasureRequested):
-                await self._eraser.erase(request)
-        return Outcome()

@@ -166,9 +166,9 @@ class Memory:
 
     async def erasure_receipt(self, request_id: str) -> ErasureCompleted | None:
         """The receipt once the erasure completed (on Kafka: once a worker ran it)."""
-        from ..erasure.subject import Eraser
+        from ..erasure.subject import eraser_for
 
-        return await Eraser(self._components).receipt(request_id)
+        return await eraser_for(self._components).receipt(request_id)
 
     async def settle(self, timeout_s: float = 600.0) -> None:
         """Wait until everything published has been processed, then sync this process.
@@ -379,9 +379,9 @@ def _erasure_runner(components: Components) -> Runner | None:
     """The embedded runtime runs erasure requests in-process, after the other stages."""
     if components.state is None:
         return None
-    from ..erasure.subject import Eraser, ErasureStage
+    from ..erasure.subject import ErasureStage, eraser_for
 
-    stage = ErasureStage(Eraser(components))
+    stage = ErasureStage(eraser_for(components))
     group = components.settings.consumer_group
     binding = StageBinding.of(ERASE, components.names, group, stage)
     return Runner(components.log, None, [binding])

@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from ...core.ports import (
-    AuditableVectorIndex,
     EventLog,
     EvidenceStore,
     FactViews,
     KeyStore,
     StateStore,
+    VectorIndex,
 )
 from ...infra.crypto import EvidenceSealer
 from ...infra.embedding import MiniLMEmbedder
@@ -80,7 +80,7 @@ class Components:
     views: FactViews
     keys: KeyStore
     sealer: EvidenceSealer
-    vectors: AuditableVectorIndex
+    vectors: VectorIndex
     embedder: MiniLMEmbedder
     index: SearchIndex
     runner: Runner

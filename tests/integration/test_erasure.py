@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from provmem.core.capture import TurnInput, turn_evidence_id
 from provmem.core.events import ErasureCompleted, ErasureRequested, Fact
 from provmem.infra.settings import Settings
-from provmem.services.erasure.subject import Eraser, erasure_request
+from provmem.services.erasure.subject import eraser_for, erasure_request
 from provmem.services.memory.memory import Memory
 from provmem.streams.runtime.components import build
 from tests.harness import SCOPE, Runtime, said
@@ -99,7 +99,7 @@ async def _scenario(runtime: Runtime, example: dict[str, list[object] | bool]) -
     subject = bool(example["subject"])
     request = erasure_request(scope, [] if subject else chosen, None, subject)
     receipt = await _receipt(runtime, request)
-    eraser = Eraser(runtime.memory.components)
+    eraser = eraser_for(runtime.memory.components)
     assert receipt.residue_found == 0, receipt
     assert (await eraser.audit(request.request_id)).total == 0
     assert await _receipt(runtime, request) == receipt  # idempotent
@@ -149,7 +149,7 @@ def test_subject_erasure_destroys_the_data_key(tmp_path: Path) -> None:
         memory = Memory(components)
         await memory.publish([said("t1", "I live in Paris.")])
         await memory.sync()
-        receipt = await Eraser(components).erase(erasure_request(SCOPE, [], None, True))
+        receipt = await eraser_for(components).erase(erasure_request(SCOPE, [], None, True))
         assert receipt.removed_per_store["data_keys"] == 1
         assert await memory.facts(SCOPE) == []
         assert await components.keys.key_ids() == []

@@ -15,7 +15,7 @@ from pathlib import Path
 from provmem.core.capture import TurnInput, turn_evidence_id
 from provmem.core.scope import Scope, partition_for
 from provmem.infra.settings import Settings
-from provmem.services.erasure.subject import Eraser, erasure_request
+from provmem.services.erasure.subject import eraser_for, erasure_request
 from provmem.services.memory.memory import Memory
 from provmem.streams.runtime.components import build
 from tests.harness import SCOPE, Runtime, said
@@ -83,7 +83,7 @@ async def test_a_killed_cascade_completes_after_restart(tmp_path: Path) -> None:
     assert child.returncode == -signal.SIGKILL, "the erasure finished before it was killed"
 
     components = await build(Settings(data_dir=live, partitions=2))
-    eraser = Eraser(components)
+    eraser = eraser_for(components)
     request = erasure_request(SCOPE, chosen, None, False)
     receipt = await eraser.erase(request)
     assert receipt.residue_found == 0 and receipt.evidence_erased == len(chosen)
@@ -140,7 +140,7 @@ async def test_a_killed_worker_completes_the_cascade_after_restart(
     await runtime.settle(runtime.caught_up)
     receipt = await runtime.memory.erasure_receipt(request.request_id)
     assert receipt is not None and receipt.residue_found == 0, receipt
-    assert (await Eraser(runtime.memory.components).audit(request.request_id)).total == 0
+    assert (await eraser_for(runtime.memory.components).audit(request.request_id)).total == 0
     after = sorted(
         (f.model_dump(exclude={"version"}) for f in await runtime.memory.facts(SCOPE)),
         key=lambda f: str(f["fact_id"]),

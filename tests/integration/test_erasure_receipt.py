@@ -16,7 +16,7 @@ from pathlib import Path
 from provmem.infra.settings import Settings
 from provmem.services.erasure.subject import erasure_request
 from provmem.services.memory.memory import Memory
-from provmem.streams.erasure import LEDGER
+from provmem.streams.erasure_ledger import LEDGER
 from provmem.streams.runtime.components import build
 from tests.harness import SCOPE, said
 

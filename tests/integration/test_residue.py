@@ -15,7 +15,7 @@ from pathlib import Path
 from provmem.core.ports import VectorPoint
 from provmem.infra.residue import ResidueScanner, audit_key, marks_of
 from provmem.infra.vectors import EdgeVectorIndex
-from provmem.services.erasure.subject import Eraser, erasure_request
+from provmem.services.erasure.subject import eraser_for, erasure_request
 from tests.harness import Runtime, said
 
 KEY = audit_key(os.urandom(32))
@@ -86,7 +86,7 @@ async def test_after_a_subject_erasure_no_byte_under_the_data_folder_holds_it(
         receipt = await memory.erasure_receipt(request.request_id)
     assert receipt is not None and receipt.residue_found == 0
 
-    audit = await Eraser(memory.components).audit(request.request_id)
+    audit = await eraser_for(memory.components).audit(request.request_id)
     assert {k: v for k, v in audit.found.items() if k.startswith("bytes_")} == {
         "bytes_log": 0,
         "bytes_files": 0,

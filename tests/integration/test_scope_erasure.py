@@ -10,7 +10,7 @@ import pytest
 
 from provmem.core.events import ErasureCompleted
 from provmem.services.erasure.scope import erase_scope, organisation_or_project
-from provmem.services.erasure.subject import Eraser
+from provmem.services.erasure.subject import eraser_for
 from tests.harness import Runtime, said
 
 SUBJECTS = {
@@ -67,7 +67,7 @@ async def test_a_project_then_an_organisation_is_erased_subject_by_subject(
     # carol, and on Kafka (no compaction yet) the support subjects again: idempotent
     assert 1 <= len(receipts) <= 3
     assert await _remaining(runtime) == {"globex/support/dan"}
-    eraser = Eraser(runtime.memory.components)
+    eraser = eraser_for(runtime.memory.components)
     for receipt in receipts:
         assert (await eraser.audit(receipt.request_id)).total == 0
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from provmem.core.erasure import erased, fingerprint, shingles
-from provmem.streams.erasure import erase_change
+from provmem.streams.erasure_cascade import erase_change
 from provmem.streams.erasure_fingerprints import (
     LEGACY_SCHEME,
     SCHEME,
