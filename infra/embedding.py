@@ -26,7 +26,7 @@ import numpy.typing as npt
 import structlog
 
 from ..core.ports import Embedder
-from .query_model import query_model_path
+from .query_model import cache_dir, query_model_path
 
 if TYPE_CHECKING:
     from fastembed import TextEmbedding
@@ -245,7 +245,9 @@ class MiniLMEmbedder(Embedder):
                 onnx_path = query_model_path(onnx_path.resolve())
             except OSError as error:  # no writable model cache: the float path still works
                 _log.warning("embedder.int8_queries_off", reason=str(error))
-        session = QuerySession(onnx_path.resolve(), self._model_dir or tokenizer_dir())
+        session = QuerySession(
+            onnx_path.resolve(), self._model_dir or tokenizer_dir(), cache_folder=cache_dir()
+        )
         _log.info("embedder.query_loaded", onnx=str(onnx_path))
         return session
 

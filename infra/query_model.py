@@ -39,12 +39,36 @@ def cache_dir() -> Path:
 def query_model_path(source: Path, folder: Path | None = None) -> Path:
     """The rewritten model of ``source``, derived on first use."""
     folder = folder or cache_dir()
-    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+    digest = _content_digest(source, folder)
     target = folder / f"minilm-query-v{REWRITE_VERSION}-{digest}.onnx"
     if not target.exists():
         folder.mkdir(parents=True, exist_ok=True)
         _write(target, source)
     return target
+
+
+def _content_digest(source: Path, folder: Path) -> str:
+    """sha256 of ``source``'s bytes (16 hex digits), remembered in ``folder`` under its
+    path, size and modification time: hashing the 23 MB model costs a query ~25 ms."""
+    stat = source.stat()
+    stamp = f"{source}\x1f{stat.st_size}\x1f{stat.st_mtime_ns}".encode()
+    memo = folder / f"digest-{hashlib.sha256(stamp).hexdigest()[:16]}"
+    try:
+        known = memo.read_text()
+        if len(known) == 16:
+            return known
+    except OSError:
+        pass
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(dir=folder, suffix=".digest.tmp")
+        with os.fdopen(handle, "w") as file:
+            file.write(digest)
+        os.replace(name, memo)
+    except OSError:
+        pass  # no writable cache: hashed again next time
+    return digest
 
 
 def _write(target: Path, source: Path) -> None:

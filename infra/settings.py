@@ -8,12 +8,13 @@ anywhere else.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from ..core.gate import GateConfig
+if TYPE_CHECKING:
+    from ..core.gate import GateConfig
 
 
 class Settings(BaseSettings):
@@ -67,6 +68,8 @@ class Settings(BaseSettings):
     )
 
     def gate_config(self) -> GateConfig:
+        from ..core.gate import GateConfig  # numpy and the gate: not for every command
+
         return GateConfig(
             kappa=self.gate_kappa,
             threshold=self.gate_threshold,

@@ -65,18 +65,19 @@ class EdgeVectorIndex(VectorIndex):
         self._dim = dim
         self._shard: edge.EdgeShard | None = None
         self._closed = False
+        self._written = False  # by this process since open: close() flushes only then
 
     async def upsert(self, points: Sequence[VectorPoint]) -> None:
         if not points:
             return
         batch = [edge.Point(point_id(p.fact_id), self._vectors(p), payload_of(p)) for p in points]
-        self._open().update(edge.UpdateOperation.upsert_points(batch))
+        self._update(edge.UpdateOperation.upsert_points(batch))
 
     async def delete(self, fact_ids: Sequence[str]) -> None:
         if not fact_ids:
             return
         ids: list[edge.PointId] = [point_id(f) for f in fact_ids]
-        self._open().update(edge.UpdateOperation.delete_points(ids))
+        self._update(edge.UpdateOperation.delete_points(ids))
 
     async def search(
         self,
@@ -106,12 +107,13 @@ class EdgeVectorIndex(VectorIndex):
         count = await self.count(scope_key)
         if count:
             by_scope = edge.UpdateOperation.delete_points_by_filter(self._filter(scope_key))
-            self._open().update(by_scope)
+            self._update(by_scope)
         return count
 
     async def optimize(self) -> None:
         """Build the engine's search index (HNSW) over what was written; call after bulk loads."""
         self._open().optimize()
+        self._written = True
 
     async def purge(self) -> int:
         """Physically drop deleted points: copy the live points into a fresh shard, then
@@ -145,8 +147,13 @@ class EdgeVectorIndex(VectorIndex):
         self._closed = True
         shard, self._shard = self._shard, None
         if shard is not None:
-            shard.flush()
+            if self._written:  # a read-only session (a CLI query) skips the flush's fsync
+                shard.flush()
             shard.close()
+
+    def _update(self, operation: edge.UpdateOperation) -> None:
+        self._open().update(operation)
+        self._written = True
 
     def _vectors(self, point: VectorPoint) -> dict[str, edge.NamedVector]:
         vectors: dict[str, edge.NamedVector] = {DENSE: dense_values(point.vector, self._dim)}
@@ -188,7 +195,7 @@ class EdgeVectorIndex(VectorIndex):
         if self._shard is None:
             shard = self._load_or_create()
             try:
-                self._ensure_indexes(shard)
+                self._written = self._ensure_indexes(shard) > 0 or self._written
             except Exception:
                 shard.close()  # release the folder lock
                 raise
@@ -221,7 +228,8 @@ class EdgeVectorIndex(VectorIndex):
             raise
 
     @staticmethod
-    def _ensure_indexes(shard: edge.EdgeShard) -> None:
+    def _ensure_indexes(shard: edge.EdgeShard) -> int:
+        """Create the payload indexes the shard lacks; return how many."""
         schema = shard.info().payload_schema
         wanted: dict[str, edge.PayloadSchemaType | edge.KeywordIndexParams] = {
             "scope": edge.KeywordIndexParams(is_tenant=True),
@@ -229,9 +237,10 @@ class EdgeVectorIndex(VectorIndex):
             "kind": edge.PayloadSchemaType.Keyword,
             "entities": edge.PayloadSchemaType.Keyword,  # the entity route filters on it
         }
-        for field, params in wanted.items():
-            if field not in schema:
-                shard.update(edge.UpdateOperation.create_field_index(field, params))
+        missing = [(field, params) for field, params in wanted.items() if field not in schema]
+        for field, params in missing:
+            shard.update(edge.UpdateOperation.create_field_index(field, params))
+        return len(missing)
 
 
 _REBUILDING, _PURGED = ".rebuilding", ".purged"

@@ -4,8 +4,9 @@ and the runner's stage bindings read from the stage topology (streams/topology.p
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
-from ..core.extractor_port import RulesExtractor
 from ..core.ports import BulkStateStore, EvidenceStore, Extractor, FactViews, KeyStore
 from ..infra.crypto import EvidenceSealer, master_key
 from ..infra.embedding import MiniLMEmbedder
@@ -17,6 +18,9 @@ from .pipeline import DeriveDeps, Deriver, Materializer
 from .runner import StageBinding
 from .topics import TopicNames
 from .topology import DERIVE, INDEX_EVIDENCE, INDEX_FACTS, MATERIALIZE
+
+if TYPE_CHECKING:
+    from ..core.extraction import Claim
 
 
 def derive_deps(
@@ -40,7 +44,7 @@ def derive_deps(
 def make_extractor(settings: Settings) -> Extractor:
     """The rules extractor, or the LLM one when an endpoint is configured."""
     if settings.llm_base_url is None:
-        return RulesExtractor()
+        return DeferredRulesExtractor()
     from ..infra.llm_extractor import OpenAICompatibleExtractor
 
     key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
@@ -76,3 +80,27 @@ def stage_bindings(
     indexer = EvidenceIndexer(index, sealer)
     bindings.append(StageBinding.of(INDEX_EVIDENCE, names, groups[INDEX_EVIDENCE.name], indexer))
     return bindings
+
+
+class DeferredRulesExtractor:
+    """The rules extractor, imported on first use: importing its patterns costs a process
+    ~50 ms, and a CLI query that finds nothing to derive never needs them (bench/cli)."""
+
+    def __init__(self) -> None:
+        self._rules: Extractor | None = None
+
+    @property
+    def version(self) -> str:
+        return self._loaded().version
+
+    def extract(
+        self, text: str, *, speaker: str, captured_at: datetime, **more: Any
+    ) -> list[Claim]:
+        return self._loaded().extract(text, speaker=speaker, captured_at=captured_at, **more)
+
+    def _loaded(self) -> Extractor:
+        if self._rules is None:
+            from ..core.extractor_port import RulesExtractor
+
+            self._rules = RulesExtractor()
+        return self._rules

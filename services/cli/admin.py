@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-import logging
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -12,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .options import BrokerOpt, DataDirOpt, JsonOpt, RuntimeOpt, _fail, _run, _settings, console
+from .options import BrokerOpt, JsonOpt, Target, _fail, _run, _settings, console, shared_options
 
 if TYPE_CHECKING:
     from ...infra.settings import Settings
@@ -66,6 +64,9 @@ def worker(
     """Start a faust worker of the distributed runtime (Kafka, Redis, Qdrant). It creates
     its data folder, checks every dependency first (one line naming the one it cannot
     reach) and logs ``worker.ready`` with its partitions once they are assigned."""
+    import asyncio
+    import logging
+
     from ...streams.faust_app import run_worker
     from ..memory.logs import configure_logging
 
@@ -132,6 +133,7 @@ def calibrate(
 
 
 @app.command()
+@shared_options
 def erase(
     scope: Annotated[
         str,
@@ -149,9 +151,8 @@ def erase(
         typer.Option("--subject", help="Erase everything of the subject and destroy its data key"),
     ] = False,
     reason: Annotated[str, typer.Option(help="Why (kept on the request, not the receipt)")] = "",
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
+    *,
+    target: Target,
 ) -> None:
     """File a compliance erasure and print its receipt (no personal data in it)."""
     from ..erasure.subject import erasure_request
@@ -159,7 +160,7 @@ def erase(
     chosen = [bool(evidence_ids), session is not None, subject]
     if sum(chosen) != 1:
         _fail("choose exactly one of --evidence, --session or --subject")
-    settings = _settings(runtime, data_dir, broker)
+    settings = target.settings()
     if subject and scope.count("/") < 2:
         _erase_every_subject(settings, scope, reason)
         return
@@ -169,7 +170,10 @@ def erase(
         _fail(str(error))
     receipt = _run(settings, lambda m: m.request_erasure(request))
     if receipt is None:
-        console.print(f"filed {request.request_id} on the erasure-requests topic")
+        if target.json:
+            typer.echo(json.dumps({"request_id": request.request_id, "status": "queued"}))
+        else:
+            console.print(f"filed {request.request_id} on the erasure-requests topic")
         return
     typer.echo(receipt.model_dump_json(indent=2))
     if receipt.residue_found:
@@ -195,16 +199,16 @@ app.add_typer(audit_app, name="audit")
 
 
 @audit_app.command("erasure")
+@shared_options
 def audit_erasure(
     request_id: Annotated[str, typer.Argument(help="The erasure request id (er_...)")],
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
+    *,
+    target: Target,
 ) -> None:
     """Scan every store for traces of an erasure's evidence; exit 1 if any remain."""
     from ..erasure.subject import eraser_for
 
-    settings = _settings(runtime, data_dir, broker)
+    settings = target.settings()
     residue = _run(settings, lambda m: eraser_for(m.components).audit(request_id))
     typer.echo(
         json.dumps(
@@ -216,6 +220,7 @@ def audit_erasure(
 
 
 @app.command("eval")
+@shared_options
 def evaluate(
     dataset: Annotated[
         Path, typer.Argument(help="A benchmark in LoCoMo format", exists=True, dir_okay=False)
@@ -223,18 +228,16 @@ def evaluate(
     out: Annotated[Path, typer.Option("--out", help="Folder for the report and plots")] = Path(
         "eval-report"
     ),
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
-    json_out: JsonOpt = False,
+    *,
+    target: Target,
 ) -> None:
     """Ingest a benchmark through the real pipeline, run its questions, write a report
     (JSON, Markdown) and plots, with failures attributed to the layer that lost them."""
     run_evaluation = _evaluation()
-    folder = data_dir or Path(tempfile.mkdtemp(prefix="provmem-eval-"))
-    settings = _settings(runtime, folder, broker)
+    folder = target.data_dir or Path(tempfile.mkdtemp(prefix="provmem-eval-"))
+    settings = target.settings(folder)
     report = _run(settings, lambda m: run_evaluation(m, dataset, out, console.real))
-    if json_out:
+    if target.json:
         typer.echo(json.dumps({"report_dir": str(out), "summary": report.summary()}, indent=2))
         return
     console.print(report.summary())
@@ -253,20 +256,34 @@ def _evaluation() -> Any:
 
 
 @app.command()
+@shared_options
 def api(
     host: Annotated[str, typer.Option(help="Interface to bind")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on")] = 8080,
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
+    *,
+    target: Target,
 ) -> None:
     """Serve the HTTP API (/v1, OpenAPI at /docs, the inspector at /ui); logs each
     request on stderr."""
+    import copy
+
     import uvicorn
 
     from ..api.app import create_api
 
-    settings = _settings(runtime, data_dir, broker)
+    settings = target.settings()
     base = f"http://{host}:{port}"
-    typer.echo(f"provmem API on {base}/v1  (OpenAPI {base}/docs, inspector {base}/ui)")
-    uvicorn.run(create_api(settings), host=host, port=port, log_level="info", access_log=True)
+    if target.json:
+        typer.echo(json.dumps({"api": f"{base}/v1", "docs": f"{base}/docs", "ui": f"{base}/ui"}))
+    else:
+        typer.echo(f"provmem API on {base}/v1  (OpenAPI {base}/docs, inspector {base}/ui)")
+    logs = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+    logs["handlers"]["access"]["stream"] = "ext://sys.stderr"  # stdout: the URL (or JSON)
+    uvicorn.run(
+        create_api(settings),
+        host=host,
+        port=port,
+        log_level="info",
+        access_log=True,
+        log_config=logs,
+    )

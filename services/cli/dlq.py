@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .options import BrokerOpt, DataDirOpt, JsonOpt, RuntimeOpt, _fail, _run, _settings, console
-from .render import shown as printable
+from .options import Target, _fail, console, shared_options
 
 if TYPE_CHECKING:
     from ..memory.dlq import DeadLetter, DeadLetters, Redriven
@@ -29,12 +28,11 @@ def _letters(memory: Memory) -> DeadLetters:
 
 
 @app.command("list")
+@shared_options
 def list_letters(
     include_redriven: AllOpt = False,
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
-    json_out: JsonOpt = False,
+    *,
+    target: Target,
 ) -> None:
     """Dead letters, oldest first: offset, stage, origin and reason."""
 
@@ -42,12 +40,14 @@ def list_letters(
         await memory.sync()
         return await _letters(memory).letters(include_redriven=include_redriven)
 
-    letters = _run(_settings(runtime, data_dir, broker), work)
-    if json_out:
+    letters = target.run(work)
+    if target.json:
         typer.echo(json.dumps([x.model_dump() for x in letters], indent=2))
         return
     if not letters:
         console.print("no dead letters")
+    from .render import shown as printable
+
     for x in letters:
         done = " [dim](re-driven)[/dim]" if x.redriven else ""
         origin = f"{x.topic}[{x.partition}]@{x.origin_offset}"
@@ -57,31 +57,30 @@ def list_letters(
 
 
 @app.command()
+@shared_options
 def show(
     offset: Annotated[int, typer.Argument(help="The dead letter's offset (from dlq list)")],
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
+    *,
+    target: Target,
 ) -> None:
     """One dead letter with its original record's value (as text where it is text)."""
-    letter = _run(_settings(runtime, data_dir, broker), lambda m: _letters(m).letter(offset))
+    letter = target.run(lambda m: _letters(m).letter(offset))
     shown = letter.model_dump()
     raw = base64.b64decode(letter.value) if letter.value else b""
     shown["value_text"] = raw.decode("utf-8", "replace") if raw else None
-    typer.echo(json.dumps(shown, indent=2))
+    typer.echo(json.dumps(shown, indent=2))  # JSON either way: --json for symmetry
 
 
 @app.command()
+@shared_options
 def redrive(
     offsets: Annotated[list[int], typer.Argument(help="Dead-letter offsets to re-drive")],
     value_file: Annotated[
         Path | None,
         typer.Option("--value-file", help="Re-drive this (fixed) record value instead"),
     ] = None,
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
-    json_out: JsonOpt = False,
+    *,
+    target: Target,
 ) -> None:
     """Append the letters' records to the topic they came from; the pipeline retries them."""
     if value_file is not None and not value_file.is_file():
@@ -93,8 +92,8 @@ def redrive(
         await memory.sync()
         return done
 
-    done = _run(_settings(runtime, data_dir, broker), work)
-    if json_out:
+    done = target.run(work)
+    if target.json:
         typer.echo(json.dumps([x.model_dump() for x in done], indent=2))
         return
     for x in done:

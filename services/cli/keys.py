@@ -5,7 +5,6 @@ once, at creation; the store keeps only its hash.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from collections.abc import Awaitable, Callable
@@ -13,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
-from .options import BrokerOpt, DataDirOpt, JsonOpt, RuntimeOpt, _fail, _run, _settings, console
+from .options import Target, _fail, _run, console, shared_options
 
 if TYPE_CHECKING:
     from ...infra.settings import Settings
@@ -25,6 +24,8 @@ T = TypeVar("T")
 
 
 def _with_keys(settings: Settings, work: Callable[[ApiKeys], Awaitable[T]]) -> T:
+    import asyncio
+
     from ..api.auth import ApiKeys, open_key_store
 
     async def main() -> T:
@@ -53,6 +54,7 @@ def _shown(key: ApiKey) -> dict[str, str | None]:
 
 
 @app.command("rotate")
+@shared_options
 def keys_rotate(
     new_key: Annotated[
         str | None,
@@ -62,9 +64,8 @@ def keys_rotate(
             help="Base64 256-bit key; omit to generate one into the data folder's key file",
         ),
     ] = None,
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
+    *,
+    target: Target,
 ) -> None:
     """Re-wrap every data key under a new master key. The log is not touched."""
     from ...infra.crypto import (
@@ -75,7 +76,7 @@ def keys_rotate(
         write_key_file,
     )
 
-    settings = _settings(runtime, data_dir, broker)
+    settings = target.settings()
     if new_key is None and settings.master_key is not None:
         _fail("--new-key: required when the master key comes from PROVMEM_MASTER_KEY")
     try:
@@ -84,27 +85,28 @@ def keys_rotate(
         _fail(f"--new-key: {error}")
     old = master_key(settings)
     count = _run(settings, lambda m: rotate_master_key(m.components.keys, old, new))
-    if settings.master_key is None:
-        write_key_file(master_key_file(settings), new)
-        console.print(
-            f"re-wrapped {count} data keys; new master key in {master_key_file(settings)}"
-        )
+    key_file = master_key_file(settings) if settings.master_key is None else None
+    if key_file is not None:
+        write_key_file(key_file, new)
+    if target.json:
+        typer.echo(json.dumps({"rewrapped": count, "key_file": key_file and str(key_file)}))
+    elif key_file is not None:
+        console.print(f"re-wrapped {count} data keys; new master key in {key_file}")
     else:
         console.print(f"re-wrapped {count} data keys; now set PROVMEM_MASTER_KEY to the new key")
 
 
 @app.command("create")
+@shared_options
 def keys_create(
     scope: Annotated[str, typer.Option("--scope", help="org or org/project the key may reach")],
     name: Annotated[str, typer.Option("--name", help="What the key is for")] = "",
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
-    json_out: JsonOpt = False,
+    *,
+    target: Target,
 ) -> None:
     """Create an API key bound to a scope; its token is shown once."""
-    issued = _with_keys(_settings(runtime, data_dir, broker), lambda k: k.create(scope, name))
-    if json_out:
+    issued = _with_keys(target.settings(), lambda k: k.create(scope, name))
+    if target.json:
         typer.echo(json.dumps({**_shown(issued.key), "token": issued.token}, indent=2))
         return
     console.print(f"API key {issued.key.key_id} for scope {issued.key.scope}")
@@ -113,15 +115,14 @@ def keys_create(
 
 
 @app.command("list")
+@shared_options
 def keys_list(
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
-    json_out: JsonOpt = False,
+    *,
+    target: Target,
 ) -> None:
     """List the API keys (id, name, scope, created, revoked); tokens are never stored."""
-    keys = _with_keys(_settings(runtime, data_dir, broker), lambda k: k.list())
-    if json_out:
+    keys = _with_keys(target.settings(), lambda k: k.list())
+    if target.json:
         typer.echo(json.dumps([_shown(k) for k in keys], indent=2))
         return
     from rich.table import Table
@@ -134,12 +135,15 @@ def keys_list(
 
 
 @app.command("revoke")
+@shared_options
 def keys_revoke(
     key_id: Annotated[str, typer.Argument(help="The key id (from keys list)")],
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
+    *,
+    target: Target,
 ) -> None:
     """Revoke an API key: requests with its token are refused from now on."""
-    key = _with_keys(_settings(runtime, data_dir, broker), lambda k: k.revoke(key_id))
+    key = _with_keys(target.settings(), lambda k: k.revoke(key_id))
+    if target.json:
+        typer.echo(json.dumps(_shown(key), indent=2))
+        return
     console.print(f"API key {key.key_id} ({key.scope}) revoked")

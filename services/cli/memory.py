@@ -12,16 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from .demo import DEMO_QUESTIONS, DEMO_SCOPE, demo_turns
-from .options import (
-    BrokerOpt,
-    DataDirOpt,
-    JsonOpt,
-    RuntimeOpt,
-    _fail,
-    _run,
-    _settings,
-    console,
-)
+from .options import DataDirOpt, JsonOpt, Target, _fail, _run, _settings, console, shared_options
 
 if TYPE_CHECKING:
     from ...infra.settings import Settings
@@ -56,6 +47,7 @@ def demo(data_dir: DataDirOpt = None, json_out: JsonOpt = False) -> None:
 
 
 @app.command()
+@shared_options
 def publish(
     scope: Annotated[str, typer.Option(help="org/project/user")],
     text: Annotated[str, typer.Option(help="What was said")],
@@ -63,10 +55,8 @@ def publish(
     turn_id: Annotated[str | None, typer.Option(help="The turn's id in its source")] = None,
     session: Annotated[str | None, typer.Option(help="Session id")] = None,
     at: Annotated[str | None, typer.Option(help="ISO-8601 time with zone (default: now)")] = None,
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
-    json_out: JsonOpt = False,
+    *,
+    target: Target,
 ) -> None:
     """Publish one conversation turn as evidence."""
     turn = {
@@ -80,14 +70,15 @@ def publish(
     from .ingest import publish_all
     from .render import render_publish
 
-    settings = _settings(runtime, data_dir, broker)
+    settings = target.settings()
     results = _run(settings, lambda m: publish_all(m, [turn]))
-    render_publish(console, results, json_out)
+    render_publish(console, results, target.json)
     if any(r.status in ("rejected", "conflict") for r in results):
         raise typer.Exit(1)
 
 
 @app.command()
+@shared_options
 def ingest(
     file: Annotated[
         Path,
@@ -99,10 +90,8 @@ def ingest(
         ),
     ],
     fmt: Annotated[str, typer.Option("--format", help="auto, jsonl, json or locomo")] = "auto",
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
-    json_out: JsonOpt = False,
+    *,
+    target: Target,
 ) -> None:
     """Publish every turn of a file, then bring the views up to date, with progress
     (counts and ETA) and a summary: time, facts added and updated, scopes. Every result
@@ -117,33 +106,32 @@ def ingest(
     found = list(read_turn_file(file, kind))
     located = [f for f in found if isinstance(f, FileTurn)]
     unreadable = [f for f in found if isinstance(f, TurnFileError)]
-    settings = _settings(runtime, data_dir, broker)
+    settings = target.settings()
     turns = [f.turn for f in located]
-    derivation: Derivation = _run(settings, lambda m: ingest_file(m, turns, quiet=json_out))
-    render_ingest(derivation, unreadable, json_out, [f.where for f in located])
+    derivation: Derivation = _run(settings, lambda m: ingest_file(m, turns, quiet=target.json))
+    render_ingest(derivation, unreadable, target.json, [f.where for f in located])
     if unreadable or derivation.rejected:
         raise typer.Exit(1)
 
 
 @app.command()
+@shared_options
 def query(
     scope: Annotated[str, typer.Argument(help="org/project/user")],
     text: Annotated[str, typer.Argument(help="What to recall")],
     limit: Annotated[int, typer.Option(min=1, max=100, help="Facts to return")] = 5,
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
-    json_out: JsonOpt = False,
+    *,
+    target: Target,
 ) -> None:
     """Recall facts of a scope, each with the evidence that supports it."""
-    settings = _settings(runtime, data_dir, broker)
+    settings = target.settings()
 
     async def work(memory: Memory) -> Any:
         await memory.sync()
         return await memory.query(scope, text, limit)
 
     result = _run(settings, work)
-    if json_out:
+    if target.json:
         typer.echo(result.model_dump_json(indent=2))
     else:
         from .render import render_query
@@ -152,20 +140,19 @@ def query(
 
 
 @app.command()
+@shared_options
 def facts(
     scope: Annotated[str, typer.Argument(help="org/project/user, or a fact id (fact_...)")],
     history: Annotated[
         bool, typer.Option("--history", help="With a fact id: all versions")
     ] = False,
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
-    json_out: JsonOpt = False,
+    *,
+    target: Target,
 ) -> None:
     """List the facts of a scope, or show one fact with its evidence (and --history)."""
-    settings = _settings(runtime, data_dir, broker)
+    settings = target.settings()
     if scope.startswith("fact_"):
-        _show_fact(settings, scope, history, json_out)
+        _show_fact(settings, scope, history, target.json)
         return
 
     async def work(memory: Memory) -> Any:
@@ -173,7 +160,7 @@ def facts(
         return await memory.facts(scope)
 
     found = _run(settings, work)
-    if json_out:
+    if target.json:
         typer.echo(json.dumps([f.model_dump(mode="json") for f in found], indent=2))
     else:
         from .render import render_facts
@@ -198,15 +185,14 @@ def _show_fact(settings: Settings, fact_id: str, history: bool, json_out: bool) 
 
 
 @app.command()
+@shared_options
 def evidence(
     evidence_id: Annotated[str, typer.Argument(help="An evidence id (ev_...)")],
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
-    json_out: JsonOpt = True,
+    *,
+    target: Target,
 ) -> None:
     """Show one piece of evidence, decrypted, with its source (as JSON)."""
-    settings = _settings(runtime, data_dir, broker)
+    settings = target.settings()
     quote = _run(settings, lambda m: m.evidence(evidence_id))
     if quote is None:
         _fail(f"evidence {evidence_id}: not found", code=1)
@@ -214,25 +200,24 @@ def evidence(
 
 
 @app.command()
+@shared_options
 def scopes(
     prefix: Annotated[str | None, typer.Argument(help="Only under org or org/project")] = None,
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
-    json_out: JsonOpt = False,
+    *,
+    target: Target,
 ) -> None:
     """List the user scopes that have evidence or facts."""
     from ..api.auth import within
     from ..replay.checksum import scopes_on_log
 
-    settings = _settings(runtime, data_dir, broker)
+    settings = target.settings()
 
     async def work(memory: Memory) -> list[str]:
         c = memory.components
         return await scopes_on_log(c.log, [c.names.turns, c.names.fact_changes])
 
     found = [s for s in _run(settings, work) if prefix is None or within(s, prefix)]
-    if json_out:
+    if target.json:
         typer.echo(json.dumps(found, indent=2))
         return
     for scope in found:

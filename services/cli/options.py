@@ -8,10 +8,12 @@ model) and rich are loaded when a command first needs them (bench/cli.py measure
 
 from __future__ import annotations
 
-import asyncio
 import functools
+import inspect
+import typing
 from collections.abc import Awaitable, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
@@ -31,6 +33,54 @@ RuntimeOpt = Annotated[
 DataDirOpt = Annotated[Path | None, typer.Option("--data-dir", help="Embedded data folder")]
 BrokerOpt = Annotated[str | None, typer.Option("--broker", help="Kafka bootstrap servers")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables")]
+
+
+@dataclass(frozen=True)
+class Target:
+    """The options every memory command shares: which runtime and data (``--runtime``,
+    ``--data-dir``, ``--broker``) and how to print (``--json``)."""
+
+    runtime: str | None = None
+    data_dir: Path | None = None
+    broker: str | None = None
+    json: bool = False
+
+    def settings(self, data_dir: Path | None = None) -> Settings:
+        return _settings(self.runtime, data_dir or self.data_dir, self.broker)
+
+    def run(self, work: Callable[[Memory], Awaitable[T]]) -> T:
+        """``work`` against this target's memory (errors: one line on stderr, exit 2)."""
+        return _run(self.settings(), work)
+
+
+_SHARED = {"runtime": RuntimeOpt, "data_dir": DataDirOpt, "broker": BrokerOpt, "json": JsonOpt}
+
+
+def shared_options(command: Callable[..., None]) -> Callable[..., None]:
+    """``command(..., target: Target)`` as a Typer command: ``target`` is replaced by the
+    shared options (last in its help), and the command gets them as one :class:`Target`."""
+    hints = typing.get_type_hints(command, include_extras=True)
+    own = [
+        parameter.replace(annotation=hints[parameter.name])
+        for parameter in inspect.signature(command).parameters.values()
+        if parameter.name != "target"
+    ]
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    defaults = Target()
+    shared = [
+        inspect.Parameter(name, keyword, annotation=option, default=getattr(defaults, name))
+        for name, option in _SHARED.items()
+    ]
+
+    @functools.wraps(command)
+    def call(**values: Any) -> None:
+        target = Target(**{name: values.pop(name) for name in _SHARED})
+        command(**values, target=target)
+
+    del call.__wrapped__  # Typer reads the signature below, not the command's
+    call.__signature__ = inspect.Signature([*own, *shared])  # type: ignore[attr-defined]
+    call.__annotations__ = {p.name: p.annotation for p in [*own, *shared]}
+    return call
 
 
 @functools.cache
@@ -116,6 +166,8 @@ def _run(settings: Settings, work: Callable[[Memory], Awaitable[T]]) -> T:
     async def main() -> T:
         async with _memory(settings) as memory:
             return await work(memory)
+
+    import asyncio
 
     from ...infra.vectors import VectorIndexLocked
 

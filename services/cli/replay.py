@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .options import (
-    BrokerOpt,
-    DataDirOpt,
-    JsonOpt,
-    RuntimeOpt,
-    _fail,
-    _settings,
-    console,
-    ensure_folder_free,
-    in_use,
-)
+from .options import Target, _fail, console, ensure_folder_free, in_use, shared_options
 
 if TYPE_CHECKING:
     from ...infra.settings import Settings
@@ -45,6 +34,7 @@ REPLAY_HELP = "\n\n".join(
 
 
 @app.command("replay", help=REPLAY_HELP)
+@shared_options
 def replay_command(
     source: Annotated[str, typer.Option("--from", help=FROM_HELP)] = "fact-changes",
     scopes: Annotated[
@@ -64,10 +54,8 @@ def replay_command(
         int | None,
         typer.Option("--stop-after", min=1, help="Stop after N records, as an interruption would"),
     ] = None,
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
-    json_out: JsonOpt = False,
+    *,
+    target: Target,
 ) -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, TimeRemainingColumn
     from rich.progress import Progress as ProgressBar
@@ -77,7 +65,7 @@ def replay_command(
     if source not in MODES:
         _fail(f"--from: must be one of {', '.join(MODES)}, not {source!r}")
     plan = ReplayPlan(source, tuple(scopes or ()), resume, not no_switch, stop_after)
-    settings = _settings(runtime, data_dir, broker)
+    settings = target.settings()
     with ProgressBar(
         *ProgressBar.get_default_columns()[:1],
         BarColumn(),
@@ -85,7 +73,7 @@ def replay_command(
         TimeRemainingColumn(),
         console=console.real,
         transient=True,
-        disable=json_out,
+        disable=target.json,
     ) as bar:
         task = bar.add_task(f"replaying {source}", total=None)
 
@@ -93,7 +81,7 @@ def replay_command(
             bar.update(task, advance=count, total=max(total, 1))
 
         result = _replay(settings, plan, advance)
-    _render(result, json_out)
+    _render(result, target.json)
     raise typer.Exit(0 if result.report.equal else 1)
 
 
@@ -107,6 +95,8 @@ async def _replay_alone(settings: Settings, plan: ReplayPlan, advance: Progress)
 
 
 def _replay(settings: Settings, plan: ReplayPlan, advance: Progress) -> ReplayResult:
+    import asyncio
+
     from ..replay.run import ReplayError, ReplayInterrupted
 
     try:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .options import BrokerOpt, DataDirOpt, JsonOpt, RuntimeOpt, _run, _settings, console
+from .options import Target, console, shared_options
 
 if TYPE_CHECKING:
     from ..memory.memory import Memory
@@ -25,15 +25,9 @@ ScopeOpt = Annotated[
 ]
 
 
-def _act(
-    work: Callable[[Memory], Awaitable[ActionResult]],
-    runtime: str | None,
-    data_dir: Any,
-    broker: str | None,
-    json_out: bool,
-) -> None:
-    result = _run(_settings(runtime, data_dir, broker), work)
-    if json_out:
+def _act(work: Callable[[Memory], Awaitable[ActionResult]], target: Target) -> None:
+    result = target.run(work)
+    if target.json:
         typer.echo(result.model_dump_json(indent=2))
     else:
         console.print(
@@ -42,55 +36,40 @@ def _act(
 
 
 @app.command()
+@shared_options
 def correct(
     fact_id: FactArg,
     statement: Annotated[str, typer.Argument(help="What is right instead")],
     by: ByOpt = "user",
     reason: ReasonOpt = "",
     scope: ScopeOpt = None,
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
-    json_out: JsonOpt = False,
+    *,
+    target: Target,
 ) -> None:
     """Correct a fact: the new statement supersedes it; its history is kept."""
-    _act(
-        lambda m: m.correct(fact_id, statement, by=by, reason=reason, scope=scope),
-        runtime,
-        data_dir,
-        broker,
-        json_out,
-    )
+    _act(lambda m: m.correct(fact_id, statement, by=by, reason=reason, scope=scope), target)
 
 
 @app.command()
+@shared_options
 def retract(
     fact_id: FactArg,
     reason: Annotated[str, typer.Option("--reason", help="Why the fact is wrong")],
     by: ByOpt = "user",
     scope: ScopeOpt = None,
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
-    json_out: JsonOpt = False,
+    *,
+    target: Target,
 ) -> None:
     """Retract a fact: it leaves memory (its history stays); its evidence is untouched."""
-    _act(
-        lambda m: m.retract(fact_id, by=by, reason=reason, scope=scope),
-        runtime,
-        data_dir,
-        broker,
-        json_out,
-    )
+    _act(lambda m: m.retract(fact_id, by=by, reason=reason, scope=scope), target)
 
 
 @app.command()
+@shared_options
 def review(
     scope: Annotated[str, typer.Argument(help="org/project/user")],
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
-    json_out: JsonOpt = False,
+    *,
+    target: Target,
 ) -> None:
     """List the facts of a scope waiting for review, with the reason and the evidence."""
 
@@ -98,8 +77,8 @@ def review(
         await memory.sync()
         return await memory.review_queue(scope)
 
-    queue = _run(_settings(runtime, data_dir, broker), work)
-    if json_out:
+    queue = target.run(work)
+    if target.json:
         typer.echo(json.dumps([d.model_dump(mode="json") for d in queue], indent=2))
         return
     if not queue:
@@ -113,6 +92,7 @@ def review(
 
 
 @app.command()
+@shared_options
 def approve(
     fact_id: FactArg,
     statement: Annotated[
@@ -121,37 +101,24 @@ def approve(
     by: ByOpt = "user",
     reason: ReasonOpt = "",
     scope: ScopeOpt = None,
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
-    json_out: JsonOpt = False,
+    *,
+    target: Target,
 ) -> None:
     """Approve a needs-review fact (through the write gate; an edit must fit its evidence)."""
     _act(
-        lambda m: m.approve(fact_id, by=by, statement=statement, reason=reason, scope=scope),
-        runtime,
-        data_dir,
-        broker,
-        json_out,
+        lambda m: m.approve(fact_id, by=by, statement=statement, reason=reason, scope=scope), target
     )
 
 
 @app.command()
+@shared_options
 def reject(
     fact_id: FactArg,
     reason: Annotated[str, typer.Option("--reason", help="Why it is rejected")],
     by: ByOpt = "user",
     scope: ScopeOpt = None,
-    runtime: RuntimeOpt = None,
-    data_dir: DataDirOpt = None,
-    broker: BrokerOpt = None,
-    json_out: JsonOpt = False,
+    *,
+    target: Target,
 ) -> None:
     """Reject a needs-review fact: it is deleted with the reason."""
-    _act(
-        lambda m: m.reject(fact_id, by=by, reason=reason, scope=scope),
-        runtime,
-        data_dir,
-        broker,
-        json_out,
-    )
+    _act(lambda m: m.reject(fact_id, by=by, reason=reason, scope=scope), target)

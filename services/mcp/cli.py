@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -34,6 +33,8 @@ def mcp(
 ) -> None:
     """Serve memory to an agent over MCP: tools to add messages, search with evidence,
     list facts, show a fact's history, correct, retract and erase; facts as resources."""
+    import asyncio
+
     from ..sdk.facade import AsyncMemory, embedded_settings
 
     if http and url is not None:

@@ -16,27 +16,18 @@ from __future__ import annotations
 import asyncio
 import functools
 import os
-import sys
 import threading
 import weakref
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...core.events import ErasureCompleted, Fact, FactChanged
-from ..memory.results import (
-    ActionResult,
-    ErasureQueued,
-    EvidenceItem,
-    FactDetail,
-    PublishResult,
-    Recollection,
-    RouteDiagnostic,
-)
+from ..memory.results import ActionResult, ErasureQueued, FactDetail, PublishResult
 from .facade_backends import Backend, Embedded, Remote, Start
 from .facade_messages import Context, capture_time, to_turns
+from .facade_results import Bundle, RejectedError, SearchResult
+from .facade_setup import configure_logging, default_data_dir, embedded_settings, quiet_logging
 
 if TYPE_CHECKING:
     from ...infra.settings import Settings
@@ -44,123 +35,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 DEFAULT_ORG = "default"
 DEFAULT_PROJECT = "default"
-
-
-class RejectedError(ValueError):
-    """Some messages were refused; ``results`` has every message's outcome (the accepted
-    ones are recorded)."""
-
-    def __init__(self, results: Sequence[PublishResult]) -> None:
-        refused = [r for r in results if r.status == "rejected"]
-        detail = "; ".join(f"message {r.index}: {r.error}" for r in refused)
-        super().__init__(f"{len(refused)} of {len(results)} messages rejected: {detail}")
-        self.results = list(results)
-
-
-@dataclass(frozen=True)
-class Bundle:
-    """A fact (or a raw turn no fact covers) with the evidence behind it."""
-
-    fact: Fact | None
-    score: float
-    routes: tuple[str, ...]
-    evidence: tuple[EvidenceItem, ...]
-    history: tuple[Fact, ...]
-
-    @property
-    def statement(self) -> str:
-        return self.fact.statement if self.fact is not None else self.evidence[0].quote
-
-    def __str__(self) -> str:
-        head = (
-            f"{self.statement}  ({self.fact.fact_id}, {self.fact.status.value})"
-            if (self.fact is not None)
-            else f"[raw evidence] {self.statement}"
-        )
-        lines = [head]
-        for item in self.evidence:
-            when = f"{item.captured_at:%Y-%m-%d %H:%M}"
-            lines.append(f'  evidence {item.evidence_id} ({item.speaker}, {when}): "{item.quote}"')
-        lines += [f"  was: {old.statement} ({old.fact_id})" for old in self.history]
-        return "\n".join(lines)
-
-
-@dataclass(frozen=True)
-class SearchResult(Sequence[Bundle]):
-    """The bundles for a query, best first, with the router's path and route diagnostics."""
-
-    query: str
-    scope: str
-    bundles: tuple[Bundle, ...]
-    path: str
-    path_reasons: tuple[str, ...]
-    routes: tuple[RouteDiagnostic, ...]
-    recollection: Recollection
-
-    @classmethod
-    def of(cls, found: Recollection) -> SearchResult:
-        bundles = tuple(
-            Bundle(b.fact, b.score, b.routes, b.evidence, b.history) for b in found.bundles
-        )
-        reasons, routes = found.path_reasons, found.routes
-        return cls(found.query, found.scope, bundles, found.path, reasons, routes, found)
-
-    def __getitem__(self, index: Any) -> Any:
-        return self.bundles[index]
-
-    def __len__(self) -> int:
-        return len(self.bundles)
-
-    def __str__(self) -> str:
-        if not self.bundles:
-            return f"{self.query!r}: nothing found (insufficient evidence)"
-        return "\n".join(str(bundle) for bundle in self.bundles)
-
-
-def default_data_dir() -> Path:
-    """The per-user data folder (XDG on Linux, Application Support on macOS, LOCALAPPDATA
-    on Windows), used when neither ``path`` nor ``PROVMEM_DATA_DIR`` says otherwise."""
-    home = Path.home()
-    if sys.platform == "darwin":
-        return home / "Library" / "Application Support" / "provmem"
-    if sys.platform == "win32":
-        return Path(os.environ.get("LOCALAPPDATA", home / "AppData" / "Local")) / "provmem"
-    return Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share") / "provmem"
-
-
-def embedded_settings(path: str | os.PathLike[str] | None) -> Settings:
-    from ...infra.settings import Settings
-
-    if path is not None:
-        return Settings(data_dir=Path(path))
-    settings = Settings()
-    if "data_dir" in settings.model_fields_set:  # PROVMEM_DATA_DIR or .env
-        return settings
-    return Settings(data_dir=default_data_dir())
-
-
-def configure_logging(level: str = "WARNING", *, json: bool = False) -> None:
-    """Route provmem's structlog events into the standard ``logging`` module (so they go
-    wherever the application's logging sends them; stderr by default), as key=value text
-    or JSON lines. Called for you unless structlog was configured before."""
-    import logging
-
-    import structlog
-
-    renderer = (
-        structlog.processors.JSONRenderer() if json else structlog.dev.ConsoleRenderer(colors=False)
-    )
-    structlog.configure(
-        processors=[
-            structlog.stdlib.filter_by_level,
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso"),
-            renderer,
-        ],
-        logger_factory=structlog.stdlib.LoggerFactory(),
-        wrapper_class=structlog.stdlib.BoundLogger,
-    )
-    logging.getLogger("provmem").setLevel(level.upper())
 
 
 class AsyncMemory:
@@ -184,7 +58,7 @@ class AsyncMemory:
         self._open = _opener(path, url, api_key, settings)
         self._backend: Backend | None = None
         self._org, self._project = org, project
-        _quiet_logging()
+        quiet_logging()
 
     async def __aenter__(self) -> AsyncMemory:
         await self.open()
@@ -352,13 +226,6 @@ def _opener(
         return await Embedded.open(settings or embedded_settings(path))
 
     return remote if url is not None else embedded
-
-
-def _quiet_logging() -> None:
-    import structlog
-
-    if not structlog.is_configured():
-        configure_logging()
 
 
 class _Loop:

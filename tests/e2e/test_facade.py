@@ -3,6 +3,7 @@ server (through the SDK), chat messages in, bundles with provenance out."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -111,3 +112,34 @@ def test_importing_provmem_loads_nothing_heavy() -> None:
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "provmem.services.sdk.facade"
+
+
+LIBRARY = """
+import logging, sys
+from provmem import Memory, configure_logging
+if sys.argv[2] == "json":
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(message)s")
+    configure_logging("INFO", json=True)
+with Memory(sys.argv[1]) as m:
+    m.add("I live in Paris.", user_id="ann")
+    found = m.search("Where does ann live?", user_id="ann")
+assert "Paris" in str(found), str(found)
+"""
+
+
+@pytest.mark.parametrize("logs", ["default", "json"])
+def test_as_a_library_it_prints_nothing_and_logs_json_when_asked(tmp_path: Path, logs: str) -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", LIBRARY, str(tmp_path / "d"), logs],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == ""  # nothing on stdout, whatever the logging
+    if logs == "json":
+        events = [json.loads(line) for line in run.stderr.splitlines() if line.startswith("{")]
+        assert events and all({"event", "level", "timestamp"} <= set(e) for e in events)
+    else:
+        assert "[info" not in run.stderr  # warnings and above only, by default

@@ -12,6 +12,7 @@ from fastembed import TextEmbedding
 
 from provmem.infra.embedding import MiniLMEmbedder, _register, default_onnx_path, tokenizer_dir
 from provmem.infra.query_model import query_model_path
+from provmem.infra.query_session import QuerySession, optimized_graph
 
 TEXTS = [
     "Where did Alice move to?",
@@ -61,3 +62,29 @@ def test_a_query_imports_no_fastembed(cache: Path) -> None:
         "assert 'fastembed' not in sys.modules, 'fastembed imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)  # noqa: S603
+
+
+def test_the_saved_optimized_graph_gives_the_same_vectors_bit_for_bit(tmp_path: Path) -> None:
+    source = default_onnx_path().resolve()
+    folder = tmp_path / "sessions"
+    fresh = QuerySession(source, tokenizer_dir())
+    saved = QuerySession(source, tokenizer_dir(), cache_folder=folder)
+    (graph,) = folder.glob("*.onnx")
+    assert (folder / f"{graph.stem}.weights").stat().st_size > 10_000_000  # mapped, apart
+    written = graph.stat().st_mtime_ns
+    again = QuerySession(source, tokenizer_dir(), cache_folder=folder)
+    assert graph.stat().st_mtime_ns == written  # loaded, not optimized again
+    for text in TEXTS:
+        assert np.array_equal(saved.embed(text), fresh.embed(text)), text
+        assert np.array_equal(again.embed(text), fresh.embed(text)), text
+
+
+def test_without_a_writable_folder_the_session_optimizes_in_memory(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    source = default_onnx_path().resolve()
+    assert optimized_graph(source, blocker / "sessions") == source
+    session = QuerySession(source, tokenizer_dir(), cache_folder=blocker / "sessions")
+    assert np.array_equal(
+        session.embed(TEXTS[0]), QuerySession(source, tokenizer_dir()).embed(TEXTS[0])
+    )
