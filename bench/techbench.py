@@ -120,7 +120,8 @@ def states(statement: str, value: str) -> bool:
 
 def _bounded(form: str, text: str) -> bool:
     """`form` occurs in `text` not as part of a longer number ("25" is not in "250")."""
-    return re.search(rf"(?<![0-9.]){re.escape(form)}(?![0-9]|\.[0-9])", text) is not None
+    after = r"(?![0-9]|\.[0-9])" if form[-1:].isdigit() else ""  # "27august" in "27august2026"
+    return re.search(rf"(?<![0-9.]){re.escape(form)}{after}", text) is not None
 
 
 # --- knowledge updates ---------------------------------------------------------------------

@@ -23,7 +23,7 @@ _REQUEST = re.compile(
     rf"\b(?:(?:can|could|would|will|won{_Q}t|wouldn{_Q}t)\s+you|^(?:please|pls|plz|kindly)"
     r"|(?:please|pls|plz)\W*$"
     rf"|(?:I|we)\s+(?:need|want|would like|{_Q}d like)\s+(?:you|u)\s+to"
-    r"|^(?:just\s+)?(?:help|show|tell|give|walk|let)\s+me\b"
+    r"|^(?:just\s+)?(?:help|show|tell|give|walk|let)\s+me\b|\blet\s+(?:me|us)\s+know\b"
     rf"|let{_Q}s|lets\s+(?:go|try|do|see|make|get)|I\s+(?:was|am|{_Q}m)\s+wondering"
     r"|do\s+you\s+(?:know|think|have)|any\s+(?:idea|tips|suggestions)\b"
     rf"|^(?:here(?:{_Q}s|\s+is|\s+are)|(?:this|that)\s+is)\s+(?:(?:my|the|our|some)\s+)?"

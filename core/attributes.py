@@ -4,17 +4,17 @@ No slot is written by hand per attribute: a measure, count, version, date or nam
 statement gives to a noun phrase is read by a small grammar over the statement.
 
     >>> read_attribute("The API response time was 800ms.", "Alice")
-    Reading(subject='alice', attribute='response time', value='800 ms', changed=False)
+    Reading(subject='alice', attribute='api response time', value='800 ms', changed=False)
     >>> read_attribute("It has now reached 165 commits.", "Alice").key
     'alice|commit'
 
 Attribute keys are normalized so paraphrases meet: lower case, plural nouns singular,
 function words, qualifiers ("current", "average") and generic heads ("count", "number of")
-left out, at most the last two content words kept ("the average API response time" and
-"response time" are both ``response time``). The subject is a named owner ("Anna's dog")
-or else the speaker. ``changed`` says the statement itself says the value changed (a cue
-such as "now", "improved to", "from ... to", or a correction); without a cue a different
-value is a conflict, not an update.
+left out, at most the last three content words kept ("the average API response time" is
+``api response time``); two keys meet when the head of one is a word of the other. The
+subject is a named owner ("Anna's dog") or else the speaker. ``changed`` says the
+statement itself says the value changed (a cue such as "now", "improved to", "from ... to",
+or a correction); without a cue a different value is a conflict, not an update.
 """
 
 from __future__ import annotations
@@ -23,22 +23,17 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .lexicon import CALENDAR_WORDS, FUNCTION_WORDS, MONTHS, NOT_NAMES
+from .lexicon import FUNCTION_WORDS, MONTHS, NOT_NAMES
 
 __all__ = [
     "Reading",
     "change_cue",
     "comparable",
-    "content_lemmas",
-    "denied_terms",
-    "denies_for_all_time",
-    "mentions",
-    "lead_subject",
-    "plain_negation",
-    "polarity_change_cue",
+    "lemma",
     "read_attribute",
     "read_attributes",
     "same_attribute",
+    "value_shape",
 ]
 
 
@@ -107,6 +102,7 @@ _VALUE = (
     r"|(?P<version>v?\d+(?:\.\d+){1,3})(?![\w.%])"
     rf"|(?P<date>(?:\d{{1,2}} )?(?:{_MONTH})(?: \d{{1,2}})?(?: \d{{4}})?)\b"
     rf"|(?P<cnum>{_NUMBER}) (?P<noun>{_COUNTED})\b"
+    rf"|(?P<anum>{_NUMBER}) (?P<acronym>(?!(?:AM|PM)\b)[A-Z]{{2,5}})s?\b"
     rf"|(?P<num>{_NUMBER})(?![\w.])"
     rf"|(?P<ident>{_IDENT})\b"
     r"|(?P<name>[A-Z][\w+#-]*(?:\.[A-Za-z]\w*)?(?: (?:[A-Z][\w+#-]*|\d+(?:\.\d+)*))*)"
@@ -149,6 +145,12 @@ _PATTERNS = (
         rf" to {_APPROX}(?P<value>{_VALUE})"
     ),
     re.compile(rf"^{_NP} {_ADV}(?:is|was|are|were) {_ADV}(?:called|named) (?P<called>{_VALUE})"),
+    # "About 1.8% of requests fail": the share of a group that does something
+    re.compile(
+        rf"^(?i:{_APPROX})(?P<value>(?P<qnum>{_NUMBER})\s?(?P<unit>%|percent)) of"
+        r" (?:the |our |all |its |their )?(?P<np>(?:[a-z][\w-]* )??[a-z][\w-]*s)"
+        r" (?P<predicate>[a-z]{3,})\b"
+    ),
     re.compile(rf"^{_NP} {_ADV}{_COPULA} {_ADV}{_APPROX}(?P<value>{_VALUE})"),
     re.compile(
         rf"^{_NP} {_HAVE}{_ADV}(?:has|have|had|got|gets|reached|hit|passed|crossed|surpassed"
@@ -156,8 +158,21 @@ _PATTERNS = (
         rf"(?P<value>{_VALUE})"
     ),
 )
+# A thing set to happen on a date: "ship the beta on 17 April", "release v2 by June".
+_SCHEDULED = re.compile(
+    r"\b(?:ship|launch|release|deploy|publish|deliver|finish|complete|open)(?:s|es|ed|ing)?"
+    r" (?P<obj>(?:the |our |its |their |his |her )?[a-z][\w-]*(?: [a-z][\w-]*)?)"
+    rf" (?:on|by|for|in) (?P<value>(?P<date>(?:\d{{1,2}} )?(?:{_MONTH})(?: \d{{1,2}})?"
+    r"(?: \d{4})?)\b)"
+)
 _IN_PASSING = (
     re.compile(rf"\b(?P<value>(?P<cnum>{_NUMBER}) (?P<noun>{_COUNTED}))\b"),
+    # "lists the app image at 240MB": a measure given to a noun phrase in passing
+    re.compile(
+        r"\b(?:the|our|my|its|their|his|her) (?P<thing>[a-z][\w-]*(?: [a-z][\w-]*){0,2})"
+        rf" (?:is |was )?(?:at|of) (?:(?:only|just|about|roughly|around|now) )?"
+        rf"(?P<value>(?P<qnum>{_NUMBER})\s?(?P<unit>(?i:{_UNIT}))(?![\w.]))"
+    ),
     re.compile(
         r"\b(?P<thing>[A-Za-z][\w.-]*?)(?:@|==|>=|~=|<=)(?P<value>(?P<version>\d+(?:\.\d+){1,3}))"
     ),
@@ -193,6 +208,7 @@ _CHANGE_CUE = re.compile(
 _GENERIC = frozenset(
     """
     count number total amount level value figure rate score measure metric stat stats
+    share percentage proportion fraction ratio
     current new old latest overall average mean typical initial original previous actual
     final recent first last usual median approximate approximately roughly
     others other something thing things one lot kind sort type bit part
@@ -204,8 +220,11 @@ _TIME_NOUNS = frozenset(
     weekends decades ages ones others things bits lots
     """.split()
 )
-_NON_NAMES = NOT_NAMES | {"not", "never", "no", "also", "always", "now"}
+NON_NAMES = NOT_NAMES | {"not", "never", "no", "also", "always", "now"}
 _UNNAMED_VALUES = frozenset({"it", "this", "that", "there", "here", "them"})
+# Content words an attribute key keeps, the head last ("the API's p95 response time" ->
+# "p95 response time"): enough that a shorter mention ("the p95") still meets it.
+KEY_WORDS = 3
 
 
 def read_attribute(statement: str, speaker: str) -> Reading | None:
@@ -237,18 +256,6 @@ def change_cue(statement: str) -> bool:
     return _CHANGE_CUE.search(statement) is not None
 
 
-_STARTED_OR_STOPPED = re.compile(
-    r"\b(?:no longer|anymore|any more|stopped|quit|gave up|given up|started|starting|began"
-    r"|begun|now|switched|finally|these days|nowadays)\b",
-    re.I,
-)
-
-
-def polarity_change_cue(statement: str) -> bool:
-    """Whether the statement says something stopped or started ("no longer", "now")."""
-    return _STARTED_OR_STOPPED.search(statement) is not None
-
-
 _UNIT_CLASS = {
     **dict.fromkeys(("ms", "s", "min", "h"), "duration"),
     **dict.fromkeys(("kb", "mb", "gb", "tb", "kib", "mib", "gib"), "size"),
@@ -271,11 +278,47 @@ def value_kind(value: str) -> str:
     return "text"
 
 
+_DATE_VALUE = re.compile(rf"\b(?:{'|'.join(MONTHS)})\b")
+
+
+def value_shape(value: str) -> str:
+    """A finer kind of value: a count apart from a version ("4" / "3.11"), a date apart
+    from a name; quantities by unit class as in :func:`value_kind`."""
+    kind = value_kind(value)
+    if kind == "number":
+        return "version" if "." in value else "count"
+    if kind == "text":
+        return "date" if _DATE_VALUE.search(value) else "text"
+    return kind
+
+
 def same_attribute(first: str, second: str) -> bool:
     """Whether two attribute keys name the same thing: the head word of one is a word of
-    the other ("image size" ~ "docker image" ~ "image"; "open issue" !~ "open ticket")."""
+    the other ("image size" ~ "docker image" ~ "image"; "open issue" !~ "open ticket"), or
+    one is an acronym of the other ("MAU" ~ "monthly user": first and last initials); with
+    one head, modifiers that share nothing name two things ("python version" !~ "express
+    version", "build time" !~ "response time")."""
     words, others = first.split(), second.split()
-    return bool(words and others) and (words[-1] in others or others[-1] in words)
+    if not (words and others):
+        return False
+    if words[-1] == others[-1]:  # one head: the modifiers must not name two things
+        mine, theirs = set(words[:-1]), set(others[:-1])
+        return not mine or not theirs or bool(mine & theirs)
+    return (
+        words[-1] in others
+        or others[-1] in words
+        or _acronym_of(first, others)
+        or (_acronym_of(second, words))
+    )
+
+
+def _acronym_of(acronym: str, words: list[str]) -> bool:
+    """ "MAU" for "monthly (active) user": its first letter starts the phrase, its last
+    starts the head, and it has a letter for every word."""
+    if not (acronym.isupper() and acronym.isalpha()) or len(words) < 2:
+        return False
+    letters = acronym.lower()
+    return letters[0] == words[0][0] and letters[-1] == words[-1][0] and len(words) <= len(letters)
 
 
 def comparable(first: str, second: str) -> bool:
@@ -296,7 +339,7 @@ def _read_clause(clause: str, speaker: str, changed: bool) -> Reading | None:
             reading = _reading(match, speaker, changed or number < 2)
             if reading is not None:
                 return reading
-    for pattern in _IN_PASSING:
+    for pattern in (*_IN_PASSING, _SCHEDULED):
         passing = pattern.search(clause)
         reading = _reading(passing, speaker, changed) if passing else None
         if reading is not None:
@@ -314,6 +357,10 @@ def _reading(match: re.Match[str], speaker: str, changed: bool) -> Reading | Non
     if value is None:
         return None
     noun = groups.get("noun")
+    if groups.get("acronym"):
+        return Reading(subject, groups["acronym"], value[0], changed)
+    if groups.get("predicate"):
+        words = [*words, groups["predicate"]]
     if noun:
         nouns = noun.split()
         if nouns[-1] in _TIME_NOUNS or nouns[-1] in FUNCTION_WORDS:
@@ -322,7 +369,7 @@ def _reading(match: re.Match[str], speaker: str, changed: bool) -> Reading | Non
     words = _attribute_words(words, speaker)
     if value[1] == "version" and "version" not in words:
         words.append("version")
-    attribute = " ".join(words[-2:])
+    attribute = " ".join(words[-KEY_WORDS:])
     if not attribute or (value[1] == "name" and not _named_value(match)):
         return None
     return Reading(subject, attribute, value[0], changed)
@@ -336,7 +383,7 @@ def _owner(phrase: str, speaker: str, named_alone: bool) -> tuple[str, list[str]
     kept: list[str] = []
     for word in words:
         bare = word.removesuffix("'s").removesuffix("'")
-        named = bare[:1].isupper() and not bare.isupper() and bare.lower() not in _NON_NAMES
+        named = bare[:1].isupper() and not bare.isupper() and bare.lower() not in NON_NAMES
         alone = named_alone and len(words) == 1
         if named and subject == speaker and (word.endswith("'s") or alone):
             subject = bare.lower()
@@ -351,7 +398,7 @@ def _attribute_words(words: list[str], speaker: str) -> list[str]:
     if "of" in lowered:
         cut = lowered.index("of")
         lowered = lowered[cut + 1 :] + lowered[:cut]
-    lemmas = [_lemma(w) for w in lowered if w not in FUNCTION_WORDS and w != speaker]
+    lemmas = [lemma(w) for w in lowered if w not in FUNCTION_WORDS and w != speaker]
     return [w for w in lemmas if w not in _GENERIC and not w.isdigit() and len(w) > 1]
 
 
@@ -369,7 +416,7 @@ def _value(match: re.Match[str]) -> tuple[str, str] | None:
         return group["date"].lower(), "date"
     if group.get("ident"):
         return group["ident"], "ident"
-    number = group.get("cnum") or group.get("num")
+    number = group.get("cnum") or group.get("anum") or group.get("num")
     if number:
         return _number(number), "count"
     name = group.get("name")
@@ -379,7 +426,7 @@ def _value(match: re.Match[str]) -> tuple[str, str] | None:
 def _named_value(match: re.Match[str]) -> bool:
     name = match.groupdict().get("name") or ""
     first = name.split()[0].lower() if name else ""
-    return bool(name) and first not in _NON_NAMES and first not in _UNNAMED_VALUES
+    return bool(name) and first not in NON_NAMES and first not in _UNNAMED_VALUES
 
 
 def _number(text: str) -> str:
@@ -387,7 +434,7 @@ def _number(text: str) -> str:
     return plain.removesuffix(".0") if "." in plain else plain
 
 
-def _lemma(word: str) -> str:
+def lemma(word: str) -> str:
     """A noun's singular form by suffix (commits -> commit, queries -> query)."""
     word = word.lower().strip("'-")
     if len(word) > 4 and word.endswith("ies"):
@@ -397,80 +444,3 @@ def _lemma(word: str) -> str:
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
-
-
-_WORD = re.compile(r"[A-Za-z][\w'’+#-]*")
-_NEGATIONS = frozenset({"not", "never", "no", "none", "nothing", "nobody", "neither", "nor"})
-_COLLOQUIAL = frozenset({"gonna", "wanna", "gotta", "kinda", "sorta", "lemme", "gimme", "others"})
-# A negation that says something positive: "never give up", "not just a hobby".
-_POSITIVE_NEGATION = re.compile(
-    r"(?:\b(?:not|never|no|cannot)|n['’]t)\s+(?:\w+\s+){0,2}?(?:just|only|give up|giving up"
-    r"|quit|stop|beat|wait|believe|help|last|matter|doubt|wonder|forget|regret|mind|miss"
-    r"|be happier|be prouder|enough)\b",
-    re.I,
-)
-
-
-_NEGATION_CUE = re.compile(r"\b(?:not|never|no|nobody|none|nothing|cannot)\b|n['’]t\b", re.I)
-_ALL_TIME = re.compile(r"\b(?:never|ever|nobody|no one|none of)\b", re.I)
-_TERM = re.compile(r"`[^`]+`|[A-Za-z][\w.+#/-]*")
-
-
-def denied_terms(statement: str, speaker: str) -> tuple[str, ...]:
-    """What a negation denies, where it names things: the technical or proper terms after
-    the negation cue ("never used SQLAlchemy" -> ``sqlalchemy``, "never run Beacon on
-    Windows" -> ``beacon``, ``windows``), lower case, the speaker left out."""
-    cue = _NEGATION_CUE.search(statement)
-    if cue is None:
-        return ()
-    words = (m.group(0).strip("`.") for m in _TERM.finditer(statement, cue.end()))
-    return tuple(w.lower() for w in words if _topical(w) and w.lower() != speaker.lower())
-
-
-def mentions(statement: str, term: str) -> bool:
-    """Whether the statement names ``term`` as a word of its own (any case)."""
-    pattern = rf"(?<![\w@/.-]){re.escape(term)}(?![\w-])"
-    return re.search(pattern, statement, re.I) is not None
-
-
-def denies_for_all_time(statement: str) -> bool:
-    """ "Never", "nobody ever": a denial about all time, which a later "now" contradicts
-    rather than updates."""
-    return _ALL_TIME.search(statement) is not None
-
-
-def _topical(word: str) -> bool:
-    """A named or technical term: capitalized, an acronym, or with digits or symbols."""
-    lowered = word.lower()
-    if lowered in _NON_NAMES | FUNCTION_WORDS | CALENDAR_WORDS or not any(
-        c.isalpha() for c in word
-    ):
-        return False
-    return word[0].isupper() or any(c.isdigit() or c in "._+#/" for c in word)
-
-
-def plain_negation(statement: str) -> bool:
-    """Whether a negated statement denies something (not an idiom such as "never give
-    up" or "not just a hobby", nor a caption)."""
-    return not statement.startswith("[") and _POSITIVE_NEGATION.search(statement) is None
-
-
-def lead_subject(statement: str) -> str:
-    """The statement's first word, lower case, without a possessive: who it is about
-    ("" for a pronoun or a function word: that says nothing about who)."""
-    first = statement.split(maxsplit=1)[0] if statement.strip() else ""
-    word = first.replace("’", "'").removesuffix("'s").lower()
-    return "" if word in FUNCTION_WORDS or word in _NON_NAMES else word
-
-
-@lru_cache(maxsize=65536)
-def content_lemmas(statement: str) -> frozenset[str]:
-    """The statement's common content words as lemmas (no names, function words or
-    negations): what two statements must share to be about the same thing."""
-    common = (w for w in _WORD.findall(statement) if not w[0].isupper())
-    words = (w.replace("’", "'").removesuffix("'s").lower() for w in common)
-    return frozenset(
-        _lemma(w)
-        for w in words
-        if w not in FUNCTION_WORDS | _NEGATIONS | _COLLOQUIAL and len(w) > 2 and "'" not in w
-    )

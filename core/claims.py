@@ -23,8 +23,10 @@ from .assertions import (
     speech_act,
     you_as_user,
 )
+from .clauses import HAS_SUBJECT, Clause, split_clauses
 from .events import SpeakerRole as Role
 from .extraction import Claim, Signal, SignalKind, Slot
+from .fragments import addressed_imperative, elided_copula, elided_feeling, spelled_out_copula
 from .lexicon import (
     ADVERBS_BEFORE_VERB,
     CALENDAR_WORDS,
@@ -54,32 +56,6 @@ __all__ = [
 
 EXTRACTION_VERSION = "rules/3"
 
-_SENTENCE = re.compile(
-    r"(?:[^.!?\n]|[.!?]+(?![\s\"”)]|$))+(?:[.!?]+(?=[\s\"”)]|$)|(?=\n)|$)|[.!?]+"
-)
-_ABBREVIATION = re.compile(r"\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|prof)\.$", re.I)
-_CLAUSE_BREAK = re.compile(
-    r"\s*;\s*|\s+[-–—]\s+"
-    r"|,?\s+(?:and|but|so|because)\s+(?=(?:I|we|he|she|they|it)\b|my(?:\s+\w+){1,2}\s+"
-    r"(?:is|was|are|were|has|had|have|will|just|also|\w+ed|\w+s)\b)"
-    r"|(?:,\s+|,?\s+(?:and|but|so)\s+)(?=(?:please|pls|kindly)\b|(?:can|could|would)\s+you\b)"
-    r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s|(?:it|it['’]s|they|he|she|there['’]s|that['’]s)\s"
-    r"|(?:the|only|this|these|those)\s+(?:[\w'’-]+\s+){0,3}(?:is|are|was|were|has|have)\b"
-    r"|[A-Z][a-z]+\s+(?:did|is|was|has|does)\b)"
-)
-_NOUN_PHRASE = re.compile(
-    r"(?!(?:I|we|he|she|they|it|you)\b)(?:(?:my|our|his|her|their|the|a|an)\s+)?[\w'’-]+"
-    r"(?:\s+[\w'’-]+)?",
-    re.I,
-)
-_HAS_SUBJECT = re.compile(
-    r"\b(?:I|I['’]\w+|we|he|she|they|it|it['’]s|that['’]s|there['’]s)\b", re.I
-)
-_SUBORDINATE = re.compile(
-    r"(?:when|whenever|if|because|since|after|before|while|although|though|once|as|until"
-    r"|unless|whether|even though|so that)\b",
-    re.I,
-)
 _DISCOURSE = re.compile(
     r"(?:(?i:hey|hi|hello|wow|whoa|oh|ooh|yeah|yes|yep|yup|nope|no|well|so|haha\w*|lol|omg|aww*"
     r"|ah|ok(?:ay)?|sure|anyway|by the way|btw|honestly|actually|also|plus|and"
@@ -99,6 +75,12 @@ _ADDRESSED = re.compile(r"(?:I|I['’]\w+|we|my|you|your)\b")
 """After "Name, ": the rest speaks to that person, so the name is a vocative."""
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _MIN_CONTENT_WORDS = 2
+_LISTENER_LEFT = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
+_IMAGE_SHARE = re.compile(r"\[shares? (?:an? )?(?:image|photo|picture)s?:\s*([^\]\n]+)\]", re.I)
+_CAPTION_TEXT = re.compile(r"[^\s\[\]]+")
+# A short lead-in without a subject before a colon introduces the clause after it: "Good news: the
+# p95 latency is now 290ms", "Update: we moved to Seattle".
+_LEAD_IN = re.compile(r"(?:[A-Za-z][\w'’-]*\s+){0,2}[A-Za-z][\w'’-]*:\s+(?=\S)")
 
 
 @dataclass(frozen=True)
@@ -119,20 +101,13 @@ class TurnExtraction:
 @dataclass(frozen=True)
 class _Turn:
     text: str
+    original: str
     signals: list[Signal]
     speaker: str
     listener: str | None
     captured_at: datetime
     role: Role
     code: tuple[Segment, ...]
-
-
-@dataclass(frozen=True)
-class _Clause:
-    start: int
-    end: int
-    question: bool
-    sentence: tuple[int, int] = (0, 0)
 
 
 def extract_claims(
@@ -161,70 +136,43 @@ def extract_turn(
     anchors = tuple(structure_anchors(text, segments))
     if role not in ("user", "assistant"):
         return TurnExtraction((), segments, anchors)
-    view = prose_view(text, segments)
+    view, shares = _without_image_shares(prose_view(text, segments))
     subject = ASSISTANT if role == "assistant" else speaker
     signals = find_signals(view, speaker=subject, captured_at=captured_at)
     listener = addressee(view, signals) if role == "user" else None
     code = tuple(s for s in segments if s.kind in CODE_KINDS)
-    turn = _Turn(view, signals, subject, listener, captured_at, role, code)
-    claims = []
-    for clause in split_clauses(view):
-        claim = _claim_for(turn, clause)
-        if claim is not None:
-            claims.append(
-                validate_claim(claim, text, speaker=subject, captured_at=captured_at, role=role)
-            )
+    turn = _Turn(view, text, signals, subject, listener, captured_at, role, code)
+    found = [_claim_for(turn, clause) for clause in split_clauses(view)]
+    if role == "user":
+        found += [_image_claim(turn, start, end) for start, end in shares]
+    claims = [
+        validate_claim(claim, text, speaker=subject, captured_at=captured_at, role=role)
+        for claim in sorted((c for c in found if c), key=lambda c: c.spans[0])
+    ]
     kept = within_budget(claims)
     return TurnExtraction(tuple(kept), segments, anchors, len(claims) - len(kept))
 
 
-def split_clauses(text: str) -> list[_Clause]:
-    """Sentences, then clauses joined by ';', a dash, 'and/but/so' or a comma before a new
-    subject; a subordinate opening ("When I was young,") stays with its main clause."""
-    clauses = []
-    for start, end in _sentences(text):
-        sentence = text[start:end]
-        question = sentence.rstrip().endswith("?")
-        cut = start
-        for brk in _CLAUSE_BREAK.finditer(sentence):
-            if _keeps_together(
-                text[cut : start + brk.start()], brk.group(0), text[brk.end() + start :]
-            ):
-                continue
-            clauses.append(_Clause(cut, start + brk.start(), question, (start, end)))
-            cut = start + brk.end()
-        clauses.append(_Clause(cut, end, question, (start, end)))
-    return [c for c in (_trimmed(text, c) for c in clauses) if c.end > c.start]
+def _without_image_shares(view: str) -> tuple[str, list[tuple[int, int]]]:
+    """The view with each shared image's caption blanked ("[shares an image: a photo of a
+    dog]", as the loaders mark one) and the captions' character ranges: a caption is no
+    part of the sentence it follows."""
+    shares = [m.span(1) for m in _IMAGE_SHARE.finditer(view)]
+    for match in _IMAGE_SHARE.finditer(view):
+        view = view[: match.start()] + " " * (match.end() - match.start()) + view[match.end() :]
+    return view, shares
 
 
-def _keeps_together(before: str, joint: str, after: str) -> bool:
-    """A subordinate opening ("When I was young, I ...") or a compound subject ("My wife
-    and I moved") is no clause of its own."""
-    if joint.strip() == ",":
-        return _SUBORDINATE.match(before) is not None or not _HAS_SUBJECT.search(before)
-    compound = joint.strip() == "and" and after.startswith("I ")
-    return compound and _NOUN_PHRASE.fullmatch(before.strip()) is not None
+def _image_claim(turn: _Turn, start: int, end: int) -> Claim | None:
+    """A shared image as a sentence with its sharer as subject: "Melanie shared a photo
+    of a dog on a beach." (a caption alone is no statement)."""
+    caption = " ".join(_CAPTION_TEXT.findall(turn.original[start:end])).strip(" .")
+    if len(caption.split()) < 3:
+        return None
+    return _assemble(f"{turn.speaker} shared {caption}.", ((start, end),), None, False, (), turn)
 
 
-def _sentences(text: str) -> list[tuple[int, int]]:
-    spans: list[tuple[int, int]] = []
-    for match in _SENTENCE.finditer(text):
-        start, end = match.span()
-        if spans and _ABBREVIATION.search(text[spans[-1][0] : spans[-1][1]]):
-            start = spans.pop()[0]
-        if end > start:
-            spans.append((start, end))
-    return spans
-
-
-def _trimmed(text: str, clause: _Clause) -> _Clause:
-    raw = text[clause.start : clause.end]
-    start = clause.start + len(raw) - len(raw.lstrip())
-    end = clause.start + len(raw.rstrip())
-    return replace(clause, start=start, end=end)
-
-
-def _claim_for(turn: _Turn, clause: _Clause) -> Claim | None:
+def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
     if clause.question or _in_code(turn, clause):
         return None
     text = turn.text
@@ -242,22 +190,58 @@ def _claim_for(turn: _Turn, clause: _Clause) -> Claim | None:
     slot_match = match_slot(body, turn.speaker, _stops(inside, start))
     if slot_match is None and not _informative(body, turn.listener is not None):
         return None
-    if not (has_finite_verb(body) or _anchored(inside) or elided_subject(body) is not None):
+    has_verb = has_finite_verb(body)
+    elided = _elided(body, has_verb)
+    if elided is None and addressed_imperative(body):
         return None
-    statement = rewrite_clause(text, start, end, turn.signals, turn.speaker, turn.listener)
-    if _tautology(statement):
+    if not (has_verb or _anchored(inside) or elided is not None):
         return None
-    verb = elided_subject(body)
-    if verb is not None:
-        subject = f"{turn.speaker} {verb}".rstrip()
-        statement = f"{subject} {statement[:1].lower()}{statement[1:]}"
+    statement = rewrite_clause(
+        text, start, end, turn.signals, turn.speaker, turn.listener, subject_elided=bool(elided)
+    )
+    if _tautology(statement) or _LISTENER_LEFT.search(statement):
+        return None  # "Your support means a lot to Jon": the addressee is not named
+    statement = _with_subject(statement, turn.speaker, elided) if elided else _spelled(statement)
     slot, rule_negated = slot_match if slot_match else (None, False)
-    claim = _assemble(statement, _support(turn, start, end), slot, rule_negated, inside, turn)
+    spans = _support(turn, start, end)
+    if not spans:
+        return None  # all of it is code
+    claim = _assemble(statement, spans, slot, rule_negated, inside, turn)
     hedge = HEDGE_CUES.search(text, clause.start, clause.end)
     return replace(claim, hedge=hedge.group(0).lower()) if hedge else claim
 
 
-def _assistant_claim(turn: _Turn, clause: _Clause, start: int, end: int) -> Claim | None:
+def _elided(body: str, has_verb: bool) -> tuple[str, bool] | None:
+    """What an elided subject "I" needs: the verb to put before the clause ("Been busy" ->
+    ``has``), or the clause's own first verb in the third person ("Love it" -> ``loves``,
+    replacing it), or None when the clause has its subject."""
+    verb = elided_subject(body)
+    if verb is not None:
+        return verb, False
+    feeling = elided_feeling(body)
+    if feeling is not None:
+        return feeling, True
+    return ("is", False) if elided_copula(body, has_verb) else None
+
+
+def _spelled(statement: str) -> str:
+    """The copula a subject's "'s" stands for, spelled out when the statement has no other
+    finite verb ("Life's tough" -> "Life is tough"; "Caroline's painting is done" stays)."""
+    spelled = spelled_out_copula(statement)
+    if spelled == statement:
+        return statement
+    bare = re.sub(r"['’]s\b", "", statement, count=1)
+    return statement if has_finite_verb(bare) else spelled
+
+
+def _with_subject(statement: str, speaker: str, elided: tuple[str, bool]) -> str:
+    verb, replaces = elided
+    rest = statement.split(" ", 1)[1] if replaces and " " in statement else statement
+    rest = rest if replaces else rest[:1].lower() + rest[1:]
+    return " ".join(w for w in (speaker, verb, rest) if w)
+
+
+def _assistant_claim(turn: _Turn, clause: Clause, start: int, end: int) -> Claim | None:
     """The assistant's own statement ("The assistant recommended ..."), never the user's."""
     reading = assistant_reading(turn.text[start:end])
     rest_at = start + (reading.start if reading else 0)
@@ -270,16 +254,15 @@ def _assistant_claim(turn: _Turn, clause: _Clause, start: int, end: int) -> Clai
     if reading.prefix and turn.text[rest_at : rest_at + 1].islower():
         rest = rest[:1].lower() + rest[1:]
     statement = you_as_user(reading.prefix + rest)
-    return _assemble(
-        statement, _support(turn, start, end), None, False, _inside(turn, clause), turn
-    )
+    spans = _support(turn, start, end)
+    return _assemble(statement, spans, None, False, _inside(turn, clause), turn) if spans else None
 
 
-def _inside(turn: _Turn, clause: _Clause) -> tuple[Signal, ...]:
+def _inside(turn: _Turn, clause: Clause) -> tuple[Signal, ...]:
     return tuple(s for s in turn.signals if clause.start <= s.start and s.end <= clause.end)
 
 
-def _in_code(turn: _Turn, clause: _Clause) -> bool:
+def _in_code(turn: _Turn, clause: Clause) -> bool:
     """The clause's sentence holds code that prose does not keep (a command)."""
     first, last = clause.sentence
     return any(s.start < last and first < s.end and not s.inline for s in turn.code)
@@ -289,11 +272,11 @@ def _support(turn: _Turn, start: int, end: int) -> tuple[tuple[int, int], ...]:
     """``[start, end)`` minus the code spans inside it: no claim rests on code."""
     spans, cut = [], start
     for piece in turn.code:
-        if start <= piece.start < end:
-            spans.append((cut, piece.start))
+        if piece.start < end and cut < piece.end:
+            spans.append((cut, max(cut, piece.start)))
             cut = max(cut, piece.end)
     spans.append((cut, end))
-    return tuple((s, e) for s, e in spans if turn.text[s:e].strip())
+    return tuple((s, e) for s, e in spans if e > s and turn.text[s:e].strip(" `.,;:!?"))
 
 
 def _anchored(inside: tuple[Signal, ...]) -> bool:
@@ -314,12 +297,15 @@ def _tautology(statement: str) -> bool:
     return match is not None and match.group(1).lower() == match.group(2).lower()
 
 
-def _content_start(turn: _Turn, clause: _Clause) -> int:
+def _content_start(turn: _Turn, clause: Clause) -> int:
     """Past interjections ("Wow, "), a leading vocative and thanks ("Thanks, I ...");
     the clause's end when it only thanks or congratulates."""
     text, start = turn.text, clause.start
     lead = _DISCOURSE.match(text, start, clause.end)
     start = lead.end() if lead else start
+    heading = _LEAD_IN.match(text, start, clause.end)
+    if heading and not HAS_SUBJECT.search(heading.group(0)):
+        start = heading.end()
     name = _LEADING_VOCATIVE.match(text, start, clause.end)
     if name and (name.group(1) == turn.listener or _called_by_name(text, name)):
         lead = _DISCOURSE.match(text, name.end(), clause.end)

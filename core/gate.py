@@ -21,9 +21,13 @@ from typing import Protocol
 
 import numpy as np
 
-from .attributes import (
-    change_cue,
-    comparable,
+from .attributes import change_cue, comparable, read_attribute, same_attribute, value_shape
+from .categories import exclusive_rival, named_members
+from .events import Fact
+from .extraction import Claim, SignalKind, Slot
+from .lexicon import IRREGULAR_PAST
+from .memory_state import ScopeMemory, Vector, open_owner, slot_key
+from .polarity import (
     content_lemmas,
     denied_terms,
     denies_for_all_time,
@@ -31,13 +35,9 @@ from .attributes import (
     mentions,
     plain_negation,
     polarity_change_cue,
-    read_attribute,
-    same_attribute,
 )
-from .events import Fact
-from .extraction import Claim, SignalKind, Slot
-from .memory_state import ScopeMemory, Vector, open_owner, slot_key
 from .slot_rules import is_open_attribute
+from .temporal import Tense, tense_at
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,10 @@ class GateConfig:
     density_min_facts: int = 8
     contradiction_similarity: float = 0.3
     contradiction_neighbours: int = 16
+    # a said change whose attribute is worded differently ("the pipeline" / "a CI run")
+    # updates the one fact of its subject and kind of value it is this close to
+    paraphrase_similarity: float = 0.35
+    paraphrase_margin: float = 0.1
 
 
 class Verdict(StrEnum):
@@ -135,9 +139,12 @@ def decide(
     """The gate's verdict for one candidate claim."""
     if claim.review_reason:
         return Decision(Verdict.REVIEW, None, f"needs review: {claim.review_reason}")
-    current = _slot_conflict(memory, claim)
+    current = _slot_conflict(memory, claim) or _paraphrased_change(memory, claim, vector, config)
     if current is not None:
         return _value_change(claim, current)
+    rival = _exclusive_rival(memory, claim)
+    if rival is not None:
+        return _rival_change(claim, *rival)
     if len(memory) == 0:
         return Decision(Verdict.ADD, None, "store empty")
     found = novelty(memory, vector, config)
@@ -184,6 +191,78 @@ def _open_conflict(memory: ScopeMemory, slot: Slot, role: str) -> Fact | None:
     return None
 
 
+def _paraphrased_change(
+    memory: ScopeMemory, claim: Claim, vector: Vector, config: GateConfig
+) -> Fact | None:
+    """The fact a said change of value updates when its attribute is worded differently:
+    of the subject's open facts with a value of the same shape (a count, a version, a
+    quantity of one unit class, a date, a name), the one closest in meaning, if close
+    enough and clearly closer than the next. Without a change cue nothing is inferred."""
+    slot = claim.slot
+    if slot is None or not is_open_attribute(slot.attribute) or claim.hedge:
+        return None
+    if not (claim.correction or change_cue(claim.statement)):
+        return None
+    shape = value_shape(slot.value)
+    owned = memory.open_facts(open_owner(slot.subject, slot.attribute, claim_role(claim)))
+    if any(same_attribute((f.slot or "").partition("|")[2], slot.attribute) for f in owned):
+        return None  # the attribute is known by its own words: the slot rules decided
+    candidates = [
+        f
+        for f in owned
+        if f.slot_value is not None and f.slot_value != slot.value
+        and value_shape(f.slot_value) == shape
+    ]  # fmt: skip
+    scored = sorted(
+        ((float(memory.vectors[f.fact_id] @ vector), f) for f in candidates),
+        key=lambda pair: -pair[0],
+    )
+    if not scored or scored[0][0] < config.paraphrase_similarity:
+        return None
+    runner_up = scored[1][0] if len(scored) > 1 else 0.0
+    return scored[0][1] if scored[0][0] - runner_up >= config.paraphrase_margin else None
+
+
+def _past_tense(statement: str) -> bool:
+    """Whether the statement tells what happened (a past-tense verb), not what is."""
+    if tense_at(statement, len(statement)) is Tense.PAST:
+        return True
+    return any(w in IRREGULAR_PAST for w in statement.lower().split()) and not _PRESENT.search(
+        statement
+    )
+
+
+_PRESENT = re.compile(r"\b(?:is|are|am|has|have|now|currently)\b", re.I)
+
+
+def _exclusive_rival(memory: ScopeMemory, claim: Claim) -> tuple[Fact, str] | None:
+    """The latest active fact that names another member of an exclusive category (another
+    database, license, host ...) for the same subject, and the category."""
+    if claim.negated or claim.hedge or not named_members(claim.statement):
+        return None
+    subject, role = lead_subject(claim.statement), claim_role(claim)
+    for fact_id in reversed(memory.active):
+        fact = memory.facts[fact_id]
+        if fact.negated or fact.asserted_by != role:
+            continue
+        theirs = lead_subject(fact.statement)
+        if subject and theirs and subject != theirs:
+            continue  # about someone or something else
+        category = exclusive_rival(claim.statement, fact.statement)
+        if category is not None:
+            return fact, category
+    return None
+
+
+def _rival_change(claim: Claim, fact: Fact, category: str) -> Decision:
+    """Another member of an exclusive category: a change when the claim says so
+    ("we switched to MongoDB"), else a contradiction (both stay, linked)."""
+    if claim.correction or change_cue(claim.statement):
+        return Decision(Verdict.UPDATE, fact, f"new {category} (changed)")
+    why = f"conflicts with {fact.fact_id}: another {category}, no change cue"
+    return Decision(Verdict.CONFLICT, fact, why)
+
+
 def _value_change(claim: Claim, current: Fact) -> Decision:
     """A new value of a known attribute: an update when the claim says it changed (or
     the attribute is a rule's single-valued slot), else a conflict; tentative: review."""
@@ -197,6 +276,10 @@ def _value_change(claim: Claim, current: Fact) -> Decision:
     change = f"{slot.attribute}: {current.slot_value} -> {slot.value}"
     if claim.correction or change_cue(claim.statement):
         return Decision(Verdict.UPDATE, current, f"new value for {change}")
+    if current.slot_value is not None and value_shape(slot.value) not in IDENTITIES:
+        if _past_tense(claim.statement):
+            return Decision(Verdict.ADD, None, f"another past measure of {change}: an event")
+        return Decision(Verdict.UPDATE, current, f"a later measure of {change}")
     why = f"conflicts with {current.fact_id}: another value for {change}, no change cue"
     return Decision(Verdict.CONFLICT, current, why)
 
@@ -247,6 +330,11 @@ def _specific(memory: ScopeMemory, term: str) -> bool:
 
 
 SPECIFIC_TERM_FACTS = 5
+# A measure (a count, a version, a quantity) changes over time: a later one in the present
+# tense replaces the earlier, said with a change cue or not (in the past tense, without a
+# cue, it is another event: "I ran 5 miles" ... "I ran 10 miles"). A different name or
+# date (``IDENTITIES``) without a change cue contradicts the earlier one instead.
+IDENTITIES = frozenset({"text", "date"})
 
 
 def _speaker(claim: Claim) -> str:

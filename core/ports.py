@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
 
-from .events import Fact, FactChanged, TurnRecorded
+from .events import Fact, FactChanged, SpeakerRole, TurnRecorded
 from .extraction import Claim
 
 
@@ -162,6 +162,26 @@ class StateStore(Protocol):
     async def delete(self, key: str) -> None: ...
 
 
+class BulkStateStore(StateStore, Protocol):
+    """A state store that reads and swaps many records at once: one query where the
+    store can (SQLite), a loop over keys where it cannot (infra/bulk_state.py)."""
+
+    async def load_many(self, keys: Sequence[str]) -> dict[str, bytes]:
+        """The stored values of these keys (absent keys are left out)."""
+        ...
+
+    async def load_fields_many(
+        self, keys: Sequence[str], paths: Sequence[str]
+    ) -> dict[str, tuple[object, ...]]:
+        """Fields (JSON paths, ``$.a.b``; objects as compact JSON text) of the JSON values
+        of these keys; absent keys are left out."""
+        ...
+
+    async def replace_many(self, deletes: Sequence[str], saves: Mapping[str, bytes]) -> None:
+        """Delete keys, then save values: in one transaction where the store can."""
+        ...
+
+
 @dataclass(frozen=True)
 class SparseVector:
     """Term ids and weights (BM25 term frequencies; the index applies IDF)."""
@@ -229,12 +249,39 @@ class VectorIndex(Protocol):
     async def close(self) -> None: ...
 
 
+@runtime_checkable
+class PurgeableStore(Protocol):
+    """A store whose deletes leave data behind until it is purged (the edge vector index,
+    the embedded log and stores)."""
+
+    async def purge(self) -> int:
+        """Drop deleted data physically; a count for the log (1, or the points kept)."""
+        ...
+
+
+@runtime_checkable
+class PayloadIndex(Protocol):
+    """A vector index that reads a point's stored payload back by id (audits, replay
+    checksums)."""
+
+    async def payload(self, item_id: str) -> dict[str, Any] | None:
+        """The stored payload of the point ``item_id`` (None: no such point)."""
+        ...
+
+
 class Embedder(Protocol):
     """Text to normalized dense vectors."""
 
     dim: int
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+class CachingEmbedder(Embedder, Protocol):
+    """An embedder with a cache of texts it embedded, and a way around it for texts that
+    are embedded once (raw evidence: erasure must not have to clean them out of it)."""
+
+    def embed_transient(self, texts: Sequence[str]) -> list[list[float]]: ...
 
 
 class KeyStore(Protocol):
@@ -262,9 +309,31 @@ class KeyStore(Protocol):
 
 
 class Extractor(Protocol):
-    """Turns evidence text into candidate claims (rules by default, an LLM optionally)."""
+    """Turns one turn's text into validated candidate claims (rules by default:
+    core/extractor_port.py; an LLM optionally: infra/llm_extractor.py). Every claim's
+    spans point into the text and have passed :func:`~.validation.validate_claim`
+    (failures carry ``review_reason``)."""
 
     @property
     def version(self) -> str: ...
 
-    def extract(self, text: str, *, speaker: str, captured_at: datetime) -> list[Claim]: ...
+    def extract(
+        self, text: str, *, speaker: str, captured_at: datetime, role: SpeakerRole = "user"
+    ) -> list[Claim]:
+        """``role`` is the turn's speaker role: an assistant's turn yields only the
+        assistant's own statements (``Claim.role``), system and tool turns none."""
+        ...
+
+
+class ApiKeyStore(Protocol):
+    """Where key records live: the embedded key file, or a Redis hash on Kafka."""
+
+    async def put(self, key_id: str, record: bytes) -> None: ...
+
+    async def get(self, key_id: str) -> bytes | None: ...
+
+    async def records(self) -> list[bytes]: ...
+
+    async def count(self) -> int: ...
+
+    async def close(self) -> None: ...

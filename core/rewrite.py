@@ -26,7 +26,9 @@ Replacement = tuple[int, int, str]
 
 _Q = "['’]"
 _OWN_PREPOSITIONS = {"on", "in", "at", "during"}
-_OUTER_PREPOSITION = re.compile(r"\b(?:since|until|till|from|before|after|by|of)\s+$", re.I)
+_OUTER_PREPOSITION = re.compile(
+    r"\b(?:since|until|till|from|before|after|by|of|to|for|through|and)\s+$", re.I
+)
 _SPAN_PREPOSITION = re.compile(
     r"^(?P<prep>on|in|during|at|by|from|until|till|since|of|early|late|mid)\s+", re.I
 )
@@ -66,17 +68,25 @@ _VOCATIVE_BEFORE = re.compile(
 
 
 def rewrite_clause(
-    text: str, start: int, end: int, signals: list[Signal], speaker: str, listener: str | None
+    text: str,
+    start: int,
+    end: int,
+    signals: list[Signal],
+    speaker: str,
+    listener: str | None,
+    *,
+    subject_elided: bool = False,
 ) -> str:
     """The clause ``text[start:end]`` rewritten as a self-contained statement.
 
     ``listener`` is the addressee named in the turn ("Thanks, Mel!"), if any: "you" becomes
-    that name.
+    that name. ``subject_elided``: the speaker will be put before the clause ("Started when
+    I was young" -> "Maya started when they were young"), so a later "I" is "they".
     """
     edits = [
         *_date_edits(text, start, end, signals),
         *_self_introduction_edits(text, start, end, speaker),
-        *_first_person_edits(text, start, end, speaker),
+        *_first_person_edits(text, start, end, speaker, named=subject_elided),
         *_third_person_edits(text, start, end, signals),
     ]
     if listener is not None:
@@ -89,6 +99,7 @@ def rewrite_clause(
 
 def _finish(clause: str) -> str:
     clause = " ".join(clause.split()).rstrip(" ,;:-–—")
+    clause = re.sub(r"[.!…]+([\"”)]+)$", r"\1", clause)  # the full stop after a closing quote
     clause = re.sub(r"[.!…]+$", "", clause).rstrip()
     return clause[:1].upper() + clause[1:] + "."
 
@@ -111,17 +122,19 @@ def _date_phrase(before: str, span_text: str, value: str) -> str:
     own = _SPAN_PREPOSITION.match(span_text)
     if own and own.group("prep").lower() not in _OWN_PREPOSITIONS:
         return f"{own.group('prep')} {bare}"
-    if _OUTER_PREPOSITION.search(before):
+    if not own and _OUTER_PREPOSITION.search(before):
         return bare
     return phrase
 
 
-def _first_person_edits(text: str, start: int, end: int, speaker: str) -> list[Replacement]:
+def _first_person_edits(
+    text: str, start: int, end: int, speaker: str, named: bool = False
+) -> list[Replacement]:
     """The first subject "I"/"we" names the speaker; once it (or "me") is named, a later
     subject is "they" ("Maya gets this error when they hit the endpoint"), as a writer
     would put it; "my" and "me" keep the name."""
     edits: list[Replacement] = []
-    named, last = False, start
+    last = start
     for match in _FIRST_PERSON.finditer(text, start, end):
         word = match.group(0).lower()
         subject = match.group("i") or match.group("we")

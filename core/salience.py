@@ -1,15 +1,17 @@
 """A per-turn claim budget: a long message yields its few most salient claims.
 
 Salience counts what makes a statement worth remembering on its own: a slot (a known
-attribute and its value), named entities, values (dates, numbers, versions, paths), the
-speaker's own assertion, and a decision, preference, constraint or correction. The
-claims past the budget are not lost: the turn stays reachable as raw evidence.
+attribute and its value, by a slot rule or an open reading), named entities, values
+(dates, numbers, versions, paths), the speaker's own assertion, and a decision,
+preference, constraint or correction. The claims past the budget are not lost: the turn
+stays reachable as raw evidence.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .attributes import read_attribute
 from .extraction import Claim, SignalKind
 
 CLAIM_BUDGET = 4
@@ -30,7 +32,8 @@ _STANCES = frozenset(
 def salience(claim: Claim) -> float:
     """How much a claim says on its own (higher first); review claims rank last."""
     kinds = {s.kind for s in claim.signals}
-    score = 2.0 * (claim.slot is not None)
+    keyed = claim.slot is not None or read_attribute(claim.statement, "") is not None
+    score = 2.0 * keyed
     score += 1.5 * (SignalKind.ENTITY in kinds) + 1.0 * bool(kinds & _VALUES)
     score += 1.0 * (SignalKind.SPEAKER in kinds) + 1.5 * bool(kinds & _STANCES)
     score -= 0.5 * (claim.hedge is not None) + 3.0 * (claim.review_reason is not None)

@@ -68,7 +68,9 @@ _CONTAINERS = {
 _MARKUP_CHARS = re.compile(r"[`*_#>|\[<\n\\~=]|^\s*(?:[-+]|\d+[.)])\s|^ {4}")
 """A text without any of these is one paragraph: the parser is not needed."""
 _INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
-_SINGLE_NAME = re.compile(r"[\w@.+/-]+")
+# A name, a pinned package ("flask==3.0.2") or a short command name ("coverage report"):
+# prose keeps its words.
+_SINGLE_NAME = re.compile(r"[\w@.+/-]+(?:(?:==|~=|>=)[\w.]+)?|[a-z][\w.-]*(?: [a-z][\w.-]*){1,2}")
 _LINK = re.compile(r"!?\[([^\]\n]*)\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 _EMPHASIS = re.compile(r"(?<![\w*])[*_]{1,3}(?=[^\s*_])|(?<=[^\s*_])[*_]{1,3}(?![\w*])|~~")
 _CODE_LINE = re.compile(

@@ -171,6 +171,8 @@ def match_slot(clause: str, subject: str, stop_at: list[int]) -> tuple[Slot, boo
         if match is None:
             continue
         value = _clean_value(match, stop_at, subject)
+        if rule.attribute in _PLACE_ATTRIBUTES and _versioned(clause, match):
+            continue  # "moved to Python 3.11" names no place
         if value and _plausible(rule.attribute, value):
             slot = Slot(_subject(match, subject), _attribute(rule, match), rule.prefix + value)
             return slot, rule.negated
@@ -198,6 +200,14 @@ def _clean_value(match: re.Match[str], stop_at: list[int], speaker: str) -> str:
     owner = f"{speaker.lower()}'s"
     words = [owner if w in {"my", "our"} else w for w in raw.lower().replace("’", "'").split()]
     return " ".join(words[:6]).strip(" -'\"")
+
+
+_PLACE_ATTRIBUTES = frozenset({"lives_in", "moved_to", "from"})
+_VERSIONED = re.compile(r"\d+\.\d+")
+
+
+def _versioned(clause: str, match: re.Match[str]) -> bool:
+    return _VERSIONED.search(clause, match.start("value"), match.end("value") + 4) is not None
 
 
 def _plausible(attribute: str, value: str) -> bool:

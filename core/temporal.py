@@ -62,6 +62,15 @@ _PAST = re.compile(
     re.I,
 )
 _SENTENCE_EDGE = re.compile(r"[.!?\n]")
+# A date something was moved to or set for is a target, ahead of when it is said, whatever
+# the verb's tense: "the launch slipped to August 27", "the beta is planned for June 11".
+_TARGET_DATE = re.compile(
+    r"\b(?:pushed|moved|postponed|delayed|slipped|rescheduled|deferred|planned|scheduled"
+    r"|set|due|slated|targeted|bumped|shifted|brought forward)(?: (?:back|out|up))?"
+    r"(?: (?:the|our|its|their|his|her|my) [a-z]+)?(?: (?:back|out|up))?"
+    r" (?:to|for|until|till)(?: (?:on|in))? $",
+    re.I,
+)
 
 
 def find_temporal(text: str, captured_at: datetime, *, assume_year: bool = True) -> list[Signal]:
@@ -137,6 +146,8 @@ def _resolve(
     tense = tense_at(text, match.start())
     if assume_year and tense is Tense.PRESENT:
         tense = Tense.PAST
+    if _TARGET_DATE.search(text, max(0, match.start() - 60), match.start()):
+        tense = Tense.FUTURE
     value = resolver(match, today, tense)
     if value is None:
         return None

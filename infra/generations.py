@@ -206,17 +206,11 @@ class FollowingFactViews:
     async def facts_for_slot(self, scope_key: str, slot: str) -> list[str]:
         return await (await self._current()).facts_for_slot(scope_key, slot)
 
-    def __getattr__(self, name: str) -> Any:
-        """Other view methods (batched writes, say) follow the pointer the same way."""
-        from .redis_stores import RedisFactViews
+    async def apply_batch(self, changes: Sequence[FactChanged]) -> int:
+        return await (await self._current()).apply_batch(changes)
 
-        if name.startswith("_") or not hasattr(RedisFactViews, name):
-            raise AttributeError(name)
-
-        async def call(*args: Any, **kwargs: Any) -> Any:
-            return await getattr(await self._current(), name)(*args, **kwargs)
-
-        return call
+    async def delete_scope(self, scope_key: str) -> int:
+        return await (await self._current()).delete_scope(scope_key)
 
     async def close(self) -> None:
         """The client is closed by its owner."""

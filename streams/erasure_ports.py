@@ -17,9 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from ..core.ports import EventLog, EvidenceStore, FactViews, KeyStore, StateStore, VectorIndex
+from ..core.ports import (
+    EventLog,
+    EvidenceStore,
+    FactViews,
+    KeyStore,
+    PayloadIndex,
+    PurgeableStore,
+    StateStore,
+    VectorIndex,
+)
 from ..infra.crypto import EvidenceSealer
 from ..infra.embedding import MiniLMEmbedder
 from ..infra.sealed_vectors import SealedVectorIndex
@@ -37,20 +46,6 @@ Settle = Callable[[int], Awaitable[None]]
 class CompactingLog(Protocol):
     async def compact(self, topic: str, *more: str) -> int:
         """Keep the latest record of each key of the topics; the records removed."""
-        ...
-
-
-@runtime_checkable
-class PurgeableStore(Protocol):
-    async def purge(self) -> int:
-        """Drop deleted data physically; a count for the log (1, or the points kept)."""
-        ...
-
-
-@runtime_checkable
-class PayloadIndex(Protocol):
-    async def payload(self, item_id: str) -> dict[str, Any] | None:
-        """The stored payload of the point ``item_id`` (None: no such point)."""
         ...
 
 

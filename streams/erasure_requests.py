@@ -24,7 +24,7 @@ from ..core.events import ErasureRequested
 from ..core.ports import Append, LogRecord
 from ..core.scope import partition_for
 from .erasure import Eraser
-from .outcome import Outcome, Outgoing
+from .outcome import Origin, Outcome, Outgoing
 from .pipeline import CONTROL_PREFIX, Deriver
 from .topics import ERASURE_REQUESTS, TopicNames
 
@@ -104,12 +104,12 @@ class ScopeRecords:
         self,
         key: bytes | None,
         raw: bytes | None,
-        origin: tuple[str, int, int],
+        origin: Origin,
         pending: dict[str, bytes],
     ) -> Outcome:
         if not is_control(key):
             return await self.deriver.handle(key, raw, origin, pending)
-        topic, partition, offset = origin
+        topic, partition, offset = origin.topic, origin.partition, origin.offset
         request = erasure_request_in(LogRecord(topic, partition, offset, key, raw))
         if request is None:
             return Outcome()  # the control record's tombstone, or one that does not decode

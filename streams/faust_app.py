@@ -10,7 +10,7 @@ crash replays the record and the idempotent handlers make the replay harmless.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -19,15 +19,9 @@ import faust
 import structlog
 from faust.types import TP
 
-from ..core.ports import LogRecord, StateStore
-from ..infra.crypto import EvidenceSealer, master_key
-from ..infra.embedding import DIM as EMBEDDING_DIM
-from ..infra.embedding import MiniLMEmbedder
-from ..infra.generations import FollowingFactViews
+from ..core.ports import BulkStateStore, LogRecord
+from ..infra.crypto import EvidenceSealer
 from ..infra.kafka_log import KafkaEventLog
-from ..infra.logged_keys import LoggedKeyStore
-from ..infra.redis_client import redis_client
-from ..infra.redis_stores import RedisEvidenceStore, RedisKeys, RedisKeyStore, RedisStateStore
 from ..infra.sealing import SealedGateState, ViewSealer
 from ..infra.settings import Settings
 from .delivery import DeliveryGuard, Partition
@@ -36,10 +30,13 @@ from .erasure_cascade import views_applied
 from .erasure_ports import ErasureDeps, capabilities_of
 from .erasure_requests import ErasureRouter, ScopeRecords
 from .faust_compat import fence_commits, require_tested_faust
-from .indexing import EvidenceIndexer, SearchIndex
-from .pipeline import Deriver, Materializer, Outcome
+from .indexing import EvidenceIndexer
+from .outcome import Origin, Outgoing, execute
+from .pipeline import Deriver, Materializer
+from .runtime.kafka import verify_deployment_key, worker_adapters, worker_sealer
 from .sealed_topics import log_sealer, sealed_log
-from .topics import DATA_KEYS, TopicNames
+from .topics import TopicNames
+from .topology import DERIVE, INDEX_EVIDENCE, MATERIALIZE, ROUTE_ERASURES, outputs_of
 from .wiring import derive_deps
 
 log = structlog.get_logger(__name__)
@@ -112,15 +109,15 @@ class Delivery:
         """Whether ``event`` may be handled now: not when records before it were
         skipped (they are sought back first, so a partition's order holds)."""
         self.fence()
-        topic, partition, offset = _origin(event)
-        tp = (topic, partition)
+        origin = _origin(event)
+        tp, offset = (origin.topic, origin.partition), origin.offset
         if not guard.knows(tp):
-            guard.start(tp, await self.log.committed(self.group, topic, partition))
+            guard.start(tp, await self.log.committed(self.group, *tp))
         if not guard.ahead(tp, offset):
             return True
         if guard.seeking(tp):
             return False
-        first = await self.log.read(topic, partition, guard.frontier(tp), 1)
+        first = await self.log.read(*tp, guard.frontier(tp), 1)
         if first and first[0].offset < offset:
             await self._seek_back(guard, tp)
             return False
@@ -134,15 +131,15 @@ class Delivery:
         sought back and come first); the event is handled once ``work`` returns."""
         if not await self.admit(guard, event):
             return
-        topic, partition, offset = _origin(event)
-        tp = (topic, partition)
-        guard.begin(tp, offset)
+        origin = _origin(event)
+        tp = (origin.topic, origin.partition)
+        guard.begin(tp, origin.offset)
         try:
             await work()
         except BaseException:
             guard.abandon(tp)
             raise
-        guard.done(tp, offset)
+        guard.done(tp, origin.offset)
 
     def forget(self, revoked: Any) -> None:
         for guard in self.guards:
@@ -178,24 +175,24 @@ class Delivery:
 
 
 @dataclass
-class Worker:
-    """The faust app and the handlers its agents call."""
+class WorkerApp:
+    """The faust app of one worker and the handlers its agents call."""
 
     app: faust.App
     deriver: Deriver
     materializer: Materializer
 
 
-def create_app(settings: Settings) -> Worker:
+def create_app(settings: Settings) -> WorkerApp:
     """Build the faust app for ``settings``; connects to nothing until it starts."""
     app = faust.App(settings.consumer_group, **_faust_config(settings))
     names = TopicNames(settings.topic_prefix)
-    turns = _raw_topic(app, names.turns, settings.partitions)
-    fact_changes = _raw_topic(app, names.fact_changes, settings.partitions)
+    turns = _raw_topic(app, DERIVE.input(names), settings.partitions)
+    fact_changes = _raw_topic(app, MATERIALIZE.input(names), settings.partitions)
     table = app.Table(
         "gate-state", default=None, partitions=settings.partitions, key_type=bytes, value_type=bytes
     )
-    sealer = _sealer(settings, names)
+    sealer = worker_sealer(settings)
     sealed = log_sealer(sealer, names)  # seal: values opened as they come in, sealed going out
     state = SealedGateState(TableStateStore(table), ViewSealer(sealer))
     deriver, records, materializer, indexer = _handlers(settings, names, state, sealer)
@@ -214,15 +211,15 @@ def create_app(settings: Settings) -> Worker:
     async def repair_delivery() -> None:
         await delivery.repair()
 
-    requests = _raw_topic(app, names.erasure_requests, None)
+    requests = _raw_topic(app, ROUTE_ERASURES.input(names), None)
     router = ErasureRouter(names, settings.partitions)
-    outgoing = {name: _raw_topic(app, name, None) for name in _outputs(names)}
+    outputs = outputs_of(names, DERIVE, MATERIALIZE, ROUTE_ERASURES)
+    outgoing = {name: _raw_topic(app, name, None) for name in outputs}
 
-    async def send(outcome: Outcome) -> None:
-        for item in outcome.outgoing:
-            topic = outgoing[item.topic]
+    async def send(items: Sequence[Outgoing]) -> None:
+        for item in items:
             record = await sealed.seal(item.topic, item.record)
-            delivered = await topic.send(
+            delivered = await outgoing[item.topic].send(
                 key=record.key, value=record.value, partition=record.partition
             )
             await delivered
@@ -230,31 +227,31 @@ def create_app(settings: Settings) -> Worker:
     async def derive_one(event: Any) -> None:
         record = await sealed.open(_record(event))
         outcome = await records.handle(record.key, record.value, _origin(event), {})
-        await send(outcome)
-        for key, value in outcome.state.items():
-            await state.save(key, value)
+        await execute(outcome, send, state.save)
 
     async def materialize_one(event: Any) -> None:
-        await send(await materializer.handle_batch([await sealed.open(_record(event))]))
+        await execute(
+            await materializer.handle_batch([await sealed.open(_record(event))]), send, None
+        )
 
     async def route_one(event: Any) -> None:
-        await send(await router.handle_batch([await sealed.open(_record(event))]))
+        await execute(await router.handle_batch([await sealed.open(_record(event))]), send, None)
 
-    @app.agent(turns, name="derive")
+    @app.agent(turns, name=DERIVE.name)
     async def derive(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
         async for event in stream.events():
             log.debug("derive.received", origin=_origin(event))
             await delivery.handle(derive_guard, event, partial(derive_one, event))
             yield None
 
-    @app.agent(fact_changes, name="materialize")
+    @app.agent(fact_changes, name=MATERIALIZE.name)
     async def materialize(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
         async for event in stream.events():
             log.debug("materialize.received", origin=_origin(event))
             await delivery.handle(materialize_guard, event, partial(materialize_one, event))
             yield None
 
-    @app.agent(requests, name="route-erasures")
+    @app.agent(requests, name=ROUTE_ERASURES.name)
     async def route_erasures(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
         async for event in stream.events():
             await delivery.handle(route_guard, event, partial(route_one, event))
@@ -262,13 +259,13 @@ def create_app(settings: Settings) -> Worker:
 
     if indexer is not None:
 
-        @app.agent(turns, name="index-evidence")
+        @app.agent(turns, name=INDEX_EVIDENCE.name)
         async def index_evidence(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
             async for events in stream.take_events(BATCH, within=BATCH_WAIT_S):
                 await indexer.handle_batch(await sealed.open_all([_record(e) for e in events]))
                 yield None
 
-    return Worker(app, deriver, materializer)
+    return WorkerApp(app, deriver, materializer)
 
 
 def _faust_config(settings: Settings) -> dict[str, Any]:
@@ -301,36 +298,23 @@ def _raw_topic(app: faust.App, name: str, partitions: int | None) -> faust.Topic
     )
 
 
-def _outputs(names: TopicNames) -> tuple[str, ...]:
-    return (names.fact_changes, names.dead_letters, names.turns)
-
-
-def _sealer(settings: Settings, names: TopicNames) -> EvidenceSealer:
-    client = redis_client(settings.redis_url)
-    keys = RedisKeys(settings.redis_prefix)
-    key_log = KafkaEventLog(settings.broker_url, client_id="provmem-worker-keys")
-    data_keys = LoggedKeyStore(RedisKeyStore(client, keys), key_log, DATA_KEYS.config(names.prefix))
-    return EvidenceSealer(master_key(settings), data_keys)
-
-
 def _handlers(
-    settings: Settings, names: TopicNames, state: StateStore, sealer: EvidenceSealer
+    settings: Settings, names: TopicNames, state: BulkStateStore, sealer: EvidenceSealer
 ) -> tuple[Deriver, ScopeRecords, Materializer, EvidenceIndexer | None]:
-    client = redis_client(settings.redis_url)
-    keys = RedisKeys(settings.redis_prefix)
-    view_sealer = ViewSealer(sealer)
-    evidence = RedisEvidenceStore(client, keys, view_sealer)
-    embedder = MiniLMEmbedder(threads=settings.embedding_threads)
+    """The agents' handlers over the adapters the Kafka root builds for a worker."""
+    adapters = worker_adapters(settings, sealer)
+    evidence, views, embedder, index = (
+        adapters.evidence,
+        adapters.views,
+        adapters.embedder,
+        adapters.index,
+    )
     deriver = Deriver(
         names, settings.partitions, derive_deps(settings, evidence, state, sealer, embedder)
     )
-    index = _server_index(settings, embedder, view_sealer)
-    views = FollowingFactViews(client, settings.redis_prefix, view_sealer)  # follows a replay
     materializer = Materializer(names, views, index)
     indexer = EvidenceIndexer(index, sealer) if index is not None else None
-    cascade_log = KafkaEventLog(
-        settings.broker_url, max_batch_size=settings.producer_max_batch_size
-    )
+    cascade_log = adapters.cascade_log
     vectors = index.vectors if index is not None else None
     eraser = Eraser(
         ErasureDeps(
@@ -343,7 +327,7 @@ def _handlers(
             sealer=sealer,
             vectors=vectors,
             embedder=embedder,
-            ledger=RedisStateStore(client, keys),
+            ledger=adapters.ledger,
             state=state,
             deriver=deriver,
             settle=partial(views_applied, cascade_log, settings.consumer_group, names.fact_changes),
@@ -353,49 +337,19 @@ def _handlers(
     return deriver, ScopeRecords(deriver, eraser), materializer, indexer
 
 
-def _server_index(
-    settings: Settings, embedder: MiniLMEmbedder, sealer: ViewSealer
-) -> SearchIndex | None:
-    """Workers write the search index only when it is a shared Qdrant server."""
-    if settings.qdrant_url is None:
-        return None
-    from ..infra.sealed_vectors import SealedVectorIndex
-    from ..infra.sparse import BM25Encoder
-    from ..infra.vectors import QdrantVectorIndex
-
-    vectors = QdrantVectorIndex(
-        url=settings.qdrant_url, collection=f"{settings.topic_prefix}-facts", dim=EMBEDDING_DIM
-    )
-    return SearchIndex(SealedVectorIndex(vectors, sealer), embedder, BM25Encoder())
-
-
 def _partitions_of(assigned: Any, topic: str) -> list[int]:
     """The partitions of ``topic`` among a faust assignment (a set of TopicPartition)."""
     return sorted(tp.partition for tp in assigned if tp.topic == topic)
 
 
-def _origin(event: Any) -> tuple[str, int, int]:
+def _origin(event: Any) -> Origin:
     message = event.message
-    return (message.topic, message.partition, message.offset)
+    return Origin(message.topic, message.partition, message.offset)
 
 
 def _record(event: Any) -> LogRecord:
-    topic, partition, offset = _origin(event)
-    return LogRecord(topic, partition, offset, event.key, event.value)
-
-
-async def verify_deployment_key(settings: Settings) -> None:
-    """Refuse to start with a master key that is not the deployment's (infra/crypto.py)."""
-    names = TopicNames(settings.topic_prefix)
-    client = redis_client(settings.redis_url)
-    key_log = KafkaEventLog(settings.broker_url, client_id="provmem-worker-keycheck")
-    cache = RedisKeyStore(client, RedisKeys(settings.redis_prefix))
-    keys = LoggedKeyStore(cache, key_log, DATA_KEYS.config(names.prefix))
-    try:
-        await EvidenceSealer(master_key(settings), keys).verify()
-    finally:
-        await key_log.close()
-        await client.aclose()
+    origin = _origin(event)
+    return LogRecord(origin.topic, origin.partition, origin.offset, event.key, event.value)
 
 
 def run_worker(settings: Settings, loglevel: str = "warning") -> None:

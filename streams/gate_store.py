@@ -21,7 +21,7 @@ import numpy as np
 
 from ..core.events import Fact
 from ..core.memory_state import ScopeMemory, Vector
-from ..core.ports import StateStore
+from ..core.ports import BulkStateStore
 from ..core.scope import Scope
 
 CACHE_SCOPES = 256
@@ -43,7 +43,7 @@ def _key(scope_key: str, *parts: str) -> str:
 
 
 class GateStore:
-    def __init__(self, state: StateStore, namespace: str = "") -> None:
+    def __init__(self, state: BulkStateStore, namespace: str = "") -> None:
         self._state = state
         self.namespace = namespace
         self._cache: OrderedDict[str, tuple[int, ScopeMemory]] = OrderedDict()
@@ -77,11 +77,10 @@ class GateStore:
     async def _fact_records(
         self, scope_key: str, fact_ids: list[str], pending: Mapping[str, bytes]
     ) -> list[bytes | None]:
-        """The scope's fact records; one query for a large cold scope when the store can."""
+        """The scope's fact records; one bulk read for a large cold scope."""
         keys = self.fact_keys(scope_key, fact_ids)
-        load_many = getattr(self._state, "load_many", None)
-        if load_many is not None and not pending and len(keys) >= BULK_READ_FROM:
-            found: dict[str, bytes] = await load_many(keys)
+        if not pending and len(keys) >= BULK_READ_FROM:
+            found = await self._state.load_many(keys)
             return [found.get(key) for key in keys]
         return [await self._read(key, pending) for key in keys]
 
@@ -98,14 +97,11 @@ class GateStore:
         return revision, _versions(index["facts"], await self._fields(scope_key, index["facts"]))
 
     async def _fields(self, scope_key: str, fact_ids: list[str]) -> list[_Fields | None]:
-        """Each fact record's version and scope (JSON text); extracted by the store when
-        it can (the embedded one: SQLite's JSON functions), else decoded here."""
+        """Each fact record's version and scope (JSON text), extracted by the store (the
+        embedded one: SQLite's JSON functions)."""
         keys = self.fact_keys(scope_key, fact_ids)
-        load_fields = getattr(self._state, "load_fields_many", None)
-        if load_fields is None:
-            return [_fields(raw) for raw in await self._fact_records(scope_key, fact_ids, {})]
-        found: dict[str, _Fields] = await load_fields(keys, ("$.fact.version", "$.fact.scope"))
-        return [found.get(key) for key in keys]
+        found = await self._state.load_fields_many(keys, ("$.fact.version", "$.fact.scope"))
+        return [_as_fields(found.get(key)) for key in keys]
 
     async def clear(
         self, scope_key: str, revision: int, fact_ids: list[str], erased_evidence: list[str]
@@ -160,14 +156,7 @@ class GateStore:
     async def _replace(self, deletes: list[str], saves: dict[str, bytes]) -> None:
         """Delete, then save: in one transaction where the store can (the embedded one),
         so a crash never leaves an index naming deleted fact records."""
-        replace_many = getattr(self._state, "replace_many", None)
-        if replace_many is not None:
-            await replace_many(deletes, saves)
-            return
-        for key in deletes:
-            await self._state.delete(key)
-        for key, value in saves.items():
-            await self._state.save(key, value)
+        await self._state.replace_many(deletes, saves)
 
     def fact_keys(self, scope_key: str, fact_ids: list[str]) -> list[str]:
         return [self._key(scope_key, "fact", fact_id) for fact_id in fact_ids]
@@ -182,11 +171,11 @@ class GateStore:
             self._cache.popitem(last=False)
 
 
-def _fields(raw: bytes | None) -> _Fields | None:
-    if raw is None:
+def _as_fields(found: tuple[object, ...] | None) -> _Fields | None:
+    if found is None:
         return None
-    fact = json.loads(raw)["fact"]
-    return fact["version"], json.dumps(fact["scope"])
+    version, scope = found
+    return int(str(version)), str(scope)
 
 
 def _versions(fact_ids: list[str], fields: list[_Fields | None]) -> list[FactVersion]:

@@ -13,7 +13,14 @@ from typing import Protocol
 from pydantic import ValidationError
 
 from ..core.events import Fact, FactChanged, FactOp, TurnRecorded
-from ..core.ports import Embedder, LogRecord, SparseVector, VectorIndex, VectorPoint
+from ..core.ports import (
+    CachingEmbedder,
+    LogRecord,
+    PurgeableStore,
+    SparseVector,
+    VectorIndex,
+    VectorPoint,
+)
 from ..infra.crypto import EvidenceSealer
 from .outcome import Outcome
 from .topics import TURNS
@@ -27,20 +34,20 @@ class KeywordEncoder(Protocol):
 
 @dataclass(frozen=True)
 class SearchIndex:
-    """``purge_after_erase``: drop deleted points physically after each batch that erased
-    some (a reader's local index on Kafka; the embedded cascade purges once itself)."""
+    """``purge_after_erase``: the index whose deleted points are dropped physically after
+    each batch that erased some (a reader's local index on Kafka, chosen by its root; the
+    embedded cascade purges once itself)."""
 
     vectors: VectorIndex
-    embedder: Embedder
+    embedder: CachingEmbedder
     keywords: KeywordEncoder
-    purge_after_erase: bool = False
+    purge_after_erase: PurgeableStore | None = None
 
     async def erased(self, item_ids: Sequence[str]) -> None:
         """Delete items' points (and purge them, see above)."""
         await self.vectors.delete(item_ids)
-        purge = getattr(self.vectors, "purge", None)
-        if self.purge_after_erase and purge is not None:
-            await purge()
+        if self.purge_after_erase is not None:
+            await self.purge_after_erase.purge()
 
     async def index_facts(self, changes: Sequence[FactChanged]) -> None:
         """One set-based delete and one upsert per batch; a fact's last change wins."""
@@ -101,11 +108,10 @@ def evidence_document(turn: TurnRecorded, text: str) -> str:
     return f"{turn.speaker} on {when.day} {when:%B %Y}: {text}"
 
 
-def _embed_transient(embedder: Embedder, texts: Sequence[str]) -> list[list[float]]:
+def _embed_transient(embedder: CachingEmbedder, texts: Sequence[str]) -> list[list[float]]:
     """Embed evidence documents outside the embedding cache: they are embedded once, and
     erasure must not have to reconstruct them to clean the cache."""
-    transient = getattr(embedder, "embed_transient", None)
-    return transient(texts) if transient is not None else embedder.embed(texts)
+    return embedder.embed_transient(texts)
 
 
 class EvidenceIndexer:

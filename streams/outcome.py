@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from pydantic import ValidationError
@@ -34,8 +35,33 @@ class Outcome:
         self.decisions.extend(other.decisions)
 
 
-def origin_of(record: LogRecord) -> tuple[str, int, int]:
-    return (record.topic, record.partition, record.offset)
+#: Sends outgoing records and returns once the log has acknowledged them.
+Send = Callable[[Sequence[Outgoing]], Awaitable[None]]
+#: Saves one state record.
+Save = Callable[[str, bytes], Awaitable[None]]
+
+
+async def execute(outcome: Outcome, send: Send, save: Save | None) -> None:
+    """Carry out what a handler returned, in the order every runtime keeps: the outgoing
+    records first (acknowledged), then the state. The caller commits the input after."""
+    if outcome.outgoing:
+        await send(outcome.outgoing)
+    if save is not None:
+        for key, value in outcome.state.items():
+            await save(key, value)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a record was read: its topic, partition and offset."""
+
+    topic: str
+    partition: int
+    offset: int
+
+    @classmethod
+    def of(cls, record: LogRecord) -> Origin:
+        return cls(record.topic, record.partition, record.offset)
 
 
 def dead_letter(
@@ -44,7 +70,7 @@ def dead_letter(
     key: bytes | None,
     raw: bytes | None,
     error: str,
-    origin: tuple[str, int, int],
+    origin: Origin,
 ) -> Outgoing:
     """The dead-letter record for a record that could not be processed, with its reason.
     The original key goes into the (sealed) body, not the record's key: an evidence id
@@ -52,9 +78,9 @@ def dead_letter(
     body = {
         "stage": stage,
         "error": error,
-        "topic": origin[0],
-        "partition": origin[1],
-        "offset": origin[2],
+        "topic": origin.topic,
+        "partition": origin.partition,
+        "offset": origin.offset,
         "key_b64": None if key is None else base64.b64encode(key).decode("ascii"),
         "value_b64": None if raw is None else base64.b64encode(raw).decode("ascii"),
     }

@@ -32,7 +32,7 @@ from ..core.stages import Candidate, GateResult, derive_fact_changes
 from ..infra.crypto import EvidenceSealer
 from .gate_store import GateStore
 from .indexing import SearchIndex
-from .outcome import Outcome, Outgoing, dead_letter, describe, origin_of
+from .outcome import Origin, Outcome, Outgoing, dead_letter, describe
 from .topics import FACT_CHANGES, TURNS, TopicNames
 
 log = structlog.get_logger(__name__)
@@ -77,7 +77,7 @@ class Deriver:
         try:
             outcome = Outcome()
             for record in records:
-                origin = origin_of(record)
+                origin = Origin.of(record)
                 handled = await self.handle(record.key, record.value, origin, outcome.state)
                 outcome.merge(handled)
             return outcome
@@ -106,7 +106,7 @@ class Deriver:
         self,
         key: bytes | None,
         raw: bytes | None,
-        origin: tuple[str, int, int],
+        origin: Origin,
         pending: dict[str, bytes],
     ) -> Outcome:
         if raw is None:
@@ -122,9 +122,9 @@ class Deriver:
             log.warning(
                 "dead_letter",
                 stage="derive",
-                topic=origin[0],
-                partition=origin[1],
-                offset=origin[2],
+                topic=origin.topic,
+                partition=origin.partition,
+                offset=origin.offset,
                 reason=reason,
             )
             return Outcome([dead_letter(self._names, "derive", key, raw, reason, origin)])
@@ -241,7 +241,7 @@ class Materializer:
                     record.key,
                     record.value,
                     describe(error),
-                    origin_of(record),
+                    Origin.of(record),
                 )
                 outcome.outgoing.append(letter)
         await self.apply(changes)

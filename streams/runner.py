@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..core.ports import Append, EventLog, LogRecord, StateStore
-from .pipeline import Outcome, Outgoing
+from .outcome import Outcome, Outgoing, execute
+from .topics import TopicNames
+from .topology import StageSpec
 
 BATCH = 1024
 
@@ -29,6 +31,11 @@ class StageBinding:
     topic: str
     group: str
     stage: Stage
+
+    @classmethod
+    def of(cls, spec: StageSpec, names: TopicNames, group: str, stage: Stage) -> StageBinding:
+        """A binding of the topology row ``spec`` (its name and input topic)."""
+        return cls(spec.name, spec.input(names), group, stage)
 
 
 Progress = Callable[[str, int], None]
@@ -76,10 +83,11 @@ class Runner:
         for decision in outcome.decisions:
             self.gate_stats[decision.verdict.value] += 1
             self.gate_stats["advisor_calls"] += decision.advised
-        await send_all(self._log, outcome.outgoing)
-        if self._state is not None:
-            for key, value in outcome.state.items():
-                await self._state.save(key, value)
+        save = self._state.save if self._state is not None else None
+        await execute(outcome, self._send, save)
+
+    async def _send(self, outgoing: Sequence[Outgoing]) -> None:
+        await send_all(self._log, outgoing)
 
 
 async def send_all(log: EventLog, outgoing: Sequence[Outgoing]) -> None:

@@ -1,16 +1,23 @@
-"""Wiring shared by both runtimes: the derive stage's dependencies from settings."""
+"""Wiring shared by both composition roots: the derive stage's dependencies, the sealers,
+and the runner's stage bindings read from the stage topology (streams/topology.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ..core.ports import EvidenceStore, Extractor, StateStore
-from ..infra.crypto import EvidenceSealer
+from ..core.ports import BulkStateStore, EvidenceStore, Extractor, FactViews, KeyStore
+from ..infra.crypto import EvidenceSealer, master_key
 from ..infra.embedding import MiniLMEmbedder
+from ..infra.sealing import ViewSealer
 from ..infra.settings import Settings
 from .gate_store import GateStore
-from .pipeline import DeriveDeps
+from .indexing import EvidenceIndexer, SearchIndex
+from .pipeline import DeriveDeps, Deriver, Materializer
+from .runner import StageBinding
+from .topics import TopicNames
+from .topology import DERIVE, INDEX_EVIDENCE, INDEX_FACTS, MATERIALIZE
 
 if TYPE_CHECKING:
     from ..core.extraction import Claim
@@ -19,7 +26,7 @@ if TYPE_CHECKING:
 def derive_deps(
     settings: Settings,
     evidence: EvidenceStore,
-    state: StateStore,
+    state: BulkStateStore,
     sealer: EvidenceSealer,
     embedder: MiniLMEmbedder,
 ) -> DeriveDeps:
@@ -42,6 +49,37 @@ def make_extractor(settings: Settings) -> Extractor:
 
     key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
     return OpenAICompatibleExtractor(settings.llm_base_url, settings.llm_model, api_key=key)
+
+
+async def sealers(settings: Settings, keys: KeyStore) -> tuple[EvidenceSealer, ViewSealer]:
+    """The evidence sealer, checked against the deployment's master key before anything
+    else (a foreign key refuses to start: infra/crypto.py), and the views' sealer."""
+    sealer = EvidenceSealer(master_key(settings), keys)
+    await sealer.verify()
+    return sealer, ViewSealer(sealer)
+
+
+def stage_bindings(
+    names: TopicNames,
+    groups: Mapping[str, str],
+    *,
+    deriver: Deriver | None,
+    views: FactViews | None,
+    index: SearchIndex,
+    sealer: EvidenceSealer,
+) -> list[StageBinding]:
+    """The runner's stages, in order, each on its topology row's input topic as the
+    consumer group ``groups`` names for it. Without a deriver (a reading process on
+    Kafka) the fact changes feed the search index only."""
+    facts = Materializer(names, views, index)
+    bindings = []
+    if deriver is not None:
+        bindings.append(StageBinding.of(DERIVE, names, groups[DERIVE.name], deriver))
+    fact_stage = MATERIALIZE if deriver is not None else INDEX_FACTS
+    bindings.append(StageBinding.of(fact_stage, names, groups[fact_stage.name], facts))
+    indexer = EvidenceIndexer(index, sealer)
+    bindings.append(StageBinding.of(INDEX_EVIDENCE, names, groups[INDEX_EVIDENCE.name], indexer))
+    return bindings
 
 
 class DeferredRulesExtractor:

@@ -44,7 +44,7 @@ from .auth import ApiKeys, ApiKeyStore, Grant, GrantDep, open_key_store
 from .edge import EdgeGuard, http_failed, validation_failed
 from .inspector import mount_inspector
 from .metrics import CONTENT_TYPE, ApiMetrics, MetricsMiddleware
-from .pipeline import Pipeline
+from .pump import StagePump
 from .replay import replay_router
 
 log = structlog.get_logger(__name__)
@@ -90,7 +90,7 @@ class TurnBatch(BaseModel):
 @dataclass
 class ApiState:
     settings: Settings
-    pipeline: Pipeline
+    pipeline: StagePump
     keys: ApiKeys
     metrics: ApiMetrics
 
@@ -108,12 +108,13 @@ def create_api(settings: Settings, memory: Memory | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         served = memory if memory is not None else Memory(await build(settings))
         store: ApiKeyStore = open_key_store(settings)
-        pipeline = Pipeline(served, pumped=_pumps(settings))
+        pumped = not served.components.runtime.derives_in_workers  # derives here
+        pipeline = StagePump(served, pumped=pumped)
         state = ApiState(settings, pipeline, ApiKeys(store), metrics)
         app.state.provmem = state
         if not await state.keys.any():
             log.warning("api.no_api_keys", hint="provmem keys create --scope ORG[/PROJECT]")
-        pump = asyncio.create_task(pipeline.pump()) if _pumps(settings) else None
+        pump = asyncio.create_task(pipeline.pump()) if pumped else None
         try:
             yield
         finally:
@@ -143,11 +144,6 @@ def create_api(settings: Settings, memory: Memory | None = None) -> FastAPI:
     api.include_router(replay_router())
     mount_inspector(api)
     return api
-
-
-def _pumps(settings: Settings) -> bool:
-    """Only the embedded runtime derives facts in the API process."""
-    return settings.runtime == "embedded"
 
 
 def _state(request: Request) -> ApiState:

@@ -18,11 +18,13 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Annotated, Protocol
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends, HTTPException, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
+
+from ...core.ports import ApiKeyStore
 
 if TYPE_CHECKING:
     from ...infra.settings import Settings
@@ -30,20 +32,6 @@ if TYPE_CHECKING:
 TOKEN_PREFIX = "pmk"  # noqa: S105 - a token's type tag, not a secret
 _SEGMENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 _KEY_ID_RE = re.compile(r"^[0-9a-f]{16}$")
-
-
-class ApiKeyStore(Protocol):
-    """Where key records live: the embedded key file, or a Redis hash on Kafka."""
-
-    async def put(self, key_id: str, record: bytes) -> None: ...
-
-    async def get(self, key_id: str) -> bytes | None: ...
-
-    async def records(self) -> list[bytes]: ...
-
-    async def count(self) -> int: ...
-
-    async def close(self) -> None: ...
 
 
 class ApiKey(BaseModel):
@@ -199,23 +187,9 @@ GrantDep = Annotated[Grant, Depends(_grant)]
 
 def open_key_store(settings: Settings) -> ApiKeyStore:
     """The key store of the runtime ``settings`` names."""
-    if settings.runtime == "kafka":
-        from ...infra.kafka_log import KafkaEventLog
-        from ...infra.logged_keys import LoggedApiKeyStore
-        from ...infra.redis_client import redis_client
-        from ...infra.redis_stores import RedisApiKeyStore, RedisKeys
-        from ...streams.topics import API_KEYS
+    from ...streams.runtime.components import runtime_for
 
-        cache = RedisApiKeyStore(redis_client(settings.redis_url), RedisKeys(settings.redis_prefix))
-        log = KafkaEventLog(
-            settings.broker_url,
-            client_id="provmem-api-keys",
-            max_batch_size=settings.producer_max_batch_size,
-        )
-        return LoggedApiKeyStore(cache, log, API_KEYS.config(settings.topic_prefix))
-    from ...infra.embedded_stores import EmbeddedApiKeyStore
-
-    return EmbeddedApiKeyStore(settings.data_dir / "api-keys.db")
+    return runtime_for(settings).open_key_store()
 
 
 __all__ = [

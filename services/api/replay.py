@@ -76,18 +76,12 @@ class _Jobs:
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
 
-def _jobs(request: Request) -> _Jobs:
-    jobs: _Jobs | None = getattr(request.app.state, "replay_jobs", None)
-    if jobs is None:
-        jobs = request.app.state.replay_jobs = _Jobs()
-    return jobs
-
-
 def replay_router(grant_dep: Any = None) -> APIRouter:
     """The replay routes, authenticated by the API's grant dependency (``GrantDep``)."""
     if grant_dep is None:
         from .auth import GrantDep as grant_dep
     router = APIRouter(tags=["replays"])
+    jobs = _Jobs()  # this API's replay jobs (one router per app)
 
     @router.post(
         "/v1/replays",
@@ -100,7 +94,7 @@ def replay_router(grant_dep: Any = None) -> APIRouter:
     )
     async def start_replay(request: Request, body: ReplayRequest, grant: grant_dep) -> ReplayJob:
         """Start a replay job; poll ``GET /v1/replays/{job_id}`` for progress and report."""
-        return _start(request, _plan(body, grant))
+        return _start(request, jobs, _plan(body, grant))
 
     @router.get(
         "/v1/replays/{job_id}",
@@ -109,7 +103,7 @@ def replay_router(grant_dep: Any = None) -> APIRouter:
     )
     async def replay_status(request: Request, job_id: str, grant: grant_dep) -> ReplayJob:
         """A replay job's status, progress and, when done, its checksum report."""
-        job = _jobs(request).jobs.get(job_id)
+        job = jobs.jobs.get(job_id)
         if job is None or not _may_see(grant, job.scopes):
             raise HTTPException(404, f"replay {job_id}: no such job")
         return job
@@ -117,8 +111,7 @@ def replay_router(grant_dep: Any = None) -> APIRouter:
     return router
 
 
-def _start(request: Request, plan: ReplayPlan) -> ReplayJob:
-    jobs = _jobs(request)
+def _start(request: Request, jobs: _Jobs, plan: ReplayPlan) -> ReplayJob:
     if jobs.lock.locked():
         raise HTTPException(409, "a replay is already running in this process")
     job = ReplayJob(

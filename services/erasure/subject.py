@@ -14,7 +14,6 @@ from datetime import UTC, datetime
 from functools import partial
 
 from ...core.events import ErasureRequested, ErasureTarget
-from ...core.ports import StateStore
 from ...core.scope import Scope
 from ...streams.erasure import Eraser, Residue
 from ...streams.erasure_ports import ErasureDeps, ErasureUnavailableError, capabilities_of
@@ -73,7 +72,7 @@ def deps_of(components: Components) -> ErasureDeps:
         sealer=c.sealer,
         vectors=c.vectors,
         embedder=c.embedder,
-        ledger=c.state if c.state is not None else _redis_ledger(c),
+        ledger=c.ledger,
         state=c.state,
         deriver=c.deriver,
         catch_up=_runs(c),
@@ -90,19 +89,3 @@ def _runs(components: Components) -> Callable[[], Awaitable[None]]:
         await components.runner.run_until_idle()
 
     return run
-
-
-def _redis_ledger(components: Components) -> StateStore:
-    """On the distributed runtime the workers keep the ledger in Redis."""
-    from ...infra.redis_client import redis_client
-    from ...infra.redis_stores import RedisKeys, RedisStateStore
-
-    cached = components.__dict__.get("_erasure_ledger")
-    if isinstance(cached, RedisStateStore):
-        return cached
-    settings = components.settings
-    client = redis_client(settings.redis_url)
-    components.closers.append(client.aclose)
-    ledger = RedisStateStore(client, RedisKeys(settings.redis_prefix))
-    components.__dict__["_erasure_ledger"] = ledger  # one client per process's components
-    return ledger

@@ -32,6 +32,7 @@ from ...streams.pipeline import describe
 from ...streams.runner import Progress, Runner, StageBinding
 from ...streams.runtime.components import Components
 from ...streams.topics import ERASURE_REQUESTS, TURNS
+from ...streams.topology import ERASE
 from .corrections import IN_REVIEW, OPEN, action_turn, target_fact
 from .faults import fault_point
 from .published import PublishedTurns
@@ -45,7 +46,7 @@ class Memory:
     """What users do with provmem, on whichever runtime the components belong to."""
 
     def __init__(self, components: Components) -> None:
-        self._c = components
+        self._components = components
         self._erasures = _erasure_runner(components)
         self._published = PublishedTurns(components)
         self._capturing = asyncio.Lock()  # look-up and append of one batch, one at a time
@@ -62,7 +63,7 @@ class Memory:
 
     @property
     def components(self) -> Components:
-        return self._c
+        return self._components
 
     async def publish(self, turns: Sequence[TurnInput | Mapping[str, Any]]) -> list[PublishResult]:
         """Validate, seal and append turns; one result per turn, in order. A bad turn is
@@ -70,7 +71,7 @@ class Memory:
         if len(turns) > MAX_BATCH:
             raise ValueError(f"turns: at most {MAX_BATCH} per call, got {len(turns)}")
         checked = [self._validate(index, raw) for index, raw in enumerate(turns)]
-        fault_point(self._c.settings, "capture.before_reserve")
+        fault_point(self._components.settings, "capture.before_reserve")
         async with self._capturing:
             return await self._capture(checked)
 
@@ -80,7 +81,7 @@ class Memory:
         """The turn, or its rejection naming the field: every check capture can make."""
         try:
             turn = raw if isinstance(raw, TurnInput) else TurnInput.model_validate(raw)
-            settings = self._c.settings
+            settings = self._components.settings
             check_limits(
                 turn, datetime.now(UTC), settings.max_text_bytes, settings.max_future_skew_s
             )
@@ -97,14 +98,16 @@ class Memory:
         results = [c for c in checked if isinstance(c, PublishResult)]
         accepted: list[TurnRecorded] = []
         for index, turn in turns:
-            sealed, content_hash = await self._c.sealer.seal(turn.resolved_scope().key, turn.text)
+            sealed, content_hash = await self._components.sealer.seal(
+                turn.resolved_scope().key, turn.text
+            )
             result = _decided(index, turn_evidence_id(turn), content_hash, on_log)
             if result.status == "accepted":
                 accepted.append(record_turn(turn, sealed, content_hash))
             results.append(result)
-        fault_point(self._c.settings, "capture.after_reserve")
+        fault_point(self._components.settings, "capture.after_reserve")
         await self._append(accepted)
-        fault_point(self._c.settings, "capture.after_append")
+        fault_point(self._components.settings, "capture.after_append")
         return sorted(results, key=lambda r: r.index)
 
     async def _on_log(self, turns: Sequence[tuple[str, str]]) -> dict[str, str]:
@@ -112,7 +115,7 @@ class Memory:
         published.py)."""
         by_partition: dict[int, list[str]] = {}
         for evidence_id, scope_key in dict.fromkeys(turns):
-            partition = partition_for(scope_key, self._c.settings.partitions)
+            partition = partition_for(scope_key, self._components.settings.partitions)
             by_partition.setdefault(partition, []).append(evidence_id)
         found: dict[str, str] = {}
         for partition, ids in by_partition.items():
@@ -122,18 +125,18 @@ class Memory:
     async def _append(self, turns: Sequence[TurnRecorded]) -> None:
         if not turns:
             return
-        partitions = self._c.settings.partitions
+        partitions = self._components.settings.partitions
         records = [
             Append(partition_for(t.scope.key, partitions), t.evidence_id.encode(), TURNS.encode(t))
             for t in turns
         ]
-        offsets = await self._c.log.append(self._c.names.turns, records)
+        offsets = await self._components.log.append(self._components.names.turns, records)
         for record, turn, offset in zip(records, turns, offsets, strict=True):
             self._published.appended(record.partition, turn.evidence_id, offset)
 
     async def sync(self, progress: Progress | None = None) -> dict[str, int]:
         """Run this process's stages until they have handled everything on the log."""
-        handled = await self._c.runner.run_until_idle(self._faulty(progress))
+        handled = await self._components.runner.run_until_idle(self._faulty(progress))
         if self._erasures is not None:
             handled.update(await self._erasures.run_until_idle(progress))
         return handled
@@ -141,11 +144,11 @@ class Memory:
     def _faulty(self, progress: Progress | None) -> Progress | None:
         """``progress``, dying after this process's first stage batch (the derive stage on
         the embedded runtime, the local index on Kafka) when the fault names it."""
-        if self._c.settings.fault != "capture.mid_derive":
+        if self._components.settings.fault != "capture.mid_derive":
             return progress
 
         def reporting(stage: str, count: int) -> None:
-            fault_point(self._c.settings, "capture.mid_derive")
+            fault_point(self._components.settings, "capture.mid_derive")
             if progress is not None:
                 progress(stage, count)
 
@@ -155,7 +158,7 @@ class Memory:
         """File an erasure on the erasure-requests topic; on the embedded runtime it runs
         at once and its receipt is returned."""
         record = Append(0, request.request_id.encode(), ERASURE_REQUESTS.encode(request))
-        await self._c.log.append(self._c.names.erasure_requests, [record])
+        await self._components.log.append(self._components.names.erasure_requests, [record])
         if self._erasures is None:
             return None
         await self.sync()
@@ -165,14 +168,14 @@ class Memory:
         """The receipt once the erasure completed (on Kafka: once a worker ran it)."""
         from ..erasure.subject import eraser_for
 
-        return await eraser_for(self._c).receipt(request_id)
+        return await eraser_for(self._components).receipt(request_id)
 
     async def settle(self, timeout_s: float = 600.0) -> None:
         """Wait until everything published has been processed, then sync this process.
 
         On Kafka the workers process turns: wait until their consumer group has committed
         the end of the turns and fact-changes topics."""
-        if self._c.settings.runtime == "kafka":
+        if self._components.runtime.derives_in_workers:
             deadline = time.monotonic() + timeout_s
             while not await self.workers_caught_up():
                 if time.monotonic() > deadline:
@@ -181,8 +184,8 @@ class Memory:
         await self.sync()
 
     async def workers_caught_up(self) -> bool:
-        log = self._c.log
-        for topic, group in self._c.pipeline_groups().items():
+        log = self._components.log
+        for topic, group in self._components.pipeline_groups().items():
             for partition in range(await log.partitions(topic)):
                 if await log.committed(group, topic, partition) < await log.end_offset(
                     topic, partition
@@ -191,11 +194,11 @@ class Memory:
         return True
 
     async def facts(self, scope: str) -> list[Fact]:
-        return await self._c.views.facts_in_scope(Scope.parse(scope).key)
+        return await self._components.views.facts_in_scope(Scope.parse(scope).key)
 
     async def fact(self, fact_id: str) -> FactDetail | None:
         """One fact with the evidence that supports it and its earlier versions."""
-        fact = await self._c.views.get(fact_id)
+        fact = await self._components.views.get(fact_id)
         if fact is None:
             return None
         history = await self._history(fact_id)
@@ -235,7 +238,7 @@ class Memory:
     ) -> ActionResult:
         """Promote a needs-review fact through the gate (an edited statement must be
         traceable to the fact's evidence)."""
-        fact = await target_fact(self._c, fact_id, scope, IN_REVIEW, "approve")
+        fact = await target_fact(self._components, fact_id, scope, IN_REVIEW, "approve")
         text = statement if statement is not None else fact.statement
         return await self._record_action("approve", fact, text, by, reason)
 
@@ -255,7 +258,7 @@ class Memory:
         scope: str | None,
         statuses: tuple[FactStatus, ...],
     ) -> ActionResult:
-        fact = await target_fact(self._c, fact_id, scope, statuses, action)
+        fact = await target_fact(self._components, fact_id, scope, statuses, action)
         if action == "correct" and text.strip() == fact.statement:
             raise ValueError(f"correct: fact {fact_id} already says that")
         return await self._record_action(action, fact, text, by, reason)
@@ -263,7 +266,7 @@ class Memory:
     async def _record_action(
         self, action: TurnAction, fact: Fact, text: str, by: str, reason: str
     ) -> ActionResult:
-        turn = await action_turn(self._c, fact, action, text, by, reason)
+        turn = await action_turn(self._components, fact, action, text, by, reason)
         async with self._capturing:
             if await self._on_log([(turn.evidence_id, turn.scope.key)]):
                 raise ValueError(f"{action}: already recorded as {turn.evidence_id}")
@@ -300,9 +303,9 @@ class Memory:
         points at an erased fact (superseded by it, or superseding it) is gone with it,
         and the versions equal but for their number that its removal leaves side by side
         are one (the latest)."""
-        versions = await self._c.views.history(fact_id)
+        versions = await self._components.views.history(fact_id)
         linked = {v.superseded_by or "" for v in versions} | {v.supersedes or "" for v in versions}
-        present = await self._c.views.get_many(sorted(linked - {""}))
+        present = await self._components.views.get_many(sorted(linked - {""}))
         kept = [v for v in versions if _links_in(v, present)]
         return tuple(
             v for v, later in zip(kept, [*kept[1:], None], strict=True) if not _same(v, later)
@@ -312,7 +315,7 @@ class Memory:
         """The facts this one superseded, newest first (bounded)."""
         chain: list[Fact] = []
         while fact.supersedes and len(chain) < depth:
-            previous = await self._c.views.get(fact.supersedes)
+            previous = await self._components.views.get(fact.supersedes)
             if previous is None:
                 break
             chain.append(previous)
@@ -331,10 +334,10 @@ class Memory:
         self, evidence_id: str, scope_key: str | None = None, fact: Fact | None = None
     ) -> EvidenceQuote | None:
         """Decrypted evidence; with ``fact``, only the spans that support it."""
-        turn = await self._c.evidence.get(evidence_id)
+        turn = await self._components.evidence.get(evidence_id)
         if turn is None or (scope_key is not None and turn.scope.key != scope_key):
             return None
-        text = await self._c.sealer.open(turn.text)
+        text = await self._components.sealer.open(turn.text)
         return EvidenceQuote(
             evidence_id=turn.evidence_id,
             source_uri=turn.source_uri,
@@ -380,5 +383,5 @@ def _erasure_runner(components: Components) -> Runner | None:
 
     stage = ErasureStage(eraser_for(components))
     group = components.settings.consumer_group
-    binding = StageBinding("erase", components.names.erasure_requests, group, stage)
+    binding = StageBinding.of(ERASE, components.names, group, stage)
     return Runner(components.log, None, [binding])

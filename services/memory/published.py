@@ -40,7 +40,7 @@ class PublishedTurns:
     """Which evidence ids are on the turns log, and with which content hash."""
 
     def __init__(self, components: Components) -> None:
-        self._c = components
+        self._components = components
         self._tails: dict[int, _Tail] = {}
 
     async def content_hashes(self, partition: int, evidence_ids: Iterable[str]) -> dict[str, str]:
@@ -64,17 +64,19 @@ class PublishedTurns:
         if evidence_id in tail.offsets:
             offset, live = tail.offsets[evidence_id]
             return await self._read_turn(partition, offset) if live else None
-        return await self._c.evidence.get(evidence_id)
+        return await self._components.evidence.get(evidence_id)
 
     async def _read_turn(self, partition: int, offset: int) -> TurnRecorded | None:
-        (record,) = await self._c.log.read(self._c.names.turns, partition, offset, 1)
+        (record,) = await self._components.log.read(
+            self._components.names.turns, partition, offset, 1
+        )
         if record.value is None:
             return None
         turn = TURNS.decode(record.value)
         return turn if isinstance(turn, TurnRecorded) else None
 
     async def _tail(self, partition: int) -> _Tail:
-        c = self._c
+        c = self._components
         topic = c.names.turns
         committed = await c.log.committed(c.pipeline_groups()[topic], topic, partition)
         tail = self._tails.get(partition)
@@ -87,8 +89,8 @@ class PublishedTurns:
         return tail
 
     async def _extend(self, partition: int, tail: _Tail) -> None:
-        topic = self._c.names.turns
-        while batch := await self._c.log.read(topic, partition, tail.end, _READ):
+        topic = self._components.names.turns
+        while batch := await self._components.log.read(topic, partition, tail.end, _READ):
             for record in batch:
                 if record.key is not None and not record.key.startswith(CONTROL_PREFIX):
                     live = record.value is not None

@@ -81,7 +81,7 @@ class Recall:
     """Answers 'what do we remember about this?' with bundles and their provenance."""
 
     def __init__(self, deps: RecallDeps) -> None:
-        self._d = deps
+        self._deps = deps
 
     async def recall(
         self,
@@ -144,7 +144,7 @@ class Recall:
         those need.
         """
         embedding = asyncio.get_running_loop().run_in_executor(
-            None, self._d.embedder.embed_query, query
+            None, self._deps.embedder.embed_query, query
         )
         keyword = await self._keyword_routes(scope_key, query)
         slots = await self._slot_ids(scope_key, query, intent)
@@ -195,16 +195,16 @@ class Recall:
         """Dense search over facts, then over raw evidence turns."""
         found = []
         for kind, name in (("fact", "dense_facts"), ("evidence", "dense_evidence")):
-            hits = await self._d.vectors.search(scope_key, vector, ROUTE_DEPTH, kind=kind)
+            hits = await self._deps.vectors.search(scope_key, vector, ROUTE_DEPTH, kind=kind)
             found.append(RouteResult(name, tuple(h.fact_id for h in hits)))
         return found
 
     async def _keyword_routes(self, scope_key: str, query: str) -> list[RouteResult]:
         """BM25 over facts, then over raw evidence turns (stopwords dropped by the encoder)."""
-        sparse = self._d.keywords.embed_query(query)
+        sparse = self._deps.keywords.embed_query(query)
         found = []
         for kind, name in (("fact", "bm25_facts"), ("evidence", "bm25_evidence")):
-            hits = await self._d.vectors.search_sparse(scope_key, sparse, ROUTE_DEPTH, kind=kind)
+            hits = await self._deps.vectors.search_sparse(scope_key, sparse, ROUTE_DEPTH, kind=kind)
             found.append(RouteResult(name, tuple(h.fact_id for h in hits)))
         return found
 
@@ -216,7 +216,7 @@ class Recall:
             return None
         ranked: list[tuple[float, str]] = []
         for name in intent.entities:
-            hits = await self._d.vectors.search(scope_key, vector, ROUTE_DEPTH, entity=name)
+            hits = await self._deps.vectors.search(scope_key, vector, ROUTE_DEPTH, entity=name)
             ranked += [(-h.score, h.fact_id) for h in hits]
         ordered = list(dict.fromkeys(fact_id for _, fact_id in sorted(ranked)))[:ROUTE_DEPTH]
         return RouteResult("entity", tuple(ordered), ", ".join(intent.entities))
@@ -231,7 +231,9 @@ class Recall:
         ids: set[str] = set()
         for subject in subjects:
             for attribute in attributes:
-                ids.update(await self._d.views.facts_for_slot(scope_key, f"{subject}|{attribute}"))
+                ids.update(
+                    await self._deps.views.facts_for_slot(scope_key, f"{subject}|{attribute}")
+                )
         return ids, attributes
 
     async def _linked(self, items: Sequence[str], found: _Found) -> list[str]:
@@ -240,7 +242,7 @@ class Recall:
         linked: list[str] = []
         for item in dict.fromkeys(items):
             if item.startswith("ev_") and item not in found.facts_of_evidence:
-                found.facts_of_evidence[item] = await self._d.views.facts_for_evidence(item)
+                found.facts_of_evidence[item] = await self._deps.views.facts_for_evidence(item)
                 linked += found.facts_of_evidence[item]
         return linked
 
@@ -251,7 +253,7 @@ class Recall:
         pending = [i for i in dict.fromkeys(ids) if i not in found.requested]
         while pending:
             found.requested.update(pending)
-            loaded = await self._d.views.get_many(pending)
+            loaded = await self._deps.views.get_many(pending)
             step = {i: f for i, f in loaded.items() if f.scope.key == scope_key}
             found.facts.update(step)
             chained = (i for f in step.values() for i in _linked_ids(f))
@@ -267,8 +269,8 @@ class Recall:
         statements = [b.fact.statement for b in bundles[:ESCALATE_TOP] if b.fact]
         names = [name for statement in statements for name in _names(statement)]
         for name in dict.fromkeys(names):
-            hits = await self._d.vectors.search(scope_key, vector, HOP_FACTS, entity=name)
-            found = await self._d.views.get_many([hit.fact_id for hit in hits])
+            hits = await self._deps.vectors.search(scope_key, vector, HOP_FACTS, entity=name)
+            found = await self._deps.views.get_many([hit.fact_id for hit in hits])
             for hit in hits:
                 fact = found.get(hit.fact_id)
                 if fact and hit.fact_id not in seen and fact.status is FactStatus.ACTIVE:
@@ -297,17 +299,17 @@ class Recall:
         direct = set(bundle.evidence_ids)
         items: list[EvidenceItem | None] = []
         for evidence_id in bundle.evidence_ids[:2]:
-            for turn in await self._d.evidence.neighbours(evidence_id, NEIGHBOURS):
+            for turn in await self._deps.evidence.neighbours(evidence_id, NEIGHBOURS):
                 if turn.evidence_id not in direct:
                     direct.add(turn.evidence_id)
                     items.append(await self._item(turn.evidence_id, "support", None))
         return items
 
     async def _item(self, evidence_id: str, role: str, fact: Fact | None) -> EvidenceItem | None:
-        turn = await self._d.evidence.get(evidence_id)
+        turn = await self._deps.evidence.get(evidence_id)
         if turn is None:
             return None
-        text = await self._d.sealer.open(turn.text)
+        text = await self._deps.sealer.open(turn.text)
         quote = supporting_text(text, evidence_id, fact)
         return EvidenceItem(
             evidence_id=evidence_id,

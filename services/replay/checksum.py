@@ -27,6 +27,7 @@ from pydantic import BaseModel
 
 from ...core.events import Fact
 from ...core.ports import EventLog
+from ...streams.erasure_ports import capabilities_of
 from ...streams.runtime.components import Components
 from .stages import record_scope
 
@@ -96,9 +97,11 @@ async def facts_digest(components: Components, scope: str, ignored: set[str]) ->
 
 async def points_digest(components: Components, scope: str) -> tuple[int, str]:
     """How many points the scope has in the vector index, and the digest of their payloads."""
-    payload = getattr(components.vectors, "payload", None)
-    if payload is None:
-        raise TypeError(f"{type(components.vectors).__name__} cannot show payloads to compare")
+    vectors = components.vectors
+    found = capabilities_of(components.log, components.evidence, components.views, vectors)
+    if found.payloads is None:
+        raise TypeError(f"{type(vectors).__name__} cannot show payloads to compare")
+    payload = found.payloads.payload
     facts = await components.views.facts_in_scope(scope)
     ids = sorted({f.fact_id for f in facts} | set(await components.evidence.ids_in_scope(scope)))
     count = await components.vectors.count(scope)

@@ -10,7 +10,7 @@ Two ways (``mode``):
   the log: a re-derivation must not publish a second copy of every change).
 
 Both re-index the raw evidence tier from the turns topic. The replay's consumer groups
-are the ones the new generation's live pipeline will use (bootstrap.view_groups), so
+are the ones the new generation's live pipeline will use (``Runtime.view_groups``), so
 their committed offsets are the checkpoint: a re-run with ``resume`` continues from
 them, and after the switch the live pipeline continues from where the replay stopped.
 
@@ -47,8 +47,9 @@ from ...streams.indexing import EvidenceIndexer
 from ...streams.outcome import Outgoing
 from ...streams.pipeline import Deriver, Materializer
 from ...streams.runner import Runner, StageBinding, send_all
-from ...streams.runtime.components import Components, build, view_groups
+from ...streams.runtime.components import Components, build
 from ...streams.topics import FACT_CHANGES
+from ...streams.topology import DERIVE, INDEX_EVIDENCE, MATERIALIZE
 from ..memory.memory import Memory
 from .checksum import ChecksumReport, checksum_report, scopes_on_log
 from .generations import (
@@ -137,7 +138,7 @@ class Replayer:
         settle: Callable[[], Awaitable[object]] | None = None,
         exclusive: Callable[[Awaitable[Any]], Awaitable[Any]] | None = None,
     ) -> None:
-        self._c = live
+        self._live = live
         self._settings = live.settings
         self._settle = settle or Memory(live).settle
         self._exclusive = exclusive or _at_once
@@ -164,7 +165,7 @@ class Replayer:
             state, pending, resumed = await self._begin(pointer, plan)
             target = await build(self._settings, pending.target)
             stack.push_async_callback(target.close)
-            work = _Rebuild(self._c, target, pending, plan, progress)
+            work = _Rebuild(self._live, target, pending, plan, progress)
             stack.push_async_callback(work.close)
             await work.catch_up(self._settle)
             report = await self._report(target, pending)
@@ -192,18 +193,10 @@ class Replayer:
         )
 
     def _refuse(self, plan: ReplayPlan) -> None:
-        settings = self._settings
-        if settings.runtime == "kafka" and settings.qdrant_url is not None:
-            raise ReplayError(
-                "replay with a Qdrant server is not wired yet: the workers write its "
-                "collection; unset PROVMEM_QDRANT_URL to replay into a local index"
-            )
-        if settings.runtime == "kafka" and plan.mode == "turns" and plan.switch and not plan.scopes:
-            raise ReplayError(
-                "from turns on the kafka runtime: the gate state lives in the workers' faust "
-                "tables, so a re-derived generation can be built and checked but not switched "
-                "in; pass --no-switch (switch=false) to check it"
-            )
+        whole_log = not plan.scopes
+        refusal = self._live.runtime.replay_refusal(plan.mode, plan.switch, whole_log)
+        if refusal is not None:
+            raise ReplayError(refusal)
 
     async def _begin(
         self, pointer: GenerationPointer, plan: ReplayPlan
@@ -231,12 +224,12 @@ class Replayer:
         return state, pending, False
 
     async def _report(self, target: Components, pending: PendingReplay) -> ChecksumReport:
-        names = self._c.names
+        names = self._live.names
         scopes = list(pending.scopes) or await scopes_on_log(
-            self._c.log, (names.turns, names.fact_changes)
+            self._live.log, (names.turns, names.fact_changes)
         )
         exact = pending.mode == "fact-changes"
-        return await checksum_report(self._c, target, scopes, exact=exact)
+        return await checksum_report(self._live, target, scopes, exact=exact)
 
     async def _finish(
         self,
@@ -250,7 +243,7 @@ class Replayer:
             why = "a check of chosen scopes" if pending.scopes else "switch not asked"
             await pointer.write(state.with_changes(pending=None))
             return False, f"{why}: generation {pending.target.views} checked and dropped"
-        await Memory(self._c).settle()  # what arrived since the report
+        await Memory(self._live).settle()  # what arrived since the report
         await work.drain()
         if pending.mode == "turns":
             await work.hand_over_fact_changes()
@@ -333,20 +326,20 @@ class _Rebuild:
 
     async def _make_bindings(self) -> list[StageBinding]:
         target, names, keep = self._target, self._target.names, scope_filter(self._pending.scopes)
-        facts_group, evidence_group = view_groups(target.settings, self._pending.target)
+        facts_group, evidence_group = target.runtime.view_groups(self._pending.target)
         materializer = Materializer(names, target.views, target.index)
         if self._pending.mode == "turns":
             deriver = await self._target_deriver()
             first = Rederive(deriver, materializer, names.fact_changes, keep)
             group = self._pending.target.derive_group(target.settings.consumer_group)
-            head = StageBinding("derive", names.turns, group, first)
+            head = StageBinding.of(DERIVE, names, group, first)
         else:
             first = Quiet(materializer, keep)  # type: ignore[assignment]
-            head = StageBinding("materialize", names.fact_changes, facts_group, first)
+            head = StageBinding.of(MATERIALIZE, names, facts_group, first)
         indexer = EvidenceIndexer(target.index, target.sealer)
         evidence = Quiet(RestoreEvidence(target.evidence, indexer), keep)
         self._counters = [first, evidence]
-        return [head, StageBinding("index-evidence", names.turns, evidence_group, evidence)]
+        return [head, StageBinding.of(INDEX_EVIDENCE, names, evidence_group, evidence)]
 
     async def _target_deriver(self) -> Deriver:
         """The target generation's deriver; on Kafka with gate state in a local file."""
@@ -371,7 +364,7 @@ class _Rebuild:
         at the end of the topic (it derived everything before itself), and the log gets
         the changes that turn the old gate's facts into the new ones, for subscribers."""
         live, target, names = self._live, self._target, self._target.names
-        group, _ = view_groups(target.settings, self._pending.target)
+        group, _ = target.runtime.view_groups(self._pending.target)
         ends = {}
         for partition in range(await target.log.partitions(names.fact_changes)):
             ends[partition] = await target.log.end_offset(names.fact_changes, partition)

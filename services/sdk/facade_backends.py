@@ -64,7 +64,7 @@ class Embedded:
         return cls(ServiceMemory(await build(settings)))
 
     async def _catch_up(self) -> None:
-        if self.memory.components.settings.runtime == "kafka":
+        if self.memory.components.runtime.derives_in_workers:
             await self.memory.settle()
         else:
             await self.memory.sync()

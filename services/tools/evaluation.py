@@ -291,7 +291,7 @@ async def gate_stats(memory: Memory) -> Counter[str]:
     """Gate decisions: counted by this process's runner on the embedded runtime, read back
     from the fact-changes topic when the workers decided (Kafka)."""
     components = memory.components
-    if components.settings.runtime != "kafka":
+    if not components.runtime.derives_in_workers:
         return components.runner.gate_stats
     stats: Counter[str] = Counter()
     log, topic = components.log, components.names.fact_changes

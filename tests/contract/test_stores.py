@@ -49,10 +49,26 @@ async def _adapter(request: pytest.FixtureRequest, tmp_path: Path, port: str) ->
     await store.close()
 
 
-@pytest.fixture(params=ADAPTERS)
+@pytest.fixture(params=[*ADAPTERS, "redis-following"])
 async def views(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[FactViews]:
+    """Every FactViews adapter, and the Redis views that follow the generation pointer
+    (infra/generations.py: each call goes to the live generation's views)."""
+    if request.param == "redis-following":
+        async for store in _following_views(request):
+            yield store
+        return
     async for store in _adapter(request, tmp_path, "FactViews"):
         yield store
+
+
+async def _following_views(request: pytest.FixtureRequest) -> AsyncIterator[FactViews]:
+    import redis.asyncio as aioredis
+
+    from provmem.infra.generations import FollowingFactViews
+
+    client = aioredis.Redis.from_url(REDIS_URL)
+    yield FollowingFactViews(client, request.getfixturevalue("redis_prefix"))
+    await client.aclose()
 
 
 @pytest.fixture(params=ADAPTERS)

@@ -345,3 +345,19 @@ def test_bm25_matches_qdrants_own_bm25() -> None:
         assert dict(zip(sparse.indices, sparse.values, strict=True)) == pytest.approx(
             dict(zip(theirs.indices, theirs.values, strict=True)), rel=1e-6
         )
+
+
+async def test_a_compacting_index_purges_deleted_points_and_keeps_live_ones(
+    tmp_path: Path,
+) -> None:
+    """PurgeableStore (core/ports.py): qdrant-edge keeps deleted points until it is
+    purged; the purge keeps the live ones, and a search never saw the deleted ones."""
+    from provmem.core.ports import PurgeableStore
+
+    index = EdgeVectorIndex(tmp_path / "edge", 4)
+    assert isinstance(index, PurgeableStore)
+    await index.upsert([_point("a1", "o/p/a", [1, 0, 0, 0]), _point("a2", "o/p/a", [0, 1, 0, 0])])
+    await index.delete(["a1"])
+    assert await index.purge() == 1
+    assert [h.fact_id for h in await index.search("o/p/a", [1, 0, 0, 0], 10)] == ["a2"]
+    await index.close()

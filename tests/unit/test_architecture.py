@@ -4,7 +4,8 @@ Each top-level folder is one layer of the ``provmem`` package (``core/`` is
 ``provmem.core`` and so on, see pyproject's package-dir). A module may import its own
 layer and the layers below it, never one above; the core imports no adapter library;
 the shipped package imports nothing from ``tests``; imports (deferred ones too) form
-no cycle.
+no cycle. The runtimes are chosen in their composition roots (``streams/runtime/``):
+outside them at most two places compare ``settings.runtime`` with a runtime's name.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 LAYERS = ("core", "infra", "streams", "services")  # lowest first
 SHIPPED = (*LAYERS, "schemas")
+ROOTS = ROOT / "streams" / "runtime"  # the composition roots choose the runtime
+MAX_RUNTIME_BRANCHES = 2  # outside the roots
 ADAPTER_LIBRARIES = {
     "faust",
     "aiokafka",
@@ -149,3 +152,37 @@ def test_the_checks_see_a_backward_import() -> None:
     node = ast.parse("from ...services.memory import memory").body[0]
     assert isinstance(node, ast.ImportFrom)
     assert _layer(_resolve("provmem.streams.runtime.components", path, node)) == "services"
+
+
+def _runtime_branches(tree: ast.AST) -> int:
+    """Comparisons of a ``runtime`` attribute with a string (``settings.runtime ==
+    "kafka"``, ``!=``, ``in (...)``)."""
+    count = 0
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        named = any(isinstance(side, ast.Attribute) and side.attr == "runtime" for side in sides)
+        literal = any(
+            isinstance(c, ast.Constant) and isinstance(c.value, str)
+            for side in sides
+            for c in ast.walk(side)
+        )
+        count += named and literal
+    return count
+
+
+def test_runtime_branches_live_in_the_composition_roots() -> None:
+    found = {
+        module: branches
+        for module, path in _modules()
+        if ROOTS not in path.parents
+        and (branches := _runtime_branches(ast.parse(path.read_text())))
+    }
+    assert sum(found.values()) <= MAX_RUNTIME_BRANCHES, found
+
+
+def test_the_runtime_branch_count_sees_a_branch() -> None:
+    source = 'if settings.runtime == "kafka": pass\nok = c.settings.runtime != "embedded"'
+    assert _runtime_branches(ast.parse(source)) == 2
+    assert _runtime_branches(ast.parse("if runtime.derives_in_workers: pass")) == 0

@@ -7,12 +7,11 @@ import pytest
 from provmem.core.attributes import (
     change_cue,
     comparable,
-    content_lemmas,
-    plain_negation,
     read_attribute,
     read_attributes,
     same_attribute,
 )
+from provmem.core.polarity import content_lemmas, plain_negation
 
 
 @pytest.mark.parametrize(
@@ -20,7 +19,7 @@ from provmem.core.attributes import (
     [
         (
             "The API response time was 800ms after the first deploy.",
-            "alice|response time",
+            "alice|api response time",
             "800 ms",
         ),
         ("The response time has recently improved to 250ms.", "alice|response time", "250 ms"),
@@ -82,9 +81,40 @@ def test_statements_without_an_attribute_value_have_no_reading(statement: str) -
 def test_paraphrased_attribute_keys_meet() -> None:
     first = read_attribute("The average API response time is 900 ms.", "Alice")
     second = read_attribute("Response times are down to 300 ms.", "Alice")
-    assert first is not None and second is not None and first.key == second.key
+    assert first is not None and second is not None
+    assert same_attribute(first.attribute, second.attribute)
     assert same_attribute("docker image", "image size") and same_attribute("test", "test case")
     assert not same_attribute("open issue", "open ticket")
+
+
+def test_a_shorter_mention_meets_the_longer_key() -> None:
+    first = read_attribute("The API's p95 response time is about 720ms at the moment.", "Ann")
+    second = read_attribute("The p95 has recently improved to 180ms.", "Ann")
+    assert first is not None and second is not None
+    assert first.attribute == "p95 response time" and second.attribute == "p95"
+    assert same_attribute(first.attribute, second.attribute) and second.changed
+
+
+def test_an_acronym_meets_the_phrase_it_abbreviates() -> None:
+    first = read_attribute("Greenhouse has roughly 1,000 MAU.", "Ann")
+    second = read_attribute("We have 2,200 monthly users now.", "Ann")
+    assert first is not None and second is not None
+    assert (first.attribute, first.value) == ("MAU", "1000")
+    assert same_attribute(first.attribute, second.attribute)
+    assert not same_attribute("cost", "cloud storage tier")  # a word is no acronym
+    assert read_attribute("The call is at 5 PM.", "Ann") is None or (
+        read_attribute("The call is at 5 PM.", "Ann").attribute != "PM"  # type: ignore[union-attr]
+    )
+
+
+def test_a_share_of_a_group_that_does_something_is_read() -> None:
+    first = read_attribute("About 1.8% of requests fail right now.", "Ann")
+    second = read_attribute("The share of failed requests is 0.6%.", "Ann")
+    third = read_attribute("Only 0.9% of requests fail these days.", "Ann")
+    assert first is not None and second is not None and third is not None
+    assert (first.attribute, first.value) == ("request fail", "1.8 %")
+    assert same_attribute(first.attribute, second.attribute)
+    assert third.changed and third.value == "0.9 %"
 
 
 def test_change_cues() -> None:
@@ -107,3 +137,18 @@ def test_idiomatic_negations_do_not_deny_anything() -> None:
     assert not plain_negation("Pottery is not just a hobby for Melanie.")
     assert content_lemmas("Alice has never written any Flask routes.") == {"written", "route"}
     assert not plain_negation("Jon is feeling confident and won't give up.")
+
+
+def test_one_head_with_modifiers_that_share_nothing_names_two_things() -> None:
+    assert not same_attribute("python version", "express version")
+    assert not same_attribute("build time", "response time")
+    assert same_attribute("api response time", "response time")
+    assert same_attribute("version", "python version")
+
+
+def test_a_thing_set_to_happen_on_a_date_is_read() -> None:
+    first = read_attribute("Tomas and others want to ship the beta on 17 April 2026.", "Tomas")
+    later = read_attribute("Since the beta slipped to 22 August 2026 Tomas has time.", "Tomas")
+    assert first is not None and later is not None
+    assert (first.attribute, first.value) == ("beta", "17 april 2026")
+    assert same_attribute(first.attribute, later.attribute) and later.changed

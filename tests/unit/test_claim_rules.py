@@ -175,3 +175,55 @@ def test_entities_include_the_speaker_and_named_entities() -> None:
 def test_extraction_is_deterministic() -> None:
     text = "Actually, I moved to Porto last month. I love jazz! How are you?"
     assert claims(text) == claims(text)
+
+
+def test_a_short_lead_in_before_a_colon_is_no_part_of_the_claim() -> None:
+    assert statements("Good news: the p95 latency is now 290ms.") == [
+        "The p95 latency is now 290ms."
+    ]
+
+
+def test_a_statement_before_a_question_in_one_sentence_is_kept() -> None:
+    said = statements("The image is 380MB now, so can we try the slim base?")
+    assert said == ["The image is 380MB now."]
+    assert statements("When it failed, why did it retry?") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("The requirements now pin `flask==3.0.2`.", "flask==3.0.2"),
+        ("Our coverage sits at 59% according to `coverage report`.", "coverage report"),
+    ],
+)
+def test_a_short_inline_name_or_pin_stays_a_word_of_the_prose(text: str, kept: str) -> None:
+    found = only(text)
+    assert kept in found.statement
+    start = text.index(kept)
+    assert all(not (s <= start < e) for s, e in found.spans)  # no claim rests on code
+
+
+def test_moving_to_a_version_is_no_move_to_a_place() -> None:
+    assert only("We moved to Python 3.11.").slot is None
+    assert only("We moved to Lisbon.").slot == Slot("alice", "moved_to", "lisbon")
+
+
+def test_a_shared_image_is_a_sentence_with_its_sharer_as_subject() -> None:
+    text = "We went hiking! [shares an image: a photo of a lake with mountains behind it]"
+    said = statements(text)
+    assert "Alice shared a photo of a lake with mountains behind it." in said
+    assert all("[" not in s and "shares an image" not in s for s in said)
+    caption = next(c for c in claims(text) if c.statement.startswith("Alice shared"))
+    start, end = caption.spans[0]
+    assert text[start:end] == "a photo of a lake with mountains behind it"
+
+
+def test_a_sentence_ending_inside_quotes_keeps_its_quote_and_the_next_starts_clean() -> None:
+    said = statements('We did a piece called "Finding Freedom." It was really moving to us.')
+    assert said[0].endswith('called "Finding Freedom".')
+    assert not said[1].startswith('"')
+
+
+def test_a_clause_with_its_own_verb_before_a_comma_and_a_new_subject_stands_alone() -> None:
+    said = statements("The pottery class is on Fridays, it brings me so much joy.")
+    assert said == ["The pottery class is on Fridays.", "It brings Alice so much joy."]

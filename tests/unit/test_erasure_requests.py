@@ -18,7 +18,7 @@ from provmem.streams.erasure_requests import (
     erasure_request_in,
     is_control,
 )
-from provmem.streams.outcome import Outcome
+from provmem.streams.outcome import Origin, Outcome
 from provmem.streams.pipeline import CONTROL_PREFIX
 from provmem.streams.topics import ERASURE_REQUESTS, TopicNames
 
@@ -93,8 +93,8 @@ async def test_scope_records_send_turns_to_the_deriver_and_control_records_to_th
     deriver, eraser = _Deriver(), _Eraser()
     records = ScopeRecords(deriver, eraser)  # type: ignore[arg-type]
     control = control_record(REQUEST, 8)
-    await records.handle(b"ev_1", b"{}", (NAMES.turns, 2, 4), {})
-    outcome = await records.handle(control.key, control.value, (NAMES.turns, 2, 9), {})
+    await records.handle(b"ev_1", b"{}", Origin(NAMES.turns, 2, 4), {})
+    outcome = await records.handle(control.key, control.value, Origin(NAMES.turns, 2, 9), {})
     assert deriver.handled == [b"ev_1"]
     assert eraser.erased == [(REQUEST, 9)]  # erased up to the control record
     (done,) = outcome.outgoing
@@ -106,6 +106,6 @@ async def test_an_undecodable_or_tombstoned_control_record_is_passed_over() -> N
     deriver, eraser = _Deriver(), _Eraser()
     records = ScopeRecords(deriver, eraser)  # type: ignore[arg-type]
     key = CONTROL_PREFIX + b"er_1"
-    assert (await records.handle(key, b"junk", (NAMES.turns, 0, 1), {})).outgoing == []
-    assert (await records.handle(key, None, (NAMES.turns, 0, 2), {})).outgoing == []
+    assert (await records.handle(key, b"junk", Origin(NAMES.turns, 0, 1), {})).outgoing == []
+    assert (await records.handle(key, None, Origin(NAMES.turns, 0, 2), {})).outgoing == []
     assert deriver.handled == [] and eraser.erased == []

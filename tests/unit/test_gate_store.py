@@ -11,6 +11,7 @@ from provmem.core.extraction import Claim
 from provmem.core.gate import GateConfig
 from provmem.core.memory_state import ScopeMemory, as_unit
 from provmem.core.stages import Candidate, derive_fact_changes
+from provmem.infra.bulk_state import PerKeyBulkState
 from provmem.streams.gate_store import FactVersion, GateStore
 from tests.factories import turn
 
@@ -31,7 +32,7 @@ class DictState:
 
 async def test_saved_memory_restores_identically() -> None:
     state, rng = DictState(), np.random.default_rng(3)
-    store = GateStore(state)
+    store = GateStore(PerKeyBulkState(state))
     memory, revision = ScopeMemory(), 0
     for i in range(12):
         t = turn(f"t{i}", minute=i)
@@ -45,7 +46,7 @@ async def test_saved_memory_restores_identically() -> None:
         ).items():
             await state.save(key, value)
         memory, revision = result.memory, revision + 1
-    fresh = GateStore(state)
+    fresh = GateStore(PerKeyBulkState(state))
     loaded_revision, loaded = await fresh.load(turn("x").scope.key, {})
     assert loaded_revision == revision
     assert loaded.active == memory.active and loaded.nearest_distance == memory.nearest_distance
@@ -56,7 +57,7 @@ async def test_saved_memory_restores_identically() -> None:
 
 async def _saved(state: DictState, turns: int) -> tuple[int, ScopeMemory]:
     """``turns`` turns through the gate, each saved as the derive stage saves it."""
-    store, rng = GateStore(state), np.random.default_rng(5)
+    store, rng = GateStore(PerKeyBulkState(state)), np.random.default_rng(5)
     memory, revision = ScopeMemory(), 0
     for i in range(turns):
         t = turn(f"t{i}", minute=i)
@@ -84,7 +85,7 @@ async def test_versions_cold_and_cached_match_the_memory() -> None:
     scope = turn("x").scope.key
     facts = sorted(memory.facts.values(), key=lambda f: f.fact_id)
     wanted = [FactVersion(f.fact_id, f.scope, f.version) for f in facts]
-    cold = GateStore(state)
+    cold = GateStore(PerKeyBulkState(state))
     cold_revision, found = await cold.versions(scope)
     assert cold_revision == revision and sorted(found, key=lambda v: v.fact_id) == wanted
     await cold.load(scope, {})
@@ -101,7 +102,8 @@ async def test_versions_extracted_by_sqlite_match_the_decoded_ones(tmp_path: Pat
     for key, value in state.data.items():
         await sqlite.save(key, value)
     scope = turn("x").scope.key
-    assert await GateStore(sqlite).versions(scope) == await GateStore(state).versions(scope)
+    decoded = await GateStore(PerKeyBulkState(state)).versions(scope)
+    assert await GateStore(sqlite).versions(scope) == decoded
     await stores.close()
 
 
@@ -109,11 +111,11 @@ async def test_clear_leaves_an_empty_memory_at_the_next_revision() -> None:
     state = DictState()
     revision, memory = await _saved(state, 5)
     scope = turn("x").scope.key
-    store = GateStore(state)
+    store = GateStore(PerKeyBulkState(state))
     seen = [turn(f"t{i}").evidence_id for i in range(5)]
     await store.clear(scope, revision, sorted(memory.facts), seen)
     assert list(state.data) == [f"gate|{scope}|index"]
-    for fresh in (store, GateStore(state)):
+    for fresh in (store, GateStore(PerKeyBulkState(state))):
         loaded_revision, loaded = await fresh.load(scope, {})
         assert loaded_revision == revision + 1 and not loaded.facts
         assert not await fresh.seen(scope, seen[0], {})

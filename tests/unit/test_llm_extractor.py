@@ -7,7 +7,8 @@ import httpx
 import pytest
 
 from provmem.core.extraction import Slot
-from provmem.core.extractor_port import ClaimExtractor, RulesExtractor
+from provmem.core.extractor_port import RulesExtractor
+from provmem.core.ports import Extractor
 from provmem.infra.llm_extractor import LLMExtractionError, OpenAICompatibleExtractor, locate
 
 AT = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
@@ -100,8 +101,8 @@ def test_locate_is_exact_first_then_case_and_space_insensitive() -> None:
 
 
 def test_both_extractors_satisfy_the_port() -> None:
-    rules: ClaimExtractor = RulesExtractor()
-    llm: ClaimExtractor = extractor(answer())
+    rules: Extractor = RulesExtractor()
+    llm: Extractor = extractor(answer())
     assert rules.version.startswith("rules/") and llm.version == "llm/tiny"
     assert [c.statement for c in rules.extract(TEXT, speaker="Alice", captured_at=AT)] == [
         "Alice moved to Lisbon on 7 May 2023.",

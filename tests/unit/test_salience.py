@@ -41,3 +41,11 @@ def test_salience_ranks_a_slot_above_chit_chat() -> None:
         "The weather was grey. I live in Oslo.", speaker="Dev", captured_at=AT
     ).claims
     assert salience(keyed) > salience(plain)
+
+
+def test_a_measure_given_to_an_attribute_counts_as_keyed() -> None:
+    from provmem.core.extraction import Claim
+
+    keyed = Claim("The backlog has 43 open issues.", ((0, 1),))
+    plain = Claim("The backlog is long.", ((0, 1),))
+    assert salience(keyed) > salience(plain)

@@ -58,3 +58,30 @@ def test_the_claim_keeps_the_expression_beside_its_resolution() -> None:
         "We're flying to Japan in October.", speaker="Maya", captured_at=APRIL
     ).claims
     assert trip.time_expressions == (("in October", "2026-10-01/2026-10-31"),)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The launch slipped to August 27.",
+        "With the launch pushed to August 27 we can do the accessibility pass first.",
+        "They moved the release to March 3.",
+    ],
+)
+def test_a_date_something_was_moved_to_is_ahead_whatever_the_tense(text: str) -> None:
+    said_in_april = [s.value for s in find_temporal(text, APRIL)]
+    assert said_in_april and str(said_in_april[0]) > "2026-04-08"
+
+
+def test_a_rendered_date_keeps_the_preposition_it_follows() -> None:
+    statement = (
+        extract_turn(
+            "The beta slipped to August 22, and on May 3 we demoed it.",
+            speaker="Maya",
+            captured_at=APRIL,
+        )
+        .claims[0]
+        .statement
+    )
+    assert "slipped to 22 August 2026" in statement
+    assert " to on " not in statement

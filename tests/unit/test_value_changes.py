@@ -42,9 +42,17 @@ def test_a_count_said_in_passing_updates_the_count() -> None:
     assert result.changes[0].fact.status is FactStatus.SUPERSEDED  # type: ignore[union-attr]
 
 
-def test_a_different_value_without_a_change_cue_is_a_conflict_and_both_stay() -> None:
+def test_a_later_measure_replaces_the_earlier_without_a_change_cue() -> None:
     first = run(ScopeMemory(), "t1", Candidate(said("The suite has 121 tests."), vec(1)))
-    other = said("The suite has 140 tests.")
+    later = said("The suite has 140 tests.")
+    result = run(first.memory, "t2", Candidate(later, near(vec(1), 0.9)), minute=5)
+    assert result.decisions[0].verdict is Verdict.UPDATE
+    assert result.decisions[0].reason == "a later measure of test: 121 -> 140"
+
+
+def test_a_different_value_without_a_change_cue_is_a_conflict_and_both_stay() -> None:
+    first = run(ScopeMemory(), "t1", Candidate(said("The app is hosted on Heroku."), vec(1)))
+    other = said("The app is hosted on Render.")
     result = run(first.memory, "t2", Candidate(other, near(vec(1), 0.9)), minute=5)
     added, linked = result.changes
     assert result.decisions[0].verdict is Verdict.CONFLICT
@@ -124,3 +132,41 @@ def test_fact_changed_v1_records_upcast_to_v2() -> None:
     change = FactChanged.model_validate_json(json.dumps(v1))
     assert change.schema_version == 2 and change.fact is not None
     assert change.fact.conflicts_with == () and change.fact.asserted_by == "user"
+
+
+def test_a_said_change_worded_otherwise_updates_the_closest_fact_of_its_kind() -> None:
+    first = run(ScopeMemory(), "t1", Candidate(said("The pipeline needs 19 minutes."), vec(1)))
+    tests = run(first.memory, "t2", Candidate(said("The suite has 121 tests."), vec(0, 0, 1)))
+    later = said("A CI run is 8 minutes now.")
+    result = run(tests.memory, "t3", Candidate(later, near(vec(1), 0.5)), minute=5)
+    assert result.decisions[0].verdict is Verdict.UPDATE
+    old = result.changes[0].fact
+    assert old is not None and old.status is FactStatus.SUPERSEDED
+    assert old.statement == "The pipeline needs 19 minutes."
+
+
+def test_a_worded_otherwise_value_without_a_cue_or_far_in_meaning_does_not_update() -> None:
+    first = run(ScopeMemory(), "t1", Candidate(said("The pipeline needs 19 minutes."), vec(1)))
+    for statement, vector in (
+        ("A CI run is 8 minutes.", near(vec(1), 0.5)),  # no change cue
+        ("The standup is 8 minutes now.", near(vec(1), 0.2)),  # not close in meaning
+        ("The suite has 8 tests now.", near(vec(1), 0.5)),  # a count, not a duration
+    ):
+        result = run(first.memory, "t2", Candidate(said(statement), vector), minute=5)
+        assert result.decisions[0].verdict is not Verdict.UPDATE, statement
+
+
+def test_two_close_candidates_leave_a_worded_otherwise_change_undecided() -> None:
+    first = run(ScopeMemory(), "t1", Candidate(said("The pipeline needs 19 minutes."), vec(1)))
+    deploy = run(first.memory, "t2", Candidate(said("A deploy takes 12 minutes."), vec(0, 1)))
+    later = said("A CI run is 8 minutes now.")
+    result = run(deploy.memory, "t3", Candidate(later, vec(0.5, 0.45, 0.74)), minute=5)
+    assert result.decisions[0].verdict is Verdict.ADD
+
+
+def test_another_past_measure_without_a_cue_is_another_event() -> None:
+    first = run(ScopeMemory(), "t1", Candidate(said("Alice ran 5 miles on the trail."), vec(1)))
+    later = said("Alice ran 10 miles on the trail.")
+    result = run(first.memory, "t2", Candidate(later, near(vec(1), 0.5)), minute=5)
+    assert result.decisions[0].verdict is Verdict.ADD
+    assert len(result.memory.active) == 2

@@ -1,4 +1,4 @@
-"""The API process's pipeline: this process's stages, run one at a time.
+"""The API process's stage pump: this process's stages, run one at a time.
 
 On the embedded runtime the API derives what it receives: a background pump runs the
 stages after publishes (gathered while they keep coming) and every second, and a read
@@ -21,7 +21,7 @@ _PUMP_GATHER_S = 0.25
 _PUMP_GATHER_MAX_S = 2.0
 
 
-class Pipeline:
+class StagePump:
     """This process's pipeline stages, run one at a time. On the embedded runtime a
     background pump runs them after each publish (and every second), so subscribers see
     changes without anyone querying."""
@@ -77,4 +77,4 @@ class Pipeline:
             await asyncio.sleep(_PUMP_GATHER_S)
 
 
-__all__ = ["Pipeline"]
+__all__ = ["StagePump"]

@@ -1,0 +1,107 @@
+"""Clauses: a turn's prose split into sentences, then into clauses that can stand alone.
+
+A sentence breaks at ';', a dash, 'and/but/so/because' before a new subject or a comma
+before one; a subordinate opening ("When I was young,") stays with its main clause, and
+in a question only the interrogative clause is a question ("The image is 380MB now, so can
+we try the slim base?" states its first clause).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from .assertions import has_finite_verb
+
+__all__ = ["HAS_SUBJECT", "Clause", "split_clauses"]
+
+_SENTENCE = re.compile(
+    r"(?:[^.!?\n]|[.!?]+(?![\s\"”)]|$))+(?:[.!?]+[\"”)]*(?=\s|$)|[.!?]+(?=[\"”)])|(?=\n)|$)"
+    r"|[.!?]+"
+)
+_ABBREVIATION = re.compile(r"\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|prof)\.$", re.I)
+_CLAUSE_BREAK = re.compile(
+    r"\s*;\s*|\s+[-–—]\s+"
+    r"|,?\s+(?:and|but|so|because)\s+(?=(?:I|we|he|she|they|it)\b|my(?:\s+\w+){1,2}\s+"
+    r"(?:is|was|are|were|has|had|have|will|just|also|\w+ed|\w+s)\b)"
+    r"|(?:,\s+|,?\s+(?:and|but|so)\s+)(?=(?:please|pls|kindly)\b|(?:can|could|would|should|shall)\s+(?:you|we|I)\b)"
+    r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s|(?:it|it['’]s|they|he|she|there['’]s|that['’]s)\s"
+    r"|(?:the|only|this|these|those)\s+(?:[\w'’-]+\s+){0,3}(?:is|are|was|were|has|have)\b"
+    r"|[A-Z][a-z]+\s+(?:did|is|was|has|does)\b)"
+)
+_NOUN_PHRASE = re.compile(
+    r"(?!(?:I|we|he|she|they|it|you)\b)(?:(?:my|our|his|her|their|the|a|an)\s+)?[\w'’-]+"
+    r"(?:\s+[\w'’-]+)?",
+    re.I,
+)
+HAS_SUBJECT = re.compile(r"\b(?:I|I['’]\w+|we|he|she|they|it|it['’]s|that['’]s|there['’]s)\b", re.I)
+_SUBORDINATE = re.compile(
+    r"(?:when|whenever|if|because|since|after|before|while|although|though|once|as|until"
+    r"|unless|whether|even though|so that)\b",
+    re.I,
+)
+# A question that follows a statement in one sentence: "The image is 380MB now, so can we
+# try the slim base?" asks only in its last clause.
+_INTERROGATIVE = re.compile(
+    r"(?:so\s+|and\s+|but\s+)?(?:can|could|would|should|shall|will|do|does|did|is|are|am"
+    r"|what|how|why|where|when|which|who|any\s+idea)\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Clause:
+    start: int
+    end: int
+    question: bool
+    sentence: tuple[int, int] = (0, 0)
+
+
+def split_clauses(text: str) -> list[Clause]:
+    """Sentences, then clauses joined by ';', a dash, 'and/but/so' or a comma before a new
+    subject; a subordinate opening ("When I was young,") stays with its main clause."""
+    clauses = []
+    for start, end in _sentences(text):
+        sentence = text[start:end]
+        question = sentence.rstrip().endswith("?")
+        cut, found = start, []
+        for brk in _CLAUSE_BREAK.finditer(sentence):
+            if _keeps_together(
+                text[cut : start + brk.start()], brk.group(0), text[brk.end() + start :]
+            ):
+                continue
+            found.append(Clause(cut, start + brk.start(), question, (start, end)))
+            cut = start + brk.end()
+        asks = question and _INTERROGATIVE.match(text, cut) is not None
+        found = [replace(c, question=question and not asks) for c in found]
+        clauses += [*found, Clause(cut, end, question, (start, end))]
+    return [c for c in (_trimmed(text, c) for c in clauses) if c.end > c.start]
+
+
+def _keeps_together(before: str, joint: str, after: str) -> bool:
+    """A subordinate opening ("When I was young, I ...") or a compound subject ("My wife
+    and I moved") is no clause of its own; a clause with its own verb before a comma is
+    ("Clay is incredible, it brings me joy": two clauses, no comma splice)."""
+    if joint.strip() == ",":
+        has_clause = HAS_SUBJECT.search(before) or has_finite_verb(before)
+        return _SUBORDINATE.match(before) is not None or not has_clause
+    compound = joint.strip() == "and" and after.startswith("I ")
+    return compound and _NOUN_PHRASE.fullmatch(before.strip()) is not None
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    for match in _SENTENCE.finditer(text):
+        start, end = match.span()
+        if spans and _ABBREVIATION.search(text[spans[-1][0] : spans[-1][1]]):
+            start = spans.pop()[0]
+        if end > start:
+            spans.append((start, end))
+    return spans
+
+
+def _trimmed(text: str, clause: Clause) -> Clause:
+    raw = text[clause.start : clause.end]
+    start = clause.start + len(raw) - len(raw.lstrip())
+    end = clause.start + len(raw.rstrip())
+    return replace(clause, start=start, end=end)

@@ -1,0 +1,125 @@
+"""Verbless chat fragments: made into sentences where the elided words are clear, else
+left to the raw evidence.
+
+Chat drops the subject "I" and the copula: "Trying to get it fixed." ("I'm trying"),
+"Love the colors!" ("I love"), "Really glad to have you as a friend" ("I'm really glad"),
+"Pottery's so relaxing" ("Pottery is"). Each is rewritten with the speaker as subject or
+the copula spelled out, so the statement has a subject and a finite verb. A bare-verb
+fragment addressed to the listener ("Cherish those moments!", "Spill the beans") says
+nothing about the speaker and is no claim.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .lexicon import FUNCTION_WORDS, IRREGULAR_PAST
+
+__all__ = [
+    "addressed_imperative",
+    "elided_copula",
+    "elided_feeling",
+    "spelled_out_copula",
+]
+
+# Verbs of feeling or opinion whose subject "I" chat leaves out: "Love the colors".
+_FEELING_VERBS = frozenset(
+    "love like hope bet guess appreciate miss adore enjoy admire wish".split()
+)
+# Adjectives of feeling that chat says without "I'm": "Excited for this new chapter".
+_FEELING_ADJECTIVES = frozenset(
+    """
+    excited glad happy thrilled proud grateful thankful stoked lucky blessed sad nervous
+    relieved pumped eager keen sorry bummed curious honored honoured
+    """.split()
+)
+_DEGREE = r"(?:(?:really|so|very|super|pretty|just|totally|truly|kinda|quite|also|still) )*"
+_FEELING_ADJECTIVE = re.compile(rf"^{_DEGREE}(?P<word>[A-Za-z]+)\b(?! (?:is|are|was|were)\b)", re.I)
+_NOT_GERUNDS = frozenset(
+    """
+    thing nothing something anything everything morning evening king ring spring string
+    wedding building ceiling during bring sibling darling pudding offspring
+    """.split()
+)
+_GERUND = re.compile(rf"^{_DEGREE}(?P<word>[A-Za-z]{{2,}}ing)\b", re.I)
+# A finite verb after a leading gerund makes the gerund the subject ("Talking to them made
+# me ...", "Painting and drawing have helped"): then nothing is elided.
+_FINITE_AFTER = re.compile(
+    r"\b(?:is|are|was|were|am|has|have|had|do|does|did|will|would|can|could|should|may"
+    r"|might|must|make|makes|made|let|lets|help|helps|helped|keep|keeps|kept|give|gives|gave"
+    r"|bring|brings|brought|mean|means|meant|matter|matters|feel|feels|felt|take|takes|took"
+    r"|seem|seems|seemed|become|becomes|became|sounds|looks|"
+    + "|".join(sorted(IRREGULAR_PAST))
+    + r")\b|['’](?:s|re|ve|ll|d)\b|(?<!\bget )(?<!\bgot )(?<!\bit )(?<!\bbe )(?<!\bbeen )"
+    r"\b[a-z]{3,}ed\b",
+    re.I,
+)
+_TO_LISTENER = re.compile(
+    r"^(?:just )?(?P<word>[A-Z][a-z]+) (?:the|those|these|that|this|a|an|any|all|every|your"
+    r"|yours|yourself|it|them|each|some|more)\b"
+)
+_NOT_BARE_VERBS = (
+    _FEELING_VERBS
+    | FUNCTION_WORDS
+    | frozenset(
+        "the a an this that these those my your our his her their its all any some every each"
+        " such many much more most what which who one no today tonight tomorrow yesterday now"
+        " then there here since after before while because although though until till during"
+        " like unlike despite without once whenever wherever whether unless except besides"
+        " plus thanks".split()
+    )
+)
+# "X's" before these is "X is" / "X has": "Life's tough", "the studio's been great".
+_HAS_NEXT = r"been|got|gotten|had"
+_IS_NEXT = (
+    r"gonna|going|getting|[a-z]+ing|so|such|too|very|really|super|pretty|all|just|mostly"
+    r"|always|never|not|a|an|the|about|from|like|everything|nothing|ok|okay|still|also"
+    r"|good|great|nice|tough|hard|huge|fine|perfect|awesome|amazing|cool|fun|small|big"
+    r"|short|busy|crazy|hilarious|important|beautiful|incredible|unpredictable|precious"
+)
+_CONTRACTED = re.compile(
+    rf"^(?P<subject>(?:[A-Z][\w-]*|[Tt]he [\w-]+)(?: [a-z][\w-]*){{0,3}}?)['’]s"
+    rf" (?P<next>{_HAS_NEXT}|{_IS_NEXT})\b"
+)
+
+
+def elided_feeling(body: str) -> str | None:
+    """The verb of a clause that leaves out "I" before a verb of feeling, in the third
+    person ("Love the colors" -> ``loves``), or None."""
+    first = body.split(maxsplit=1)[0].lower().strip(",.!") if body.strip() else ""
+    if first not in _FEELING_VERBS or not body[:1].isupper():
+        return None
+    return first[:-1] + "ies" if first.endswith("y") and first != "enjoy" else first + "s"
+
+
+def elided_copula(body: str, has_verb: bool) -> bool:
+    """Whether the clause leaves out "I'm" before an adjective of feeling ("Really glad to
+    have you here") or before a gerund no finite verb follows ("Trying to get it fixed";
+    "Painting is my passion" has its subject). ``has_verb``: the clause has a finite verb
+    by the extractor's looser test (then the gerund must be followed by none)."""
+    adjective = _FEELING_ADJECTIVE.match(body)
+    if adjective and adjective.group("word").lower() in _FEELING_ADJECTIVES:
+        return True
+    gerund = _GERUND.match(body)
+    if gerund is None or gerund.group("word").lower() in _NOT_GERUNDS:
+        return False
+    return not (has_verb and _FINITE_AFTER.search(body, gerund.end()))
+
+
+def addressed_imperative(body: str) -> bool:
+    """A bare verb addressed to the listener: "Cherish those moments", "Spill the beans"."""
+    match = _TO_LISTENER.match(body)
+    if match is None:
+        return False
+    word = match.group("word").lower()
+    return word not in _NOT_BARE_VERBS and not word.endswith(("ing", "ed", "ly"))
+
+
+def spelled_out_copula(statement: str) -> str:
+    """ "Pottery's so relaxing" -> "Pottery is so relaxing"; "The studio's been great" ->
+    "The studio has been great" (the contraction the subject's "'s" stands for)."""
+    match = _CONTRACTED.match(statement)
+    if match is None:
+        return statement
+    verb = "has" if re.fullmatch(_HAS_NEXT, match.group("next")) else "is"
+    return f"{match.group('subject')} {verb}{statement[match.end('subject') + 2 :]}"

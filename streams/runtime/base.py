@@ -1,0 +1,100 @@
+"""What a composition root builds (:class:`Components`) and what each runtime offers the
+layers above it (:class:`Runtime`): the choices that differ between the embedded and the
+distributed runtime, made once by the root and asked for by name, never by comparing
+``settings.runtime``."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from ...core.ports import (
+    EventLog,
+    EvidenceStore,
+    FactViews,
+    KeyStore,
+    StateStore,
+    VectorIndex,
+)
+from ...infra.crypto import EvidenceSealer
+from ...infra.embedding import MiniLMEmbedder
+from ...infra.generations import Generation, GenerationPointer
+from ...infra.settings import Settings
+from ..indexing import SearchIndex
+from ..pipeline import Deriver
+from ..runner import Runner
+from ..topics import TopicNames
+
+if TYPE_CHECKING:
+    from ...core.api_keys import ApiKeyStore
+
+
+class Runtime(Protocol):
+    """One runtime's answers to what the service layer must not decide by name.
+
+    ``derives_in_workers``: turns are derived by worker processes (faust), not by this
+    process's runner; the service layer waits for them instead of running stages."""
+
+    settings: Settings
+    derives_in_workers: bool
+
+    async def build(self, generation: Generation | None = None) -> Components: ...
+
+    def view_groups(self, generation: Generation) -> tuple[str, str]: ...
+
+    def pipeline_groups(self, generation: Generation) -> dict[str, str]: ...
+
+    def open_key_store(self) -> ApiKeyStore: ...
+
+    async def open_pointer(self, stack: AsyncExitStack) -> GenerationPointer: ...
+
+    def replay_lease(self, job_id: str) -> AbstractAsyncContextManager[None]: ...
+
+    def vectors_folder(self, generation: Generation) -> Path: ...
+
+    async def drop_views(self, generation: Generation) -> None: ...
+
+    async def drop_gate_state(self, generation: Generation) -> None: ...
+
+    def replay_refusal(self, mode: str, switch: bool, whole_log: bool) -> str | None: ...
+
+
+Closer = Callable[[], Awaitable[None]]
+
+
+@dataclass(kw_only=True)
+class Components:
+    """Everything a process of one runtime needs, wired once at start-up by its root.
+
+    ``ledger`` keeps the erasure requests' entries and receipts; ``state`` and
+    ``deriver`` are the gate's, present where this process derives (embedded)."""
+
+    runtime: Runtime
+    settings: Settings
+    names: TopicNames
+    log: EventLog
+    evidence: EvidenceStore
+    views: FactViews
+    keys: KeyStore
+    sealer: EvidenceSealer
+    vectors: VectorIndex
+    embedder: MiniLMEmbedder
+    index: SearchIndex
+    runner: Runner
+    ledger: StateStore
+    closers: list[Closer] = field(default_factory=list)
+    state: StateStore | None = None
+    deriver: Deriver | None = None
+    generation: Generation = Generation()
+
+    async def close(self) -> None:
+        for close in reversed(self.closers):
+            await close()
+
+    def pipeline_groups(self) -> dict[str, str]:
+        """The consumer group deriving the turns and the one materializing the fact
+        changes, per topic (the runtime says which)."""
+        return self.runtime.pipeline_groups(self.generation)

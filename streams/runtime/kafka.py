@@ -1,0 +1,293 @@
+"""The distributed runtime's composition root: Kafka topics, Redis views and keys, Qdrant
+or a local vector index. Worker processes (streams/faust_app.py) derive and materialize;
+a process built here publishes, reads, and keeps its own local index current when there
+is no Qdrant server."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ...core.ports import (
+    EventLog,
+    EvidenceStore,
+    FactViews,
+    KeyStore,
+    StateStore,
+    VectorIndex,
+)
+from ...infra.crypto import EvidenceSealer, master_key
+from ...infra.embedding import DIM as EMBEDDING_DIM
+from ...infra.embedding import MiniLMEmbedder
+from ...infra.generations import Generation, GenerationPointer
+from ...infra.leases import redis_lease
+from ...infra.sealed_vectors import SealedVectorIndex
+from ...infra.settings import Settings
+from ...infra.sparse import BM25Encoder
+from ..indexing import SearchIndex
+from ..runner import Runner, StageBinding
+from ..sealed_topics import sealed_log
+from ..topics import DATA_KEYS, TopicNames
+from ..wiring import sealers, stage_bindings
+from .base import Components
+
+if TYPE_CHECKING:
+    import redis.asyncio as aioredis
+
+    from ...core.ports import ApiKeyStore
+    from ...infra.vectors import EdgeVectorIndex
+
+#: The fact-view key families of infra/redis_stores.py (generation 0 shares its prefix
+#: with evidence and data keys, which a replay never drops).
+_REDIS_FACT_FAMILIES = ["fact:*", "scope:*:facts", "evfacts:*", "history:*", "entity:*", "slot:*"]
+
+
+@dataclass(frozen=True)
+class KafkaRuntime:
+    """Workers derive; this process reads, and indexes locally without Qdrant."""
+
+    settings: Settings
+    derives_in_workers: bool = True
+
+    async def build(self, generation: Generation | None = None) -> Components:
+        """Components on the live generation, or exactly on ``generation`` (a replay's)."""
+        return await _build(self, generation)
+
+    def view_groups(self, generation: Generation) -> tuple[str, str]:
+        """The groups projecting fact changes and turns into this process's local index."""
+        group = generation.views_group(_local_index_group(self.settings))
+        return group, group + ".evidence"
+
+    def pipeline_groups(self, generation: Generation) -> dict[str, str]:
+        """The faust workers' group, on both pipeline topics."""
+        names, group = TopicNames(self.settings.topic_prefix), self.settings.consumer_group
+        return {names.turns: group, names.fact_changes: group}
+
+    def open_key_store(self) -> ApiKeyStore:
+        from ...infra.kafka_log import KafkaEventLog
+        from ...infra.logged_keys import LoggedApiKeyStore
+        from ...infra.redis_client import redis_client
+        from ...infra.redis_stores import RedisApiKeyStore, RedisKeys
+        from ..topics import API_KEYS
+
+        settings = self.settings
+        cache = RedisApiKeyStore(redis_client(settings.redis_url), RedisKeys(settings.redis_prefix))
+        log = KafkaEventLog(
+            settings.broker_url,
+            client_id="provmem-api-keys",
+            max_batch_size=settings.producer_max_batch_size,
+        )
+        return LoggedApiKeyStore(cache, log, API_KEYS.config(settings.topic_prefix))
+
+    async def open_pointer(self, stack: AsyncExitStack) -> GenerationPointer:
+        from ...infra.generations import RedisPointer, redis_pointer_key
+        from ...infra.redis_client import redis_client
+
+        client = redis_client(self.settings.redis_url)
+        stack.push_async_callback(client.aclose)
+        return RedisPointer(client, redis_pointer_key(self.settings.redis_prefix))
+
+    def replay_lease(self, job_id: str) -> AbstractAsyncContextManager[None]:
+        key = f"{self.settings.redis_prefix}:replay-lease"
+        return redis_lease(self.settings.redis_url, key, job_id)
+
+    def vectors_folder(self, generation: Generation) -> Path:
+        return self.settings.data_dir / f"vectors-local{generation.suffix()}"
+
+    async def drop_views(self, generation: Generation) -> None:
+        """A generation's Redis keys (generation 0: its fact-view families), local vectors."""
+        from ...infra.redis_client import redis_client
+
+        shutil.rmtree(self.vectors_folder(generation), True)
+        prefix = generation.redis_prefix(self.settings.redis_prefix)
+        families = ["*"] if generation.views else _REDIS_FACT_FAMILIES
+        client = redis_client(self.settings.redis_url)
+        try:
+            for family in families:
+                async for key in client.scan_iter(match=f"{prefix}:{family}", count=500):
+                    await client.delete(key)
+        finally:
+            await client.aclose()
+
+    async def drop_gate_state(self, generation: Generation) -> None:
+        """A replay's re-derived gate state (the live one is in the workers' tables)."""
+        for suffix in ("", "-wal", "-shm"):
+            (self.settings.data_dir / f"replay{generation.suffix()}.db{suffix}").unlink(True)
+
+    def replay_refusal(self, mode: str, switch: bool, whole_log: bool) -> str | None:
+        if self.settings.qdrant_url is not None:
+            return (
+                "replay with a Qdrant server is not wired yet: the workers write its "
+                "collection; unset PROVMEM_QDRANT_URL to replay into a local index"
+            )
+        if mode == "turns" and switch and whole_log:
+            return (
+                "from turns on the kafka runtime: the gate state lives in the workers' faust "
+                "tables, so a re-derived generation can be built and checked but not switched "
+                "in; pass --no-switch (switch=false) to check it"
+            )
+        return None
+
+
+async def _build(runtime: KafkaRuntime, chosen: Generation | None) -> Components:
+    from ...infra.generations import FollowingFactViews, RedisPointer, redis_pointer_key
+    from ...infra.kafka_log import KafkaEventLog
+    from ...infra.redis_client import redis_client
+    from ...infra.redis_stores import (
+        RedisEvidenceStore,
+        RedisFactViews,
+        RedisKeys,
+        RedisStateStore,
+    )
+
+    settings = runtime.settings
+    names = TopicNames(settings.topic_prefix)
+    log = KafkaEventLog(
+        settings.broker_url,
+        max_batch_size=settings.producer_max_batch_size,
+        request_timeout_s=settings.broker_request_timeout_s,
+    )
+    await log.ensure_topics(names.configs(settings.partitions))
+    client = redis_client(settings.redis_url)
+    pointer = RedisPointer(client, redis_pointer_key(settings.redis_prefix))
+    generation = chosen or (await pointer.read()).live
+    redis_keys = RedisKeys(settings.redis_prefix)
+    keys = _data_keys(settings, log, client)
+    sealer, view_sealer = await sealers(settings, keys)
+    log = sealed_log(log, sealer, names)  # seal: record values sealed at the log boundary
+    views: FactViews = FollowingFactViews(client, settings.redis_prefix, view_sealer)
+    if chosen is not None:  # a replay's target: exactly that generation
+        target = RedisKeys(chosen.redis_prefix(settings.redis_prefix))
+        views = RedisFactViews(client, target, view_sealer)
+    embedder = MiniLMEmbedder(threads=settings.embedding_threads)
+    local = _local_vectors(runtime, generation)  # None: the workers' Qdrant server
+    plain = local if local is not None else server_vectors(settings)
+    vectors = SealedVectorIndex(plain, view_sealer)
+    index = SearchIndex(vectors, embedder, BM25Encoder(), purge_after_erase=local)
+    bindings: list[StageBinding] = []
+    if local is not None:  # this process keeps its own local index current (and purges it)
+        facts_group, evidence_group = runtime.view_groups(generation)
+        groups = {"index": facts_group, "index-evidence": evidence_group}
+        bindings = stage_bindings(
+            names, groups, deriver=None, views=None, index=index, sealer=sealer
+        )
+    return Components(
+        runtime=runtime,
+        settings=settings,
+        names=names,
+        log=log,
+        evidence=RedisEvidenceStore(client, redis_keys, view_sealer),
+        views=views,
+        keys=keys,
+        sealer=sealer,
+        vectors=vectors,
+        embedder=embedder,
+        index=index,
+        runner=Runner(log, None, bindings),
+        ledger=RedisStateStore(client, redis_keys),  # the workers' erasure ledger
+        closers=[log.close, vectors.close, client.aclose],
+        generation=generation,
+    )
+
+
+@dataclass(frozen=True)
+class WorkerAdapters:
+    """The adapters a faust worker's agents use (streams/faust_app.py). ``index``: the
+    shared Qdrant collection's, when there is one (else the readers index locally);
+    ``cascade_log``: the erasure cascade's own producer."""
+
+    evidence: EvidenceStore
+    views: FactViews
+    embedder: MiniLMEmbedder
+    index: SearchIndex | None
+    ledger: StateStore
+    cascade_log: EventLog
+
+
+def worker_sealer(settings: Settings) -> EvidenceSealer:
+    """A worker's evidence sealer over the deployment's data keys (Redis, logged)."""
+    from ...infra.kafka_log import KafkaEventLog
+    from ...infra.redis_client import redis_client
+
+    key_log = KafkaEventLog(settings.broker_url, client_id="provmem-worker-keys")
+    keys = _data_keys(settings, key_log, redis_client(settings.redis_url))
+    return EvidenceSealer(master_key(settings), keys)
+
+
+def worker_adapters(settings: Settings, sealer: EvidenceSealer) -> WorkerAdapters:
+    """Redis evidence and views (following a replay's switch), the embedder, the shared
+    index, the erasure ledger and the cascade's producer of one worker."""
+    from ...infra.generations import FollowingFactViews
+    from ...infra.kafka_log import KafkaEventLog
+    from ...infra.redis_client import redis_client
+    from ...infra.redis_stores import RedisEvidenceStore, RedisKeys, RedisStateStore
+    from ...infra.sealing import ViewSealer
+
+    client, keys = redis_client(settings.redis_url), RedisKeys(settings.redis_prefix)
+    view_sealer = ViewSealer(sealer)
+    embedder = MiniLMEmbedder(threads=settings.embedding_threads)
+    index = None
+    if settings.qdrant_url is not None:  # workers write the index only when it is shared
+        vectors = SealedVectorIndex(server_vectors(settings), view_sealer)
+        index = SearchIndex(vectors, embedder, BM25Encoder())
+    return WorkerAdapters(
+        evidence=RedisEvidenceStore(client, keys, view_sealer),
+        views=FollowingFactViews(client, settings.redis_prefix, view_sealer),
+        embedder=embedder,
+        index=index,
+        ledger=RedisStateStore(client, keys),
+        cascade_log=KafkaEventLog(
+            settings.broker_url, max_batch_size=settings.producer_max_batch_size
+        ),
+    )
+
+
+async def verify_deployment_key(settings: Settings) -> None:
+    """Refuse to start with a master key that is not the deployment's (infra/crypto.py)."""
+    from ...infra.kafka_log import KafkaEventLog
+    from ...infra.redis_client import redis_client
+
+    key_log = KafkaEventLog(settings.broker_url, client_id="provmem-worker-keycheck")
+    client = redis_client(settings.redis_url)
+    try:
+        await EvidenceSealer(master_key(settings), _data_keys(settings, key_log, client)).verify()
+    finally:
+        await key_log.close()
+        await client.aclose()
+
+
+def _data_keys(settings: Settings, key_log: EventLog, client: aioredis.Redis) -> KeyStore:
+    """The deployment's data keys: a Redis cache of the data-keys topic."""
+    from ...infra.logged_keys import LoggedKeyStore
+    from ...infra.redis_stores import RedisKeys, RedisKeyStore
+
+    cache = RedisKeyStore(client, RedisKeys(settings.redis_prefix))
+    return LoggedKeyStore(cache, key_log, DATA_KEYS.config(settings.topic_prefix))
+
+
+def _local_vectors(runtime: KafkaRuntime, generation: Generation) -> EdgeVectorIndex | None:
+    """This process's own index, without a Qdrant server."""
+    from ...infra.vectors import EdgeVectorIndex
+
+    if runtime.settings.qdrant_url is not None:
+        return None
+    return EdgeVectorIndex(runtime.vectors_folder(generation), EMBEDDING_DIM)
+
+
+def server_vectors(settings: Settings) -> VectorIndex:
+    """The shared Qdrant collection the workers write (``settings.qdrant_url`` set)."""
+    from ...infra.vectors import QdrantVectorIndex
+
+    assert settings.qdrant_url is not None  # noqa: S101 - called only with a server
+    collection = f"{settings.topic_prefix}-facts"
+    return QdrantVectorIndex(url=settings.qdrant_url, collection=collection, dim=EMBEDDING_DIM)
+
+
+def _local_index_group(settings: Settings) -> str:
+    """A consumer group per local index folder: its offsets belong to that folder."""
+    folder = str(Path(settings.data_dir).resolve()).encode()
+    return f"{settings.consumer_group}.index.{hashlib.sha256(folder).hexdigest()[:12]}"

@@ -1,0 +1,107 @@
+"""Verbless chat fragments made into sentences, or left to the raw evidence."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from provmem.core.claims import extract_claims
+from provmem.core.fragments import (
+    addressed_imperative,
+    elided_copula,
+    elided_feeling,
+    spelled_out_copula,
+)
+
+AT = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+
+
+def statements(text: str) -> list[str]:
+    return [c.statement for c in extract_claims(text, speaker="Maya", captured_at=AT)]
+
+
+@pytest.mark.parametrize(
+    ("text", "statement"),
+    [
+        ("Trying to get it fixed but it's tough.", "Maya is trying to get it fixed."),
+        ("Looking forward to more happy years.", "Maya is looking forward to more happy years."),
+        (
+            "Going for hikes, hanging out at the park, having picnics.",
+            "Maya is going for hikes, hanging out at the park, having picnics.",
+        ),
+        ("Excited for this new chapter.", "Maya is excited for this new chapter."),
+        ("Bet the atmosphere was incredible.", "Maya bets the atmosphere was incredible."),
+        ("Pottery's so relaxing and creative.", "Pottery is so relaxing and creative."),
+        (
+            "Opening the dance studio's been a great experience.",
+            "Opening the dance studio has been a great experience.",
+        ),
+    ],
+)
+def test_an_elided_subject_or_copula_is_spelled_out(text: str, statement: str) -> None:
+    assert statements(text)[0] == statement
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Painting is my passion.",  # the gerund is the subject
+        "Going to the gym and eating well is key.",
+        "Caroline's painting is great.",  # a possessive, and a verb of its own
+    ],
+)
+def test_a_clause_with_its_own_subject_is_left_as_it_is(text: str) -> None:
+    assert statements(text)[0] == text.replace("my", "Maya's")
+
+
+@pytest.mark.parametrize(
+    "text", ["Cherish the moments, Mel!", "Spill the beans!", "If you need any help, let me know."]
+)
+def test_a_bare_verb_or_request_to_the_listener_is_no_claim(text: str) -> None:
+    assert statements(text) == []
+
+
+def test_the_rules_one_by_one() -> None:
+    assert elided_feeling("Love the colors") == "loves"
+    assert elided_feeling("love the colors") is None  # not a sentence start
+    assert elided_copula("Really glad to have you here", has_verb=True)
+    assert not elided_copula("Painting is my passion", has_verb=True)
+    assert addressed_imperative("Hold onto those moments") is False  # no determiner next
+    assert addressed_imperative("Chase those dreams")
+    assert not addressed_imperative("Love the colors")  # a feeling, the speaker's own
+    assert spelled_out_copula("Life's tough.") == "Life is tough."
+    assert spelled_out_copula("Maria's dog.") == "Maria's dog."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Talking to the community made me want to use my story.",
+        "Playing and singing let me express myself.",
+        "Painting and drawing have helped me a lot.",
+    ],
+)
+def test_a_gerund_that_a_verb_follows_is_the_subject(text: str) -> None:
+    assert not statements(text)[0].startswith("Maya is")
+
+
+def test_after_an_elided_subject_a_later_i_is_they() -> None:
+    said = statements("Yeah, I play clarinet! Started when I was young and it's been great.")
+    assert "Maya started when they were young." in said
+
+
+def test_a_statement_about_an_unnamed_listener_is_left_to_the_raw_evidence() -> None:
+    assert statements("Thanks! Your support means a ton to me.") == []
+    named = [
+        c.statement
+        for c in extract_claims(
+            "Thanks, Jon! Your support means a ton to me.", speaker="Maya", captured_at=AT
+        )
+    ]
+    assert named == ["Jon's support means a ton to Maya."]
+
+
+def test_a_subordinate_opening_is_no_bare_verb() -> None:
+    assert not addressed_imperative("Since the beta slipped to August 22 I have time")
+    assert not addressed_imperative("After the launch we rested")
