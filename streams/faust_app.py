@@ -225,8 +225,7 @@ def create_app(settings: Settings) -> WorkerApp:
             await delivered
 
     async def derive_one(event: Any) -> None:
-        record = await sealed.open(_record(event))
-        outcome = await records.handle(record.key, record.value, _origin(event), {})
+        outcome = await records.handle_batch([await sealed.open(_record(event))])
         await execute(outcome, send, state.save)
 
     async def materialize_one(event: Any) -> None:
