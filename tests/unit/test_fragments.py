@@ -11,7 +11,9 @@ from provmem.core.fragments import (
     addressed_imperative,
     elided_copula,
     elided_feeling,
+    elided_modal,
     spelled_out_copula,
+    with_elided_it,
 )
 
 AT = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
@@ -63,7 +65,15 @@ def test_a_bare_verb_or_request_to_the_listener_is_no_claim(text: str) -> None:
 
 
 def test_the_rules_one_by_one() -> None:
-    assert elided_feeling("Love the colors") == "loves"
+    assert elided_feeling("Love the colors") == ("loves", 1)
+    assert elided_feeling("Really appreciate it") == ("really appreciates", 2)
+    assert elided_feeling("Really nice") is None
+    assert elided_modal("Can't wait to see it") == ("can't", 1)
+    assert elided_modal("Gotta focus") == ("has got to", 1)
+    assert elided_modal("Don't forget the keys") is None  # to the listener
+    assert with_elided_it("Reminds Maya of home.") == "It reminds Maya of home."
+    assert with_elided_it("Sounds like fun.") == "Sounds like fun."
+    assert with_elided_it("Makers gather here.") == "Makers gather here."
     assert elided_feeling("love the colors") is None  # not a sentence start
     assert elided_copula("Really glad to have you here", has_verb=True)
     assert not elided_copula("Painting is my passion", has_verb=True)
@@ -72,6 +82,8 @@ def test_the_rules_one_by_one() -> None:
     assert not addressed_imperative("Love the colors")  # a feeling, the speaker's own
     assert spelled_out_copula("Life's tough.") == "Life is tough."
     assert spelled_out_copula("Maria's dog.") == "Maria's dog."
+    assert spelled_out_copula("Her name's Coco.") == "Her name is Coco."
+    assert spelled_out_copula("Maria's fam's small.") == "Maria's fam is small."
 
 
 @pytest.mark.parametrize(
