@@ -206,8 +206,8 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
     elided = _elided(body, has_verb)
     if elided is None and addressed_imperative(body):
         return None
-    if not (has_verb or _anchored(inside) or elided is not None):
-        return None
+    if not (has_verb or elided is not None):
+        return None  # a verbless fragment ("Three times a week.") stays raw evidence
     statement = rewrite_clause(
         text, start, end, turn.signals, turn.speaker, turn.listener, subject_elided=bool(elided)
     )
@@ -294,13 +294,6 @@ def _support(turn: _Turn, start: int, end: int) -> tuple[tuple[int, int], ...]:
             cut = max(cut, piece.end)
     spans.append((cut, end))
     return tuple((s, e) for s, e in spans if e > s and turn.text[s:e].strip(" `.,;:!?"))
-
-
-def _anchored(inside: tuple[Signal, ...]) -> bool:
-    """A verbless fragment is kept when it names the speaker, someone or a date ("A gift
-    from my grandma in Seoul"): it still points recall at its turn."""
-    kinds = {SignalKind.SPEAKER, SignalKind.ENTITY, SignalKind.DATE}
-    return any(s.kind in kinds for s in inside)
 
 
 def _label(body: str) -> bool:

@@ -117,8 +117,10 @@ def elided_feeling(body: str) -> tuple[str, int] | None:
 def elided_modal(body: str) -> tuple[str, int] | None:
     """The modal an elided "I" leaves at the start ("Can't wait to see it" ->
     ``("can't", 1)``; "Gotta focus" -> ``("has got to", 1)``), or None."""
-    first = body.split(maxsplit=1)[0].lower().replace("’", "'") if body.strip() else ""
-    verb = _MODAL_OPENINGS.get(first)
+    words = body.lower().replace("’", "'").split(maxsplit=2)
+    verb = _MODAL_OPENINGS.get(words[0]) if words else None
+    if len(words) > 1 and words[1] == "be":
+        return None  # "Gonna be a great night": the elided subject is "it", not "I"
     return (verb, 1) if verb and body[:1].isupper() else None
 
 
