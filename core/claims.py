@@ -11,6 +11,7 @@ keep the most salient few of the turn (:data:`~provmem.core.salience.CLAIM_BUDGE
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time
 
@@ -123,7 +124,12 @@ class _Turn:
 
 
 def extract_claims(
-    text: str, *, speaker: str, captured_at: datetime, role: Role = "user"
+    text: str,
+    *,
+    speaker: str,
+    captured_at: datetime,
+    role: Role = "user",
+    participants: Sequence[str] = (),
 ) -> list[Claim]:
     """The claims of one turn, each validated against the turn and its metadata.
 
@@ -133,16 +139,26 @@ def extract_claims(
     ...                                      speaker="Alice", captured_at=at)]
     ['Alice moved to Lisbon on 7 May 2023.']
     """
-    return list(extract_turn(text, speaker=speaker, captured_at=captured_at, role=role).claims)
+    found = extract_turn(
+        text, speaker=speaker, captured_at=captured_at, role=role, participants=participants
+    )
+    return list(found.claims)
 
 
 def extract_turn(
-    text: str, *, speaker: str, captured_at: datetime, role: Role = "user"
+    text: str,
+    *,
+    speaker: str,
+    captured_at: datetime,
+    role: Role = "user",
+    participants: Sequence[str] = (),
 ) -> TurnExtraction:
     """Segments, hard anchors and the budgeted claims of one turn (claims from prose only).
 
     A system or tool turn yields anchors but no claims; an assistant's turn only the
-    assistant's own statements, with the assistant as their subject.
+    assistant's own statements, with the assistant as their subject. ``participants``:
+    the session's other speakers known from earlier turns, most recent first; when the
+    turn names no addressee and there is exactly one other, "you" is that person.
     """
     segments = segment(text)
     anchors = tuple(structure_anchors(text, segments))
@@ -151,7 +167,7 @@ def extract_turn(
     view, shares = _without_image_shares(prose_view(text, segments))
     subject = ASSISTANT if role == "assistant" else speaker
     signals = find_signals(view, speaker=subject, captured_at=captured_at)
-    listener = addressee(view, signals) if role == "user" else None
+    listener = None if role != "user" else addressee(view, signals) or _other(speaker, participants)
     code = tuple(s for s in segments if s.kind in CODE_KINDS)
     turn = _Turn(view, text, signals, subject, listener, captured_at, role, code)
     found = [_claim_for(turn, clause) for clause in split_clauses(view)]
@@ -163,6 +179,12 @@ def extract_turn(
     ]
     kept = within_budget(claims)
     return TurnExtraction(tuple(kept), segments, anchors, len(claims) - len(kept))
+
+
+def _other(speaker: str, participants: Sequence[str]) -> str | None:
+    """The one participant of the session besides the speaker, or None."""
+    others = {p for p in participants if p.strip() and p != speaker}
+    return others.pop() if len(others) == 1 else None
 
 
 def _without_image_shares(view: str) -> tuple[str, list[tuple[int, int]]]:

@@ -117,3 +117,19 @@ def test_a_statement_about_an_unnamed_listener_is_left_to_the_raw_evidence() -> 
 def test_a_subordinate_opening_is_no_bare_verb() -> None:
     assert not addressed_imperative("Since the beta slipped to August 22 I have time")
     assert not addressed_imperative("After the launch we rested")
+
+
+def test_the_one_other_participant_of_the_session_is_the_listener() -> None:
+    def said(participants: tuple[str, ...]) -> list[str]:
+        found = extract_claims(
+            "Your support means a ton to me.",
+            speaker="Maya",
+            captured_at=AT,
+            participants=participants,
+        )
+        return [c.statement for c in found]
+
+    assert said(("Jon",)) == ["Jon's support means a ton to Maya."]
+    assert said(("Maya", "Jon")) == ["Jon's support means a ton to Maya."]  # not the speaker
+    assert said(("Jon", "Gina")) == []  # two others: the listener is not known
+    assert said(()) == []
