@@ -46,6 +46,7 @@ _SECOND_PERSON = re.compile(
     r"\b(?P<word>[Yy]ourself|[Yy]ours|[Yy]our|[Yy]ou)"
     rf"(?P<tail>{_Q}re|{_Q}ve|{_Q}ll|{_Q}d| are| have| were)?\b"
 )
+_PLURAL_YOU = re.compile(r"\s+(?:two|three|both|all|guys|folks|people)\b", re.I)
 _YOU_TAILS = {
     "'re": "is",
     " are": "is",
@@ -236,6 +237,8 @@ def _i_edit(text: str, match: re.Match[str], end: int, speaker: str) -> Replacem
 def _second_person_edits(text: str, start: int, end: int, listener: str) -> list[Replacement]:
     edits = []
     for match in _SECOND_PERSON.finditer(text, start, end):
+        if _PLURAL_YOU.match(text, match.end()):
+            continue  # "you two", "you guys": more than the listener, left unresolved
         word, tail = match.group("word").lower(), (match.group("tail") or "").replace("’", "'")
         if word.startswith("your"):
             edits.append(

@@ -133,3 +133,10 @@ def test_the_one_other_participant_of_the_session_is_the_listener() -> None:
     assert said(("Maya", "Jon")) == ["Jon's support means a ton to Maya."]  # not the speaker
     assert said(("Jon", "Gina")) == []  # two others: the listener is not known
     assert said(()) == []
+    both = extract_claims(
+        "News that you two are getting along.",
+        speaker="Maya",
+        captured_at=AT,
+        participants=("Jon",),
+    )
+    assert both == []  # "you two" is more than the listener
