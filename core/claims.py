@@ -268,7 +268,7 @@ def _spelled(statement: str) -> str:
     spelled = spelled_out_copula(statement)
     if spelled == statement:
         return statement
-    bare = re.sub(r"['’]s\b(?: (?:been|got|gotten|had)\b)?", "", statement)
+    bare = re.sub(r"['’]s\b(?: (?:been|got|gotten|had)\b)?|\bto \w+", "", statement)
     return statement if FINITE_WORD.search(bare) else spelled
 
 

@@ -35,6 +35,7 @@ def statements(text: str) -> list[str]:
         ("Excited for this new chapter.", "Maya is excited for this new chapter."),
         ("Bet the atmosphere was incredible.", "Maya bets the atmosphere was incredible."),
         ("Pottery's so relaxing and creative.", "Pottery is so relaxing and creative."),
+        ("Life's too short to do anything else.", "Life is too short to do anything else."),
         (
             "Opening the dance studio's been a great experience.",
             "Opening the dance studio has been a great experience.",
