@@ -28,9 +28,11 @@ from ...core.retrieval import (
     supporting_text,
     temporal_route,
 )
+from ...core.signals import query_anchor_terms
 from ...core.sufficiency import Path, QueryIntent, Routing, analyze, route
 from ...infra.crypto import EvidenceSealer
 from ...infra.embedding import MiniLMEmbedder
+from ...infra.sparse import anchor_vector
 from ...streams.indexing import KeywordEncoder
 from .results import BundleView, EvidenceItem, Recollection, RouteDiagnostic
 
@@ -49,6 +51,7 @@ WEIGHTS = {
     "bm25_facts": 1.0,
     "dense_evidence": 1.0,
     "bm25_evidence": 1.0,
+    "anchor": 1.0,
     "entity": 1.0,
     "slot": 1.0,
     "temporal": 1.0,
@@ -200,13 +203,25 @@ class Recall:
         return found
 
     async def _keyword_routes(self, scope_key: str, query: str) -> list[RouteResult]:
-        """BM25 over facts, then over raw evidence turns (stopwords dropped by the encoder)."""
+        """BM25 over facts, then over raw evidence turns (stopwords dropped by the encoder),
+        then the anchor route when the query names hard anchors."""
         sparse = self._deps.keywords.embed_query(query)
         found = []
         for kind, name in (("fact", "bm25_facts"), ("evidence", "bm25_evidence")):
             hits = await self._deps.vectors.search_sparse(scope_key, sparse, ROUTE_DEPTH, kind=kind)
             found.append(RouteResult(name, tuple(h.fact_id for h in hits)))
+        anchors = query_anchor_terms(query)
+        if anchors:
+            found.append(await self._anchor_route(scope_key, anchors))
         return found
+
+    async def _anchor_route(self, scope_key: str, anchors: Sequence[str]) -> RouteResult:
+        """The turns holding the query's hard anchors (an identifier, a path, a version, a
+        command, a measure, an error) as exact terms, rarer anchors first (the index's IDF):
+        a word-stem route splits ``flask@2.3.1`` or ``src/app.py`` into common words."""
+        wanted = anchor_vector(anchors)
+        hits = await self._deps.vectors.search_sparse(scope_key, wanted, ROUTE_DEPTH, "evidence")
+        return RouteResult("anchor", tuple(h.fact_id for h in hits), ", ".join(anchors))
 
     async def _entity_route(
         self, scope_key: str, intent: QueryIntent, vector: Sequence[float]
