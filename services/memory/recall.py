@@ -29,7 +29,7 @@ from ...core.retrieval import (
     temporal_route,
 )
 from ...core.signals import query_anchor_terms
-from ...core.sufficiency import Path, QueryIntent, Routing, analyze, route
+from ...core.sufficiency import Path, QueryIntent, Routing, analyze, route, unnamed_query
 from ...infra.crypto import EvidenceSealer
 from ...infra.embedding import MiniLMEmbedder
 from ...infra.sparse import anchor_vector
@@ -52,6 +52,7 @@ WEIGHTS = {
     "dense_evidence": 1.0,
     "bm25_evidence": 1.0,
     "anchor": 1.0,
+    "dense_unnamed": 1.0,
     "entity": 1.0,
     "slot": 1.0,
     "temporal": 1.0,
@@ -146,8 +147,15 @@ class Recall:
         work that needs no vector runs: the keyword routes, the slot lookup and the reads
         those need.
         """
-        embedding = asyncio.get_running_loop().run_in_executor(
-            None, self._deps.embedder.embed_query, query
+        loop = asyncio.get_running_loop()
+        embedding = loop.run_in_executor(None, self._deps.embedder.embed_query, query)
+        unnamed = unnamed_query(query, intent.entities)
+        if unnamed and not self._deps.keywords.embed_query(unnamed).indices:
+            unnamed = ""  # nothing but question words is left
+        unnamed_embedding = (
+            loop.run_in_executor(None, self._deps.embedder.embed_query, unnamed)
+            if unnamed
+            else None
         )
         keyword = await self._keyword_routes(scope_key, query)
         slots = await self._slot_ids(scope_key, query, intent)
@@ -155,6 +163,8 @@ class Recall:
         await self._load([*await self._linked(_items(keyword), found), *slots[0]], scope_key, found)
         vector = await embedding
         dense = await self._dense_routes(scope_key, vector)
+        if unnamed_embedding is not None:
+            dense.append(await self._unnamed_route(scope_key, await unnamed_embedding, unnamed))
         entity = await self._entity_route(scope_key, intent, vector)
         slot = _slot_route(*slots, dense[0].items)
         routes = [*dense, *keyword, *(r for r in (entity, slot) if r is not None)]
@@ -201,6 +211,16 @@ class Recall:
             hits = await self._deps.vectors.search(scope_key, vector, ROUTE_DEPTH, kind=kind)
             found.append(RouteResult(name, tuple(h.fact_id for h in hits)))
         return found
+
+    async def _unnamed_route(
+        self, scope_key: str, vector: Sequence[float], unnamed: str
+    ) -> RouteResult:
+        """Dense search over facts for the query without the names it asks about: a fact
+        of a scope often leaves its topic implicit ("the suite is at 136 tests now" in a
+        chat about TrailMap), so what is asked of the name is searched on its own, beside
+        the facts that only share the name."""
+        hits = await self._deps.vectors.search(scope_key, vector, ROUTE_DEPTH, kind="fact")
+        return RouteResult("dense_unnamed", tuple(h.fact_id for h in hits), unnamed)
 
     async def _keyword_routes(self, scope_key: str, query: str) -> list[RouteResult]:
         """BM25 over facts, then over raw evidence turns (stopwords dropped by the encoder),

@@ -18,7 +18,7 @@ from provmem.core.retrieval import (
     within_budget,
 )
 from provmem.core.stages import Candidate
-from provmem.core.sufficiency import Need, Path, analyze, route
+from provmem.core.sufficiency import Need, Path, analyze, route, unnamed_query
 from provmem.streams.indexing import evidence_document
 from tests.unit.test_gate import claim, run, vec
 
@@ -132,6 +132,15 @@ def test_query_analysis_finds_needs_names_and_times() -> None:
     assert Need.DATE in intent.needs and intent.entities == ("Caroline",)
     assert intent.time_ranges == ("2026-04-01/2026-04-30",)
     assert Need.COUNT in analyze("How many kids does Mel have?", NOW).needs
+    assert analyze("How much of TrailMap is tested?", NOW).entities == ("TrailMap",)
+
+
+def test_the_unnamed_query_asks_what_the_query_asks_of_its_names() -> None:
+    names = analyze("What are Melanie's pets' names?", NOW).entities
+    assert unnamed_query("What are Melanie's pets' names?", names) == "What are pets' names?"
+    both = "What have Caroline and Melanie both painted?"
+    assert unnamed_query(both, ("Caroline", "Melanie")) == "What have and both painted?"
+    assert unnamed_query("Where do they live?", ()) == ""
 
 
 def test_router_answers_when_facts_state_the_need_else_escalates() -> None:
