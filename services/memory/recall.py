@@ -18,9 +18,11 @@ from ...core.retrieval import (
     Bundle,
     Lookups,
     RouteResult,
+    agreed_raw_hits,
     count_tokens,
     fuse,
     keep_raw_tier,
+    neighbour_route,
     pair_conflicts,
     project,
     raw_tier,
@@ -40,6 +42,7 @@ ROUTE_DEPTH = 30
 ESCALATE_TOP = 5
 EXPAND_TOP = 2  # escalation reads the raw neighbourhood of the best bundles only
 NEIGHBOURS = 1
+EXCHANGE = 1  # the neighbour route reads one turn each side: the exchange around a hit
 HOPS = 1
 HOP_FACTS = 5
 RAW_TIER = 10  # the fused top 10 ...
@@ -56,6 +59,7 @@ WEIGHTS = {
     "entity": 1.0,
     "slot": 1.0,
     "temporal": 1.0,
+    "neighbours": 0.5,  # proximity, not a match: half credit (as SUPERSEDED_CREDIT)
 }
 QUOTES = 1  # one direct quote grounds the statement; every evidence id is still listed
 SLOT_WORDS = {
@@ -168,8 +172,24 @@ class Recall:
         entity = await self._entity_route(scope_key, intent, vector)
         slot = _slot_route(*slots, dense[0].items)
         routes = [*dense, *keyword, *(r for r in (entity, slot) if r is not None)]
+        near = await self._neighbour_route(routes)
+        routes += [near] if near is not None else []
         await self._load(await self._linked(_items(routes), found), scope_key, found)
         return routes, vector, found
+
+    async def _neighbour_route(self, routes: Sequence[RouteResult]) -> RouteResult | None:
+        """The spoken turns around the raw tier's best hits both raw routes found
+        (:func:`neighbour_route`): the exchange of a confident hit, never of a guess."""
+        anchors = agreed_raw_hits(routes, RAW_KEPT)
+        around = {
+            anchor: [
+                turn.evidence_id
+                for turn in await self._deps.evidence.neighbours(anchor, EXCHANGE)
+                if turn.action == "say" or turn.evidence_id == anchor
+            ]
+            for anchor in anchors
+        }
+        return neighbour_route(anchors, around, ROUTE_DEPTH)
 
     async def _rank(
         self,

@@ -212,3 +212,24 @@ async def test_anchor_route_finds_the_turn_of_a_code_identifier(tmp_path: Path) 
         assert "anchor" not in {r.route for r in plain.routes}  # no anchor, no route
     finally:
         await runtime.stop()
+
+
+async def test_neighbour_route_brings_the_reply_to_a_turn_found(tmp_path: Path) -> None:
+    """The answer to a question found often shares no word with the query: the neighbour
+    route reads the exchange around the raw tier's best hits."""
+    runtime = await Runtime(Settings(data_dir=tmp_path / "d", partitions=2), tmp_path).start()
+    try:
+        await runtime.memory.publish(
+            [
+                said("n1", "My sister keeps asking where I found the brass lamp.", 0),
+                said("n2", "A flea market in Lyon, last spring, for twelve euros.", 1),
+                said("n3", "The weather has been grey all week.", 2),
+                said("n4", "I started a pottery class on Tuesdays.", 3),
+            ]
+        )
+        await runtime.memory.sync()
+        result = await runtime.memory.query(SCOPE, "Where was the brass lamp found?", now=NOW)
+        near = [b for b in result.bundles if "neighbours" in b.routes]
+        assert "n2" in {e.source_turn_id for b in near for e in b.evidence}
+    finally:
+        await runtime.stop()

@@ -10,8 +10,10 @@ from provmem.core.retrieval import (
     Bundle,
     Lookups,
     RouteResult,
+    agreed_raw_hits,
     count_tokens,
     fuse,
+    neighbour_route,
     project,
     spread,
     temporal_route,
@@ -154,3 +156,21 @@ def test_router_answers_when_facts_state_the_need_else_escalates() -> None:
     assert route(analyze("What does Alice play?", NOW), []).reasons == ("no fact retrieved",)
     negated = _fact("f3", "Alice does not eat meat.", negated=True)
     assert route(analyze("What does Alice not eat?", NOW), [negated]).path is Path.ANSWER
+
+
+def test_the_neighbour_route_reads_the_exchange_around_the_best_raw_hits() -> None:
+    around = {"ev_5": ["ev_4", "ev_5", "ev_6"], "ev_9": ["ev_8", "ev_9", "ev_10"]}
+    result = neighbour_route(["ev_5", "ev_9", "ev_6"], around)
+    assert result is not None and result.route == "neighbours"
+    assert result.items == ("ev_4", "ev_8", "ev_10")  # by anchor rank, before then after
+    assert neighbour_route(["ev_1"], {"ev_1": ["ev_1"]}) is None
+
+
+def test_the_agreed_raw_hits_are_those_both_raw_routes_found() -> None:
+    routes = [
+        RouteResult("dense_evidence", ("ev_1", "ev_2", "ev_3")),
+        RouteResult("bm25_evidence", ("ev_3", "ev_4", "ev_1")),
+        RouteResult("dense_facts", ("ev_2",)),
+    ]
+    assert agreed_raw_hits(routes, 3) == ["ev_1", "ev_3"]
+    assert agreed_raw_hits([RouteResult("dense_evidence", ("ev_1",))], 3) == ["ev_1"]
