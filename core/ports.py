@@ -8,7 +8,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
-from .events import Fact, FactChanged, SpeakerRole, TurnRecorded
+from .events import Fact, FactChanged, SealedText, SpeakerRole, TurnRecorded
 from .extraction import Claim
 
 
@@ -282,6 +282,30 @@ class CachingEmbedder(Embedder, Protocol):
     are embedded once (raw evidence: erasure must not have to clean them out of it)."""
 
     def embed_transient(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+    def cached(self, text: str) -> bool:
+        """Whether the text's vector is in the cache (the erasure audit asks)."""
+        ...
+
+    def forget(self, texts: Sequence[str]) -> int:
+        """Drop these texts' vectors from the cache; how many were there."""
+        ...
+
+
+class EvidenceSealing(Protocol):
+    """Turn text sealed under its subject's data key (infra/crypto.py: EvidenceSealer)."""
+
+    async def seal(self, scope_key: str, text: str) -> tuple[SealedText, str]:
+        """The sealed text and the id of the data key it is sealed under."""
+        ...
+
+    async def open(self, sealed: SealedText) -> str:
+        """The plaintext; MissingDataKeyError (a LookupError) once the key is shredded."""
+        ...
+
+    def forget(self, key_id: str) -> None:
+        """Drop a cached data key (after its subject was erased)."""
+        ...
 
 
 class KeyStore(Protocol):

@@ -12,9 +12,11 @@ import base64
 import hashlib
 import hmac
 import os
+import time
 from pathlib import Path
 
 import structlog
+from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from ..core.events import SealedText
@@ -22,6 +24,9 @@ from ..core.ports import KeyStore
 from .settings import Settings
 
 _NONCE = 12
+#: How long a process trusts a data key it read before it asks the key store again: a
+#: subject shredded by another process (a worker's erasure) reads as erased here after it.
+KEY_CACHE_S = 5.0
 _log = structlog.get_logger(__name__)
 
 
@@ -48,6 +53,9 @@ class ForeignMasterKeyError(ValueError):
 
 #: The key-store entry holding the deployment's key check (not a data key).
 DEPLOYMENT_CHECK = "deployment-key-check"
+#: The deployment's own data key (log records that name no subject: infra/sealed_log.py).
+#: Its id starts like a subject's (``dk_``), so rotation and the foreign-key checks cover it.
+DEPLOYMENT_KEY_ID = "dk_deployment"
 
 
 def master_fingerprint(master_key: bytes) -> bytes:
@@ -145,7 +153,7 @@ class EvidenceSealer:
         self._wrapper = KeyWrapper(master_key)
         self._master = master_key
         self._keys = keys
-        self._cache: dict[str, bytes] = {}
+        self._cache: dict[str, tuple[bytes, float]] = {}  # key id -> data key, when read
         self._verified = False
 
     @property
@@ -183,20 +191,23 @@ class EvidenceSealer:
         return plain.decode("utf-8")
 
     async def _data_key(self, key_id: str, *, create: bool) -> bytes:
-        if key_id in self._cache:
-            return self._cache[key_id]
+        now = time.monotonic()
+        cached = self._cache.get(key_id)
+        if cached is not None and now - cached[1] < KEY_CACHE_S:
+            return cached[0]
         if create:
             await self.verify()
         wrapped = await self._keys.get(key_id)
         if wrapped is None and create:
             wrapped = await self._keys.put_if_absent(key_id, self._wrap(key_id))
         if wrapped is None:
+            self._cache.pop(key_id, None)
             raise MissingDataKeyError(key_id)
         if not self._wrapper.owns(wrapped) and not create:
             _log.warning("crypto.foreign_data_key", key_id=key_id)
             raise MissingDataKeyError(f"{key_id}: wrapped by another master key (skipped)")
         data_key = self._unwrap(key_id, wrapped)
-        self._cache[key_id] = data_key
+        self._cache[key_id] = (data_key, now)
         return data_key
 
     async def subject_secret(self, scope_key: str, purpose: str) -> bytes:
@@ -215,22 +226,46 @@ class EvidenceSealer:
     async def seal_blob(self, scope_key: str, plain: str) -> str:
         """``plain`` sealed under the subject's data key, as one compact string:
         ``pm1.<key id>.<base64 nonce | AES-256-GCM ciphertext>``."""
-        key_id = subject_key_id(scope_key)
+        return await self._seal_under(subject_key_id(scope_key), plain.encode("utf-8"))
+
+    async def seal_bytes(self, scope_key: str | None, plain: bytes) -> str:
+        """``plain`` bytes sealed like :meth:`seal_blob`: under the subject's data key, or
+        (``scope_key`` None) under the deployment's data key (:data:`DEPLOYMENT_KEY_ID`:
+        random, wrapped by the master key like a subject's, so a rotation re-wraps it; no
+        erasure destroys it), for log records that name no subject or must stay readable
+        after one is shredded (erasure requests, ERASE changes: infra/sealed_log.py)."""
+        key_id = DEPLOYMENT_KEY_ID if scope_key is None else subject_key_id(scope_key)
+        return await self._seal_under(key_id, plain)
+
+    async def _seal_under(self, key_id: str, plain: bytes) -> str:
         data_key = await self._data_key(key_id, create=True)
         nonce = os.urandom(_NONCE)
-        sealed = AESGCM(data_key).encrypt(nonce, plain.encode("utf-8"), _blob_aad(key_id))
+        sealed = AESGCM(data_key).encrypt(nonce, plain, _blob_aad(key_id))
         return f"{_BLOB}.{key_id}.{_b64(nonce + sealed)}"
 
     async def open_blob(self, blob: str) -> str:
         """The plaintext of :meth:`seal_blob`; :class:`MissingDataKeyError` once shredded.
         Text that is not a sealed blob (written before sealing) is returned as it is."""
-        if not blob.startswith(_BLOB + "."):
+        if not is_blob(blob):
             return blob
+        return (await self.open_bytes(blob)).decode("utf-8")
+
+    async def open_bytes(self, blob: str) -> bytes:
+        """The plaintext bytes of a sealed blob (:meth:`seal_bytes`, :meth:`seal_blob`);
+        :class:`MissingDataKeyError` once its key is shredded, ``cryptography``'s
+        ``InvalidTag`` when it was altered."""
         _, key_id, body = blob.split(".", 2)
-        data_key = await self._data_key(key_id, create=False)
         raw = base64.b64decode(body)
-        plain = AESGCM(data_key).decrypt(raw[:_NONCE], raw[_NONCE:], _blob_aad(key_id))
-        return plain.decode("utf-8")
+        cached = key_id in self._cache
+        data_key = await self._data_key(key_id, create=False)
+        try:
+            return AESGCM(data_key).decrypt(raw[:_NONCE], raw[_NONCE:], _blob_aad(key_id))
+        except InvalidTag:
+            if not cached:
+                raise
+        self.forget(key_id)  # a key cached before its subject was erased and came back
+        data_key = await self._data_key(key_id, create=False)
+        return AESGCM(data_key).decrypt(raw[:_NONCE], raw[_NONCE:], _blob_aad(key_id))
 
     def _wrap(self, key_id: str) -> bytes:
         return self._wrapper.wrap(key_id, AESGCM.generate_key(256))
@@ -240,6 +275,11 @@ class EvidenceSealer:
 
 
 _BLOB = "pm1"
+
+
+def is_blob(text: str) -> bool:
+    """Whether ``text`` is a sealed blob (else plaintext written before sealing)."""
+    return text.startswith(_BLOB + ".")
 
 
 def _blob_aad(key_id: str) -> bytes:

@@ -30,6 +30,8 @@ from typing import Any
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from .sealed_log import raw_log
+
 __all__ = [
     "SCHEME",
     "ErasedMarks",
@@ -72,6 +74,7 @@ approve reject target fact reason statement ids support start end entities slot 
 negated valid from signals status active superseded deleted needs review confidence
 supersedes extraction last verified change add noop update erase caused kind time
 rules null true false none subject organization dense bm25 payload provmem seal sealed
+deployment
 """
 
 
@@ -279,7 +282,9 @@ async def log_records(
 ) -> AsyncIterator[tuple[str, Any, Any]]:
     """What a log retains, as scan input: every record of every partition of the topics;
     of a ``compacted`` topic, what compaction keeps (each key's latest record: a Kafka
-    broker's log cleaner drops the older ones on its own schedule)."""
+    broker's log cleaner drops the older ones on its own schedule). The records as they
+    are at rest: under a :class:`~provmem.infra.sealed_log.SealedLog`, never opened."""
+    log = raw_log(log)
     latest_only = set(compacted)
     for topic in topics:
         for partition in range(await log.partitions(topic)):

@@ -15,7 +15,7 @@ Searches take plain scopes, entities and query vectors and key them the same way
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from ..core.ports import SparseVector, VectorHit, VectorIndex, VectorPoint
 from .sealing import ViewSealer
@@ -88,8 +88,26 @@ class SealedVectorIndex:
     async def close(self) -> None:
         await self.inner.close()
 
-    def __getattr__(self, name: str) -> Any:
-        """What else the adapter offers (``purge``, ``optimize``, ``payload``)."""
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return getattr(self.inner, name)
+    async def payload(self, item_id: str) -> dict[str, Any] | None:
+        """A point's stored payload (keyed tags, no content), for the audit and a replay's
+        check; both engines keep one."""
+        if not isinstance(self.inner, _Payloads):
+            raise TypeError(f"{type(self.inner).__name__} cannot show payloads")
+        return await self.inner.payload(item_id)
+
+    async def purge(self) -> int:
+        """Drop deleted points physically where the engine can (qdrant-edge rebuilds its
+        shard); a Qdrant server vacuums on its own schedule: 0."""
+        if isinstance(self.inner, _Purgeable):
+            return await self.inner.purge()
+        return 0
+
+
+@runtime_checkable
+class _Payloads(Protocol):
+    async def payload(self, item_id: str) -> dict[str, Any] | None: ...
+
+
+@runtime_checkable
+class _Purgeable(Protocol):
+    async def purge(self) -> int: ...

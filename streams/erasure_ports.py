@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from ..core.ports import (
+    CachingEmbedder,
     EventLog,
+    EvidenceSealing,
     EvidenceStore,
     FactViews,
     KeyStore,
@@ -29,8 +31,6 @@ from ..core.ports import (
     StateStore,
     VectorIndex,
 )
-from ..infra.crypto import EvidenceSealer
-from ..infra.embedding import MiniLMEmbedder
 from ..infra.sealed_vectors import SealedVectorIndex
 from ..infra.settings import Settings
 from .pipeline import Deriver
@@ -111,9 +111,9 @@ class ErasureDeps:
     evidence: EvidenceStore
     views: FactViews
     keys: KeyStore
-    sealer: EvidenceSealer
+    sealer: EvidenceSealing
     vectors: VectorIndex | None
-    embedder: MiniLMEmbedder
+    embedder: CachingEmbedder
     ledger: StateStore
     state: StateStore | None = None
     deriver: Deriver | None = None

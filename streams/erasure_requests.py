@@ -24,7 +24,7 @@ from ..core.events import ErasureRequested
 from ..core.ports import Append, LogRecord
 from ..core.scope import partition_for
 from .erasure import Eraser
-from .outcome import Origin, Outcome, Outgoing
+from .outcome import Outcome, Outgoing
 from .pipeline import CONTROL_PREFIX, Deriver
 from .topics import ERASURE_REQUESTS, TopicNames
 
@@ -100,20 +100,21 @@ class ScopeRecords:
         self.deriver = deriver
         self.eraser = eraser
 
-    async def handle(
-        self,
-        key: bytes | None,
-        raw: bytes | None,
-        origin: Origin,
-        pending: dict[str, bytes],
-    ) -> Outcome:
-        if not is_control(key):
-            return await self.deriver.handle(key, raw, origin, pending)
-        topic, partition, offset = origin.topic, origin.partition, origin.offset
-        request = erasure_request_in(LogRecord(topic, partition, offset, key, raw))
+    async def handle_batch(self, records: Sequence[LogRecord]) -> Outcome:
+        """Each record in order: a turn against the state the earlier ones left, a control
+        record runs the cascade up to its own offset."""
+        outcome = Outcome()
+        for record in records:
+            outcome.merge(await self._handle_record(record, outcome.state))
+        return outcome
+
+    async def _handle_record(self, record: LogRecord, pending: dict[str, bytes]) -> Outcome:
+        if not is_control(record.key):
+            return await self.deriver.handle_record(record, pending)
+        request = erasure_request_in(record)
         if request is None:
             return Outcome()  # the control record's tombstone, or one that does not decode
-        receipt = await self.eraser.erase(request, until=offset)
+        receipt = await self.eraser.erase(request, until=record.offset)
         log.info("erasure.completed", request_id=request.request_id, residue=receipt.residue_found)
-        done = Append(partition, key or b"", None)  # the compacted log drops the request
-        return Outcome([Outgoing(topic, done)])
+        done = Append(record.partition, record.key or b"", None)  # the compacted log drops it
+        return Outcome([Outgoing(record.topic, done)])

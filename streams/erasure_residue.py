@@ -36,6 +36,7 @@ from ..infra.residue import (
     mark,
     marks_of,
 )
+from ..infra.sealed_log import is_sealed
 from ..infra.settings import Settings
 from .erasure_ports import ErasureDeps
 
@@ -116,10 +117,11 @@ async def byte_audit(deps: ErasureDeps, entry: dict[str, Any], scope_key: str) -
     server's payloads (when configured) and the log's retained records.
 
     Not hits: an erased id as a tombstone's key (a compacted log keeps it so readers learn
-    of the erasure) or in the erasure request itself; a word that is part of a scope key
-    (an identifier on every record, not content); a word in a retained log record of
-    another scope (the log still carries some plaintext metadata, speakers say, and two
-    subjects may share a word) -- in the log's file too."""
+    of the erasure); a word that is part of a scope key (an identifier on every record,
+    not content). A sealed record (infra/sealed_log.py) counts whatever its scope; only a
+    record written before the log was sealed may hold a word of another scope (two
+    subjects may share a word) or an erased id in the erasure request, in the log's file
+    too: those are not hits."""
     if MARKS_FIELD not in entry:
         return {}
     key = audit_key(master_key(deps.settings))
@@ -166,7 +168,7 @@ class _Audit:
             scope = _scope_of(value)
             scopes.add(scope or "")
             own = value is not None and deps.names.erasure_requests not in location
-            if own and scope in (None, self.scope_key):
+            if is_sealed(value) or (own and scope in (None, self.scope_key)):
                 counted += self.hits.scan_records([(location, record_key, value)])
             else:
                 allowed.scan_records([(location, record_key, value)])

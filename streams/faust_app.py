@@ -34,6 +34,7 @@ from .indexing import EvidenceIndexer
 from .outcome import Origin, Outgoing, execute
 from .pipeline import Deriver, Materializer
 from .runtime.kafka import verify_deployment_key, worker_adapters, worker_sealer
+from .sealed_topics import log_sealer, sealed_log
 from .topics import TopicNames
 from .topology import DERIVE, INDEX_EVIDENCE, MATERIALIZE, ROUTE_ERASURES, outputs_of
 from .wiring import derive_deps
@@ -192,6 +193,7 @@ def create_app(settings: Settings) -> WorkerApp:
         "gate-state", default=None, partitions=settings.partitions, key_type=bytes, value_type=bytes
     )
     sealer = worker_sealer(settings)
+    sealed = log_sealer(sealer, names)  # seal: values opened as they come in, sealed going out
     state = SealedGateState(TableStateStore(table), ViewSealer(sealer))
     deriver, records, materializer, indexer = _handlers(settings, names, state, sealer)
     delivery = Delivery(app, KafkaEventLog(settings.broker_url), settings.consumer_group)
@@ -216,21 +218,23 @@ def create_app(settings: Settings) -> WorkerApp:
 
     async def send(items: Sequence[Outgoing]) -> None:
         for item in items:
-            record = item.record
+            record = await sealed.seal(item.topic, item.record)
             delivered = await outgoing[item.topic].send(
                 key=record.key, value=record.value, partition=record.partition
             )
             await delivered
 
     async def derive_one(event: Any) -> None:
-        outcome = await records.handle(event.key, event.value, _origin(event), {})
+        outcome = await records.handle_batch([await sealed.open(_record(event))])
         await execute(outcome, send, state.save)
 
     async def materialize_one(event: Any) -> None:
-        await execute(await materializer.handle_batch([_record(event)]), send, None)
+        await execute(
+            await materializer.handle_batch([await sealed.open(_record(event))]), send, None
+        )
 
     async def route_one(event: Any) -> None:
-        await execute(await router.handle_batch([_record(event)]), send, None)
+        await execute(await router.handle_batch([await sealed.open(_record(event))]), send, None)
 
     @app.agent(turns, name=DERIVE.name)
     async def derive(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
@@ -257,7 +261,7 @@ def create_app(settings: Settings) -> WorkerApp:
         @app.agent(turns, name=INDEX_EVIDENCE.name)
         async def index_evidence(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
             async for events in stream.take_events(BATCH, within=BATCH_WAIT_S):
-                await indexer.handle_batch([_record(e) for e in events])
+                await indexer.handle_batch(await sealed.open_all([_record(e) for e in events]))
                 yield None
 
     return WorkerApp(app, deriver, materializer)
@@ -315,7 +319,7 @@ def _handlers(
         ErasureDeps(
             settings=settings,
             names=names,
-            log=cascade_log,
+            log=sealed_log(cascade_log, sealer, names),
             evidence=evidence,
             views=views,
             keys=sealer.keys,

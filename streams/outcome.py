@@ -72,16 +72,19 @@ def dead_letter(
     error: str,
     origin: Origin,
 ) -> Outgoing:
-    """The dead-letter record for a record that could not be processed, with its reason."""
+    """The dead-letter record for a record that could not be processed, with its reason.
+    The original key goes into the (sealed) body, not the record's key: an evidence id
+    in the clear would outlive its subject's erasure on this delete-only topic."""
     body = {
         "stage": stage,
         "error": error,
         "topic": origin.topic,
         "partition": origin.partition,
         "offset": origin.offset,
+        "key_b64": None if key is None else base64.b64encode(key).decode("ascii"),
         "value_b64": None if raw is None else base64.b64encode(raw).decode("ascii"),
     }
-    return Outgoing(names.dead_letters, Append(0, key, json.dumps(body).encode("utf-8")))
+    return Outgoing(names.dead_letters, Append(0, None, json.dumps(body).encode("utf-8")))
 
 
 def describe(error: Exception) -> str:

@@ -77,9 +77,7 @@ class Deriver:
         try:
             outcome = Outcome()
             for record in records:
-                origin = Origin.of(record)
-                handled = await self.handle(record.key, record.value, origin, outcome.state)
-                outcome.merge(handled)
+                outcome.merge(await self.handle_record(record, outcome.state))
             return outcome
         finally:
             self._prepared = {}
@@ -102,13 +100,9 @@ class Deriver:
             for evidence_id, found in claims.items()
         }
 
-    async def handle(
-        self,
-        key: bytes | None,
-        raw: bytes | None,
-        origin: Origin,
-        pending: dict[str, bytes],
-    ) -> Outcome:
+    async def handle_record(self, record: LogRecord, pending: dict[str, bytes]) -> Outcome:
+        """One turn against the gate state as the batch left it (``pending``)."""
+        key, raw, origin = record.key, record.value, Origin.of(record)
         if raw is None:
             return Outcome()  # a tombstone: erasure handles its effects
         if key is not None and key.startswith(CONTROL_PREFIX):

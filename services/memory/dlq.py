@@ -1,7 +1,9 @@
 """Dead letters: list them, and re-drive them onto the topic they came from.
 
 A stage that cannot process a record writes a dead letter (``streams/outcome.py``): the
-stage, the reason, the record's origin (topic, partition, offset), its key and its value.
+stage, the reason, the record's origin (topic, partition, offset), its key and its value,
+sealed under the data key of the subject it names (``streams/sealed_topics.py``): a
+letter of an erased subject reads as erased and is not listed.
 Re-driving appends the original record (or a fixed value) to its original topic and
 partition, where the pipeline processes it like any other record, and appends a
 *redriven* marker to the dead-letter topic so the letter is not driven twice. The log
@@ -58,7 +60,7 @@ class DeadLetters:
 
     async def letters(self, *, include_redriven: bool = False) -> list[DeadLetter]:
         """Dead letters, oldest first; re-driven ones only with ``include_redriven``."""
-        records = await self._all()
+        records = [r for r in await self._all() if r.value is not None]  # None: erased
         done = {_marker_of(r) for r in records} - {None}
         letters = [_letter(r, r.offset in done) for r in records if _marker_of(r) is None]
         return [x for x in letters if include_redriven or not x.redriven]
@@ -118,10 +120,20 @@ def _letter(record: LogRecord, redriven: bool) -> DeadLetter:
         topic=str(body.get("topic", "?")),
         partition=int(body.get("partition", 0)),
         origin_offset=int(body.get("offset", -1)),
-        key=None if record.key is None else record.key.decode("utf-8", "replace"),
+        key=_key_of(record, body),
         value=body.get("value_b64"),
         redriven=redriven,
     )
+
+
+def _key_of(record: LogRecord, body: dict[str, Any]) -> str | None:
+    """The failed record's key: in the sealed body (``key_b64``), or, in a letter written
+    before, the letter's own key."""
+    if "key_b64" in body:
+        key = _decode(body["key_b64"])
+    else:
+        key = record.key
+    return None if key is None else key.decode("utf-8", "replace")
 
 
 def _decode(value_b64: str | None) -> bytes | None:

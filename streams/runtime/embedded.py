@@ -21,6 +21,7 @@ from ..gate_store import GateStore
 from ..indexing import SearchIndex
 from ..pipeline import Deriver
 from ..runner import Runner
+from ..sealed_topics import sealed_log
 from ..topics import TopicNames
 from ..wiring import derive_deps, sealers, stage_bindings
 from .base import Components
@@ -124,6 +125,7 @@ async def _build(runtime: EmbeddedRuntime, generation: Generation) -> Components
         fact_stores = EmbeddedStores(settings.data_dir / f"views{generation.suffix()}.db")
     keys = EmbeddedKeyStore(stores)
     sealer, view_sealer = await sealers(settings, keys)
+    log = sealed_log(log, sealer, names)  # seal: record values sealed at the log boundary
     stores.seal_with(view_sealer)
     fact_stores.seal_with(view_sealer)
     state = SealedGateState(EmbeddedStateStore(stores), view_sealer)

@@ -30,6 +30,7 @@ from ...infra.settings import Settings
 from ...infra.sparse import BM25Encoder
 from ..indexing import SearchIndex
 from ..runner import Runner, StageBinding
+from ..sealed_topics import sealed_log
 from ..topics import DATA_KEYS, TopicNames
 from ..wiring import sealers, stage_bindings
 from .base import Components
@@ -157,6 +158,7 @@ async def _build(runtime: KafkaRuntime, chosen: Generation | None) -> Components
     redis_keys = RedisKeys(settings.redis_prefix)
     keys = _data_keys(settings, log, client)
     sealer, view_sealer = await sealers(settings, keys)
+    log = sealed_log(log, sealer, names)  # seal: record values sealed at the log boundary
     views: FactViews = FollowingFactViews(client, settings.redis_prefix, view_sealer)
     if chosen is not None:  # a replay's target: exactly that generation
         target = RedisKeys(chosen.redis_prefix(settings.redis_prefix))

@@ -119,3 +119,27 @@ async def test_kafka_and_redis_compact_and_purge_nothing_themselves(tmp_path: Pa
         found = capabilities_of(log, evidence, views, None)
         assert (found.compacting, found.purgeable, found.payloads) == (None, (), None)
     await client.aclose()
+
+
+async def test_the_sealer_and_the_embedder_meet_the_ports_the_stages_name(tmp_path: Path) -> None:
+    """The stages and the erasure name EvidenceSealing and CachingEmbedder, never the
+    concrete adapters: those keep the methods the ports declare, and do what they say."""
+    from provmem.core.events import SealedText
+    from provmem.core.ports import CachingEmbedder, EvidenceSealing
+    from provmem.infra.embedding import MiniLMEmbedder
+
+    keys = EmbeddedKeyStore(EmbeddedStores(tmp_path / "keys.db"))
+    sealer: EvidenceSealing = EvidenceSealer(MASTER, keys)
+    sealed, key_id = await sealer.seal("acme/p/u", "my phone is 555-0199")
+    assert isinstance(sealed, SealedText) and "555" not in sealed.model_dump_json()
+    assert await sealer.open(sealed) == "my phone is 555-0199"
+    sealer.forget(key_id)
+    assert await sealer.open(sealed) == "my phone is 555-0199"  # the key fetched again
+    await keys.close()
+    embedder: CachingEmbedder = MiniLMEmbedder()
+    (vector,) = embedder.embed(["a cached sentence"])
+    assert len(vector) == embedder.dim and embedder.cached("a cached sentence")
+    embedder.embed_transient(["a transient sentence"])
+    assert not embedder.cached("a transient sentence")
+    assert embedder.forget(["a cached sentence", "never embedded"]) == 1
+    assert not embedder.cached("a cached sentence")

@@ -1,5 +1,5 @@
 """Dead letters on both runtimes: a bad record is parked with its reason, the pipeline goes
-on, and re-driving the fixed record processes it once."""
+on, and re-driving the fixed record processes it once; a subject's letters go with it."""
 
 from __future__ import annotations
 
@@ -10,6 +10,9 @@ import pytest
 from provmem.core.capture import TurnInput, record_turn
 from provmem.core.ports import Append
 from provmem.core.scope import partition_for
+from provmem.infra.crypto import subject_key_id
+from provmem.infra.sealed_log import is_sealed, raw_log
+from provmem.services.erasure.subject import erasure_request
 from provmem.services.memory.dlq import DeadLetters
 from provmem.streams.topics import TURNS
 from tests.harness import SCOPE, Runtime, said
@@ -61,3 +64,37 @@ async def test_a_bad_record_is_parked_and_redriven_once_fixed(runtime: Runtime) 
         await letters.redrive([letter.offset])
     with pytest.raises(LookupError, match="not found"):
         await letters.letter(10_000)
+
+
+async def test_a_subjects_dead_letters_are_erased_with_it(runtime: Runtime) -> None:
+    """A letter holds the failed record (speaker, ids): sealed under its subject's data key,
+    keyed by nothing in the clear, it reads as erased once the subject's key is shredded."""
+    good = await _recorded(runtime, "t9", "I play the cello.")
+    broken = json.loads(good)
+    del broken["speaker"]
+    await _append_raw(runtime, json.dumps(broken).encode())
+    await runtime.memory.publish([said("t1", "I live in Paris.")])
+    assert await _facts_about(runtime, "Paris", 1)
+    components = runtime.memory.components
+    letters = DeadLetters(components.log, components.names)
+    (letter,) = await letters.letters()
+    assert letter.key == "bad" and letter.value is not None  # opened for who holds the key
+    (at_rest,) = await raw_log(components.log).read(components.names.dead_letters, 0, 0, 10)
+    assert at_rest.key is None and is_sealed(at_rest.value)
+    assert b"Alice" not in at_rest.value and b"cello" not in at_rest.value
+
+    request = erasure_request(SCOPE, [], None, True)
+    if await runtime.memory.request_erasure(request) is None:  # Kafka: a worker runs it
+
+        async def completed() -> bool:
+            return await runtime.memory.erasure_receipt(request.request_id) is not None
+
+        await runtime.settle(completed)
+
+    async def gone() -> bool:  # this process trusts a key it read for KEY_CACHE_S at most
+        return await letters.letters(include_redriven=True) == []
+
+    await runtime.settle(gone)
+    (still,) = await raw_log(components.log).read(components.names.dead_letters, 0, 0, 10)
+    assert still.value == at_rest.value  # ciphertext under a destroyed key
+    assert await components.keys.get(subject_key_id(SCOPE)) is None

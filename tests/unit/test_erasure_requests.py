@@ -18,7 +18,7 @@ from provmem.streams.erasure_requests import (
     erasure_request_in,
     is_control,
 )
-from provmem.streams.outcome import Origin, Outcome
+from provmem.streams.outcome import Outcome
 from provmem.streams.pipeline import CONTROL_PREFIX
 from provmem.streams.topics import ERASURE_REQUESTS, TopicNames
 
@@ -43,8 +43,8 @@ class _Deriver:
     def __init__(self) -> None:
         self.handled: list[bytes | None] = []
 
-    async def handle(self, key: bytes | None, raw: bytes | None, *_: Any) -> Outcome:
-        self.handled.append(key)
+    async def handle_record(self, record: LogRecord, pending: dict[str, bytes]) -> Outcome:
+        self.handled.append(record.key)
         return Outcome()
 
 
@@ -93,8 +93,9 @@ async def test_scope_records_send_turns_to_the_deriver_and_control_records_to_th
     deriver, eraser = _Deriver(), _Eraser()
     records = ScopeRecords(deriver, eraser)  # type: ignore[arg-type]
     control = control_record(REQUEST, 8)
-    await records.handle(b"ev_1", b"{}", Origin(NAMES.turns, 2, 4), {})
-    outcome = await records.handle(control.key, control.value, Origin(NAMES.turns, 2, 9), {})
+    turn = LogRecord(NAMES.turns, 2, 4, b"ev_1", b"{}")
+    control_at = LogRecord(NAMES.turns, 2, 9, control.key, control.value)
+    outcome = await records.handle_batch([turn, control_at])
     assert deriver.handled == [b"ev_1"]
     assert eraser.erased == [(REQUEST, 9)]  # erased up to the control record
     (done,) = outcome.outgoing
@@ -106,6 +107,6 @@ async def test_an_undecodable_or_tombstoned_control_record_is_passed_over() -> N
     deriver, eraser = _Deriver(), _Eraser()
     records = ScopeRecords(deriver, eraser)  # type: ignore[arg-type]
     key = CONTROL_PREFIX + b"er_1"
-    assert (await records.handle(key, b"junk", Origin(NAMES.turns, 0, 1), {})).outgoing == []
-    assert (await records.handle(key, None, Origin(NAMES.turns, 0, 2), {})).outgoing == []
+    junk, tombstone = (LogRecord(NAMES.turns, 0, n, key, v) for n, v in ((1, b"junk"), (2, None)))
+    assert (await records.handle_batch([junk, tombstone])).outgoing == []
     assert deriver.handled == [] and eraser.erased == []
