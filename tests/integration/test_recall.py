@@ -183,35 +183,40 @@ def parse_config(path):
 I also pinned flask==2.3.1 in requirements.txt."""
 
 
-async def test_anchor_route_finds_the_turn_of_a_code_identifier(tmp_path: Path) -> None:
+async def test_anchor_route_finds_the_turn_of_a_code_identifier(runtime: Runtime) -> None:
     """Identifiers, paths and versions of a code block are exact terms of the turn: the
-    anchor route finds it by them, beside turns sharing only the words around them."""
-    runtime = await Runtime(Settings(data_dir=tmp_path / "d", partitions=2), tmp_path).start()
-    try:
-        await runtime.memory.publish(
-            [
-                said("c1", "The config parsing is slow, I want to look at the settings.", 0),
-                said("c2", CODE_TURN, 1),
-                said("c3", "Flask feels fine for the loader of the settings page.", 2),
-                said("c4", "I read the config docs of the settings loader again.", 3),
-            ]
+    anchor route finds it by them, beside turns sharing only the words around them (each
+    runtime: its own vector engine)."""
+    await runtime.memory.publish(
+        [
+            said("c1", "The config parsing is slow, I want to look at the settings.", 0),
+            said("c2", CODE_TURN, 1),
+            said("c3", "Flask feels fine for the loader of the settings page.", 2),
+            said("c4", "I read the config docs of the settings loader again.", 3),
+        ]
+    )
+
+    async def indexed() -> bool:
+        found = await runtime.memory.query(SCOPE, "Why is config parsing slow?", now=NOW)
+        return any(e.source_turn_id == "c4" for b in found.bundles for e in b.evidence) and any(
+            r.route == "anchor" and r.hits
+            for r in (await runtime.memory.query(SCOPE, "parse_config?", now=NOW)).routes
         )
-        await runtime.memory.sync()
-        asked = {
-            "Where is parse_config defined?": "parse_config",
-            "What did we put in settings_loader.py?": "settings_loader.py",
-            "Which flask version, 2.3.1?": "2.3.1",
-        }
-        for query, anchor in asked.items():
-            result = await runtime.memory.query(SCOPE, query, now=NOW, escalate=False)
-            assert anchor in {r.route: r.note for r in result.routes}["anchor"]
-            found = [b for b in result.bundles if "anchor" in b.routes]
-            turns = {e.source_turn_id for b in found for e in b.evidence}
-            assert turns == {"c2"}, query
-        plain = await runtime.memory.query(SCOPE, "Why is the config slow?", now=NOW)
-        assert "anchor" not in {r.route for r in plain.routes}  # no anchor, no route
-    finally:
-        await runtime.stop()
+
+    await runtime.settle(indexed)
+    asked = {
+        "Where is parse_config defined?": "parse_config",
+        "What did we put in settings_loader.py?": "settings_loader.py",
+        "Which flask version, 2.3.1?": "2.3.1",
+    }
+    for query, anchor in asked.items():
+        result = await runtime.memory.query(SCOPE, query, now=NOW, escalate=False)
+        assert anchor in {r.route: r.note for r in result.routes}["anchor"]
+        found = [b for b in result.bundles if "anchor" in b.routes]
+        turns = {e.source_turn_id for b in found for e in b.evidence}
+        assert turns == {"c2"}, query
+    plain = await runtime.memory.query(SCOPE, "Why is the config slow?", now=NOW)
+    assert "anchor" not in {r.route for r in plain.routes}  # no anchor, no route
 
 
 async def test_neighbour_route_brings_the_reply_to_a_turn_found(tmp_path: Path) -> None:
