@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from .events import Fact, FactChanged, SealedText, SpeakerRole, TurnRecorded
@@ -250,6 +251,17 @@ class VectorIndex(Protocol):
 
 
 @runtime_checkable
+class ScrubbableStore(Protocol):
+    """A store kept in SQLite files. secure_delete zeroes deleted cells, but a page
+    rebalance can leave a stale copy of a cell in a page's unallocated space: ``scrub``
+    rewrites the store's files (VACUUM) when ``holds`` finds a trace in one of them."""
+
+    async def scrub(self, holds: Callable[[Path], bool]) -> bool:
+        """Whether the files were rewritten."""
+        ...
+
+
+@runtime_checkable
 class PurgeableStore(Protocol):
     """A store whose deletes leave data behind until it is purged (the edge vector index,
     the embedded log and stores)."""
@@ -290,6 +302,12 @@ class CachingEmbedder(Embedder, Protocol):
     def forget(self, texts: Sequence[str]) -> int:
         """Drop these texts' vectors from the cache; how many were there."""
         ...
+
+
+class QueryEmbedder(Protocol):
+    """A query's dense vector (recall embeds one text at a time, off the batch path)."""
+
+    def embed_query(self, text: str) -> list[float]: ...
 
 
 class EvidenceSealing(Protocol):

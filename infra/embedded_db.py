@@ -6,10 +6,11 @@ infra/embedded_views.py (fact views).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from .sealing import Bodies, ViewSealer
-from .sqlite_db import checkpoint, connect
+from .sqlite_db import checkpoint, connect, scrubbed
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS evidence (
@@ -60,6 +61,10 @@ class EmbeddedStores:
         """Checkpoint and truncate the WAL (deleted rows are zeroed: secure_delete), so
         no page image from before an erasure stays on disk. 1 when done."""
         return int(checkpoint(self.conn))
+
+    async def scrub(self, holds: Callable[[Path], bool]) -> bool:
+        """Rewrite the file if a trace of an erasure survived the purge (sqlite_db.py)."""
+        return scrubbed(self.conn, self.path, holds)
 
     async def close(self) -> None:
         self.conn.close()

@@ -33,6 +33,7 @@ class EmbeddedEvidenceStore:
         self._conn = stores.conn
         self._bodies = stores.bodies
         self.purge = stores.purge
+        self.scrub = stores.scrub
 
     async def put(self, turn: TurnRecorded) -> bool:
         body = await self._bodies.seal(turn.scope.key, turn.model_dump_json())

@@ -42,6 +42,7 @@ class EmbeddedFactViews:
         self._path = stores.path
         self._bodies = stores.bodies
         self.purge = stores.purge
+        self.scrub = stores.scrub
 
     async def apply(self, change: FactChanged) -> bool:
         return await self.apply_batch([change]) == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import structlog
@@ -24,6 +25,23 @@ def connect(path: Path, durable: bool = True) -> sqlite3.Connection:
     conn.execute("PRAGMA busy_timeout=30000")
     conn.execute("PRAGMA secure_delete=ON")  # deleted rows are zeroed, free pages too
     return conn
+
+
+def rewrite(conn: sqlite3.Connection) -> bool:
+    """Rewrite the whole file (VACUUM, its scratch copy in memory), then checkpoint: no
+    page keeps bytes of a deleted cell, wherever a page rebalance left them."""
+    conn.execute("PRAGMA temp_store=MEMORY")
+    conn.execute("VACUUM")
+    return checkpoint(conn)
+
+
+def scrubbed(conn: sqlite3.Connection, path: Path, holds: Callable[[Path], bool]) -> bool:
+    """Rewrite the file at ``path`` if ``holds`` finds a trace in it or its WAL."""
+    if not any(holds(p) for p in (path, path.with_name(path.name + "-wal"))):
+        return False
+    rewrite(conn)
+    _log.info("sqlite.rewritten", file=path.name)
+    return True
 
 
 def checkpoint(conn: sqlite3.Connection, attempts: int = 50) -> bool:

@@ -24,7 +24,7 @@ from typing import Any
 import structlog
 
 from ..core.events import ErasureRequested, ErasureTarget, TurnRecorded
-from ..core.ports import Cleanup
+from ..core.ports import Cleanup, ScrubbableStore
 from ..infra.crypto import master_key
 from ..infra.residue import (
     ErasedMarks,
@@ -88,7 +88,19 @@ class ErasureResidue:
         for name, store in self.deps.capabilities.purgeable:
             done[name] = int(await store.purge())
         log.info("erasure.purged", request_id=self.request.request_id, stores=sorted(done))
+        await self._scrub()
         return done
+
+    async def _scrub(self) -> None:
+        """A view file that still holds a mark after the purge is rewritten: SQLite's
+        secure_delete zeroes deleted cells, not a stale copy a page rebalance left in a
+        page's free space. (The log's file keeps erased ids as tombstone keys, by design.)"""
+        key = audit_key(master_key(self.deps.settings))
+        scanner = ResidueScanner(key, ErasedMarks.from_json(await self.marks()))
+        for name, store in self.deps.capabilities.purgeable:
+            if name != "log" and isinstance(store, ScrubbableStore):
+                if await store.scrub(lambda path: bool(scanner.scan_file(path))):
+                    log.info("erasure.scrubbed", request_id=self.request.request_id, store=name)
 
     async def marks(self) -> dict[str, Any]:
         """The ledger field: the word marks and the marks of the erased ids (the evidence,

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from ..core.events import Fact, FactChanged, FactOp, TurnRecorded
 from ..core.ports import (
     CachingEmbedder,
+    EvidenceSealing,
     LogRecord,
     PurgeableStore,
     SparseVector,
@@ -26,7 +27,6 @@ from ..core.ports import (
     VectorPoint,
 )
 from ..core.signals import indexed_anchor_terms
-from ..infra.crypto import EvidenceSealer
 from ..infra.sparse import anchor_vector, with_anchors
 from .outcome import Outcome
 from .topics import TURNS
@@ -127,7 +127,7 @@ def _embed_transient(embedder: CachingEmbedder, texts: Sequence[str]) -> list[li
 class EvidenceIndexer:
     """Turns -> raw evidence points (the raw-evidence retrieval route)."""
 
-    def __init__(self, index: SearchIndex, sealer: EvidenceSealer) -> None:
+    def __init__(self, index: SearchIndex, sealer: EvidenceSealing) -> None:
         self._index = index
         self._sealer = sealer
 

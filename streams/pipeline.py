@@ -22,6 +22,7 @@ from ..core.memory_state import ScopeMemory, as_unit
 from ..core.ports import (
     Append,
     Embedder,
+    EvidenceSealing,
     EvidenceStore,
     Extractor,
     FactViews,
@@ -29,7 +30,6 @@ from ..core.ports import (
 )
 from ..core.scope import partition_for
 from ..core.stages import Candidate, GateResult, derive_fact_changes
-from ..infra.crypto import EvidenceSealer
 from .gate_store import GateStore
 from .indexing import SearchIndex
 from .outcome import Origin, Outcome, Outgoing, dead_letter, describe
@@ -51,7 +51,7 @@ class DeriveDeps:
 
     evidence: EvidenceStore
     gate: GateStore
-    sealer: EvidenceSealer
+    sealer: EvidenceSealing
     extractor: Extractor
     embedder: Embedder
     config: GateConfig

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from ...core.events import Fact, FactStatus
-from ...core.ports import EvidenceStore, FactViews, VectorIndex
+from ...core.ports import EvidenceSealing, EvidenceStore, FactViews, QueryEmbedder, VectorIndex
 from ...core.retrieval import (
     Bundle,
     Lookups,
@@ -32,8 +32,6 @@ from ...core.retrieval import (
 )
 from ...core.signals import query_anchor_terms
 from ...core.sufficiency import Path, QueryIntent, Routing, analyze, route, unnamed_query
-from ...infra.crypto import EvidenceSealer
-from ...infra.embedding import MiniLMEmbedder
 from ...infra.sparse import anchor_vector
 from ...streams.indexing import KeywordEncoder
 from .results import BundleView, EvidenceItem, Recollection, RouteDiagnostic
@@ -80,9 +78,9 @@ class RecallDeps:
     views: FactViews
     evidence: EvidenceStore
     vectors: VectorIndex
-    embedder: MiniLMEmbedder
+    embedder: QueryEmbedder
     keywords: KeywordEncoder
-    sealer: EvidenceSealer
+    sealer: EvidenceSealing
 
 
 class Recall:

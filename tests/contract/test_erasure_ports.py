@@ -125,7 +125,7 @@ async def test_the_sealer_and_the_embedder_meet_the_ports_the_stages_name(tmp_pa
     """The stages and the erasure name EvidenceSealing and CachingEmbedder, never the
     concrete adapters: those keep the methods the ports declare, and do what they say."""
     from provmem.core.events import SealedText
-    from provmem.core.ports import CachingEmbedder, EvidenceSealing
+    from provmem.core.ports import CachingEmbedder, EvidenceSealing, QueryEmbedder
     from provmem.infra.embedding import MiniLMEmbedder
 
     keys = EmbeddedKeyStore(EmbeddedStores(tmp_path / "keys.db"))
@@ -143,3 +143,37 @@ async def test_the_sealer_and_the_embedder_meet_the_ports_the_stages_name(tmp_pa
     assert not embedder.cached("a transient sentence")
     assert embedder.forget(["a cached sentence", "never embedded"]) == 1
     assert not embedder.cached("a cached sentence")
+    queries: QueryEmbedder = MiniLMEmbedder()
+    query = queries.embed_query("a cached sentence")  # its own session: near, not equal
+    assert (
+        len(query) == embedder.dim and sum(a * b for a, b in zip(query, vector, strict=True)) > 0.95
+    )
+
+
+async def test_a_scrub_rewrites_a_file_whose_free_space_holds_a_trace(tmp_path: Path) -> None:
+    """secure_delete zeroes deleted cells, not a stale copy a page rebalance leaves in a
+    page's free space: planted here by a delete without secure_delete. A scrub asked
+    about a trace rewrites the file (and its WAL); a scrub with nothing to find does not."""
+    import sqlite3
+
+    from provmem.core.ports import ScrubbableStore
+
+    stores = EmbeddedStores(tmp_path / "views.db")
+    views = EmbeddedFactViews(stores)
+    stores.conn.execute("INSERT INTO state VALUES ('gate|s|seen|ev_planted_trace', x'31')")
+    plain = sqlite3.connect(tmp_path / "views.db")
+    plain.execute("PRAGMA secure_delete=OFF")
+    plain.execute("DELETE FROM state")
+    plain.commit()
+    plain.close()
+    await stores.purge()
+
+    def holds(path: Path) -> bool:
+        return path.exists() and b"ev_planted_trace" in path.read_bytes()
+
+    assert holds(tmp_path / "views.db")  # the trace the purge left
+    assert isinstance(views, ScrubbableStore) and isinstance(stores, ScrubbableStore)
+    assert await views.scrub(holds)
+    assert not holds(tmp_path / "views.db") and not holds(tmp_path / "views.db-wal")
+    assert not await views.scrub(holds)  # nothing left: no second rewrite
+    await stores.close()
