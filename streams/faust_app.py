@@ -20,6 +20,7 @@ import structlog
 from faust.types import TP
 
 from ..core.ports import BulkStateStore, LogRecord
+from ..infra.bulk_state import PerKeyBulkState
 from ..infra.crypto import EvidenceSealer
 from ..infra.kafka_log import KafkaEventLog
 from ..infra.sealing import SealedGateState, ViewSealer
@@ -194,7 +195,7 @@ def create_app(settings: Settings) -> WorkerApp:
     )
     sealer = worker_sealer(settings)
     sealed = log_sealer(sealer, names)  # seal: values opened as they come in, sealed going out
-    state = SealedGateState(TableStateStore(table), ViewSealer(sealer))
+    state = SealedGateState(PerKeyBulkState(TableStateStore(table)), ViewSealer(sealer))
     deriver, records, materializer, indexer = _handlers(settings, names, state, sealer)
     delivery = Delivery(app, KafkaEventLog(settings.broker_url), settings.consumer_group)
     derive_guard, materialize_guard, route_guard = (delivery.guard() for _ in range(3))
