@@ -221,7 +221,7 @@ def _clause(doc: Any) -> list[str]:
     finite = [r for r in roots if _is_finite(r)]
     if not finite:
         found.append("no-finite-verb: " + ", ".join(f"{r.text}/{r.tag_}" for r in roots))
-    elif not any(_subject(r) for r in finite):
+    elif not any(_subject(r) is not None or _after_gerund_subject(r) for r in finite):
         found.append(f"no-subject: {finite[0].text!r} has none")
     for verb in finite:
         subject = _subject(verb)
@@ -231,13 +231,54 @@ def _clause(doc: Any) -> list[str]:
 
 
 def _is_finite(token: Any) -> bool:
-    if token.tag_ in FINITE_TAGS:
+    if token.tag_ in FINITE_TAGS or _mistagged_verb(token) or _after_gerund_subject(token):
         return True
-    return any(c.dep_ in ("aux", "auxpass") and c.tag_ in FINITE_TAGS for c in token.children)
+    auxiliaries = [c for c in token.children if c.dep_ in ("aux", "auxpass")]
+    auxiliaries += [g for a in auxiliaries for g in a.children if g.dep_ in ("aux", "auxpass")]
+    return any(a.tag_ in FINITE_TAGS for a in auxiliaries)  # "has" of "has been networking"
+
+
+def _mistagged_verb(token: Any) -> bool:
+    """A main verb the tagger gave a non-finite tag though a subject precedes it and no
+    auxiliary does: "Creativity and family keep/VB Melanie at peace", "All the work paid/VBN
+    off", "The sense of community really matters/NNS" (a noun takes no subject)."""
+    if token.dep_ != "ROOT" or token.tag_ not in ("VB", "VBN", "NNS"):
+        return False
+    subject = next((c for c in token.lefts if c.dep_ in ("nsubj", "nsubjpass")), None)
+    no_aux = not any(c.dep_ in ("aux", "auxpass", "mark") for c in token.children)
+    named = subject is not None and not subject.tag_.startswith(("VB", "W"))
+    if token.tag_ == "VB" and subject is not None:  # a present verb agrees with a plural
+        plural = subject.tag_ in ("NNS", "NNPS") or subject.lower_ in ("they", "we")
+        named = named and (plural or any(c.dep_ == "conj" for c in subject.children))
+    if token.tag_ == "NNS":  # a noun takes no adverb: "really matters"
+        named = named and any(c.dep_ == "advmod" and c.i < token.i for c in token.children)
+    return named and no_aux  # "Gather/VB documents/NNS" is an imperative, not a subject
+
+
+def _after_gerund_subject(token: Any) -> bool:
+    """A sentence that opens with a gerund phrase the parser made the root ("Making it is
+    so calming", "Taking care of Maria helps Maria") has its finite verb later: a VBZ or
+    VBD outside any subordinate clause (no "when", "that", relative or adverbial clause)."""
+    doc = token.doc
+    if token.dep_ != "ROOT" or token.i != 0 or token.tag_ != "VBG":
+        return False
+    return any(t.tag_ in ("VBZ", "VBD") and not _subordinate(t, token) for t in doc[token.i + 1 :])
+
+
+def _subordinate(verb: Any, root: Any) -> bool:
+    for node in [verb, *verb.ancestors]:
+        if node.i == root.i:
+            return False
+        marked = any(c.dep_ == "mark" or c.tag_ in ("WDT", "WP", "WRB") for c in node.children)
+        if marked or node.dep_ in ("relcl", "advcl", "acl", "pcomp", "xcomp"):
+            return True
+    return False
 
 
 def _subject(verb: Any) -> Any:
     subject = next((c for c in verb.children if c.dep_ in SUBJECT_DEPS), None)
+    for aux in (c for c in verb.children if c.dep_ == "aux" and subject is None):
+        subject = next((c for c in aux.children if c.dep_ in SUBJECT_DEPS), None)  # "has been"
     if subject is None and verb.lower_ in BE:  # "Next up for Maya is the search page."
         subject = next((c for c in verb.rights if c.dep_ == "attr"), None)
     return subject
@@ -312,9 +353,9 @@ def _comma_splice(doc: Any) -> list[str]:
         if verb.dep_ not in ("conj", "relcl", "ccomp", "parataxis", "ROOT"):
             continue
         left = subject.left_edge.i
-        if left == 0 or doc[left - 1].text not in (",", ";"):
+        if left == 0 or doc[left - 1].text not in (",", ";") or doc[left].lower_ == "however":
             continue
-        if any(c.dep_ in ("cc", "mark") or c.tag_ in ("WDT", "WP") for c in verb.children):
+        if any(c.dep_ in ("cc", "mark") or c.tag_ in ("WDT", "WP", "WRB") for c in verb.children):
             continue
         if _joined_by_cc(doc, left):
             continue
@@ -328,7 +369,15 @@ def _joined_by_cc(doc: Any, left: int) -> bool:
 
 
 def _has_clause_before(doc: Any, comma: int) -> bool:
-    return any(_subject(t) is not None and _is_finite(t) for t in doc[:comma])
+    """A main clause before the comma: an adverbial clause ("Since Gina lost her job, things
+    have been tough") or a "however" clause after it is no second sentence."""
+    return any(
+        _subject(t) is not None
+        and _is_finite(t)
+        and t.dep_ != "advcl"
+        and not any(c.dep_ == "mark" for c in t.children)
+        for t in doc[:comma]
+    )
 
 
 def subject_phrases(statements: Sequence[str]) -> list[str]:

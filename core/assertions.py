@@ -23,7 +23,7 @@ _REQUEST = re.compile(
     rf"\b(?:(?:can|could|would|will|won{_Q}t|wouldn{_Q}t)\s+you|^(?:please|pls|plz|kindly)"
     r"|(?:please|pls|plz)\W*$"
     rf"|(?:I|we)\s+(?:need|want|would like|{_Q}d like)\s+(?:you|u)\s+to"
-    r"|^(?:just\s+)?(?:help|show|tell|give|walk|let)\s+me\b|\blet\s+(?:me|us)\s+know\b"
+    r"|^(?:just\s+)?(?:help|show|tell|give|walk|let)\s+me\b|\b(?:let\s+(?:me|us)|lemme)\s+know\b"
     rf"|let{_Q}s|lets\s+(?:go|try|do|see|make|get)|I\s+(?:was|am|{_Q}m)\s+wondering"
     r"|do\s+you\s+(?:know|think|have)|any\s+(?:idea|tips|suggestions)\b"
     rf"|^(?:here(?:{_Q}s|\s+is|\s+are)|(?:this|that)\s+is)\s+(?:(?:my|the|our|some)\s+)?"
@@ -75,6 +75,8 @@ _FINITE = re.compile(
     + r")\b",
     re.I,
 )
+FINITE_WORD = _FINITE
+"""An auxiliary, a modal, a contraction, a past tense: a finite verb by closed lists only."""
 _PRONOUN_VERB = re.compile(
     r"\b(?:I|we|they|he|she|[Ii])\s+(?:[a-z]+ly\s+|never\s+|always\s+"
     r"|also\s+|just\s+|still\s+|often\s+|now\s+|even\s+)?[a-z]{2,}\b"

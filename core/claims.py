@@ -11,11 +11,13 @@ keep the most salient few of the turn (:data:`~provmem.core.salience.CLAIM_BUDGE
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time
 
 from .assertions import (
     ASSISTANT,
+    FINITE_WORD,
     assistant_reading,
     elided_subject,
     has_finite_verb,
@@ -26,7 +28,14 @@ from .assertions import (
 from .clauses import HAS_SUBJECT, Clause, split_clauses
 from .events import SpeakerRole as Role
 from .extraction import Claim, Signal, SignalKind, Slot
-from .fragments import addressed_imperative, elided_copula, elided_feeling, spelled_out_copula
+from .fragments import (
+    addressed_imperative,
+    elided_copula,
+    elided_feeling,
+    elided_modal,
+    spelled_out_copula,
+    with_elided_it,
+)
 from .lexicon import (
     ADVERBS_BEFORE_VERB,
     CALENDAR_WORDS,
@@ -58,7 +67,8 @@ EXTRACTION_VERSION = "rules/3"
 
 _DISCOURSE = re.compile(
     r"(?:(?i:hey|hi|hello|wow|whoa|oh|ooh|yeah|yes|yep|yup|nope|no|well|so|haha\w*|lol|omg|aww*"
-    r"|ah|ok(?:ay)?|sure|anyway|by the way|btw|honestly|actually|also|plus|and"
+    r"|ah|oof|woah|yay|ugh|phew|ok(?:ay)?|sure|anyway|by the way|btw|honestly|actually|also"
+    r"|plus|and"
     r"|but|totally|true|right|hmm+|um+|oh my|gosh|man|dude|cool|nice|awesome|great|sorry(?=[,!.])"
     r"|guess what|you know what)"
     r"\b[,!.…]*\s*)*"
@@ -71,8 +81,11 @@ _NOT_NEGATING = re.compile(
 _LEADING_VOCATIVE = re.compile(r"([A-Z][a-z]+)[,!]\s+")
 _TRAILING_VOCATIVE = re.compile(r",\s*[A-Z][a-z]+\s*[.!…]*\s*$")
 _OWN_SUBJECT = re.compile(r"(?:I|we|my|our)\b", re.I)
-_ADDRESSED = re.compile(r"(?:I|I['’]\w+|we|my|you|your)\b")
-"""After "Name, ": the rest speaks to that person, so the name is a vocative."""
+_ADDRESSED = re.compile(
+    r"(?:I|I['’]\w+|we|my|you|your|that['’]s|that is|this is|those|these|it['’]s|what a)\b"
+)
+"""After "Name, ": the rest speaks to that person or of what is before them ("Mel, that's
+a great pic"), so the name is a vocative, not a subject."""
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _MIN_CONTENT_WORDS = 2
 _LISTENER_LEFT = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
@@ -111,7 +124,12 @@ class _Turn:
 
 
 def extract_claims(
-    text: str, *, speaker: str, captured_at: datetime, role: Role = "user"
+    text: str,
+    *,
+    speaker: str,
+    captured_at: datetime,
+    role: Role = "user",
+    participants: Sequence[str] = (),
 ) -> list[Claim]:
     """The claims of one turn, each validated against the turn and its metadata.
 
@@ -121,16 +139,26 @@ def extract_claims(
     ...                                      speaker="Alice", captured_at=at)]
     ['Alice moved to Lisbon on 7 May 2023.']
     """
-    return list(extract_turn(text, speaker=speaker, captured_at=captured_at, role=role).claims)
+    found = extract_turn(
+        text, speaker=speaker, captured_at=captured_at, role=role, participants=participants
+    )
+    return list(found.claims)
 
 
 def extract_turn(
-    text: str, *, speaker: str, captured_at: datetime, role: Role = "user"
+    text: str,
+    *,
+    speaker: str,
+    captured_at: datetime,
+    role: Role = "user",
+    participants: Sequence[str] = (),
 ) -> TurnExtraction:
     """Segments, hard anchors and the budgeted claims of one turn (claims from prose only).
 
     A system or tool turn yields anchors but no claims; an assistant's turn only the
-    assistant's own statements, with the assistant as their subject.
+    assistant's own statements, with the assistant as their subject. ``participants``:
+    the session's other speakers known from earlier turns, most recent first; when the
+    turn names no addressee and there is exactly one other, "you" is that person.
     """
     segments = segment(text)
     anchors = tuple(structure_anchors(text, segments))
@@ -139,7 +167,7 @@ def extract_turn(
     view, shares = _without_image_shares(prose_view(text, segments))
     subject = ASSISTANT if role == "assistant" else speaker
     signals = find_signals(view, speaker=subject, captured_at=captured_at)
-    listener = addressee(view, signals) if role == "user" else None
+    listener = None if role != "user" else addressee(view, signals) or _other(speaker, participants)
     code = tuple(s for s in segments if s.kind in CODE_KINDS)
     turn = _Turn(view, text, signals, subject, listener, captured_at, role, code)
     found = [_claim_for(turn, clause) for clause in split_clauses(view)]
@@ -151,6 +179,12 @@ def extract_turn(
     ]
     kept = within_budget(claims)
     return TurnExtraction(tuple(kept), segments, anchors, len(claims) - len(kept))
+
+
+def _other(speaker: str, participants: Sequence[str]) -> str | None:
+    """The one participant of the session besides the speaker, or None."""
+    others = {p for p in participants if p.strip() and p != speaker}
+    return others.pop() if len(others) == 1 else None
 
 
 def _without_image_shares(view: str) -> tuple[str, list[tuple[int, int]]]:
@@ -194,14 +228,17 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
     elided = _elided(body, has_verb)
     if elided is None and addressed_imperative(body):
         return None
-    if not (has_verb or _anchored(inside) or elided is not None):
-        return None
+    if not (has_verb or elided is not None):
+        return None  # a verbless fragment ("Three times a week.") stays raw evidence
     statement = rewrite_clause(
         text, start, end, turn.signals, turn.speaker, turn.listener, subject_elided=bool(elided)
     )
     if _tautology(statement) or _LISTENER_LEFT.search(statement):
         return None  # "Your support means a lot to Jon": the addressee is not named
-    statement = _with_subject(statement, turn.speaker, elided) if elided else _spelled(statement)
+    if elided:
+        statement = _with_subject(statement, turn.speaker, elided)
+    else:
+        statement = with_elided_it(_spelled(statement))
     slot, rule_negated = slot_match if slot_match else (None, False)
     spans = _support(turn, start, end)
     if not spans:
@@ -211,17 +248,18 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
     return replace(claim, hedge=hedge.group(0).lower()) if hedge else claim
 
 
-def _elided(body: str, has_verb: bool) -> tuple[str, bool] | None:
+def _elided(body: str, has_verb: bool) -> tuple[str, int] | None:
     """What an elided subject "I" needs: the verb to put before the clause ("Been busy" ->
-    ``has``), or the clause's own first verb in the third person ("Love it" -> ``loves``,
-    replacing it), or None when the clause has its subject."""
+    ``has``), or the clause's own first words in the third person and how many they are
+    ("Love it" -> ``loves``, "Can't wait" -> ``can't``, replacing them), or None when the
+    clause has its subject."""
     verb = elided_subject(body)
     if verb is not None:
-        return verb, False
-    feeling = elided_feeling(body)
-    if feeling is not None:
-        return feeling, True
-    return ("is", False) if elided_copula(body, has_verb) else None
+        return verb, 0
+    replaced = elided_feeling(body) or elided_modal(body)
+    if replaced is not None:
+        return replaced
+    return ("is", 0) if elided_copula(body, has_verb) else None
 
 
 def _spelled(statement: str) -> str:
@@ -230,13 +268,14 @@ def _spelled(statement: str) -> str:
     spelled = spelled_out_copula(statement)
     if spelled == statement:
         return statement
-    bare = re.sub(r"['’]s\b", "", statement, count=1)
-    return statement if has_finite_verb(bare) else spelled
+    bare = re.sub(r"['’]s\b(?: (?:been|got|gotten|had)\b)?|\bto \w+", "", statement)
+    return statement if FINITE_WORD.search(bare) else spelled
 
 
-def _with_subject(statement: str, speaker: str, elided: tuple[str, bool]) -> str:
+def _with_subject(statement: str, speaker: str, elided: tuple[str, int]) -> str:
     verb, replaces = elided
-    rest = statement.split(" ", 1)[1] if replaces and " " in statement else statement
+    words = statement.split(" ", replaces)
+    rest = words[-1] if replaces and len(words) > replaces else statement
     rest = rest if replaces else rest[:1].lower() + rest[1:]
     return " ".join(w for w in (speaker, verb, rest) if w)
 
@@ -277,13 +316,6 @@ def _support(turn: _Turn, start: int, end: int) -> tuple[tuple[int, int], ...]:
             cut = max(cut, piece.end)
     spans.append((cut, end))
     return tuple((s, e) for s, e in spans if e > s and turn.text[s:e].strip(" `.,;:!?"))
-
-
-def _anchored(inside: tuple[Signal, ...]) -> bool:
-    """A verbless fragment is kept when it names the speaker, someone or a date ("A gift
-    from my grandma in Seoul"): it still points recall at its turn."""
-    kinds = {SignalKind.SPEAKER, SignalKind.ENTITY, SignalKind.DATE}
-    return any(s.kind in kinds for s in inside)
 
 
 def _label(body: str) -> bool:

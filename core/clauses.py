@@ -25,8 +25,9 @@ _CLAUSE_BREAK = re.compile(
     r"|,?\s+(?:and|but|so|because)\s+(?=(?:I|we|he|she|they|it)\b|my(?:\s+\w+){1,2}\s+"
     r"(?:is|was|are|were|has|had|have|will|just|also|\w+ed|\w+s)\b)"
     r"|(?:,\s+|,?\s+(?:and|but|so)\s+)(?=(?:please|pls|kindly)\b|(?:can|could|would|should|shall)\s+(?:you|we|I)\b)"
-    r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s|(?:it|it['’]s|they|he|she|there['’]s|that['’]s)\s"
+    r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s|(?:it|it['’]s|we|they|he|she|there['’]s|that['’]s)\s"
     r"|(?:the|only|this|these|those)\s+(?:[\w'’-]+\s+){0,3}(?:is|are|was|were|has|have)\b"
+    r"|(?:his|her|their|my|our)\s+[\w'’-]+\s+(?:[a-z]+ly\s+)?(?:is|are|was|were|has|have|\w+ed)\b"
     r"|[A-Z][a-z]+\s+(?:did|is|was|has|does)\b)"
 )
 _NOUN_PHRASE = re.compile(

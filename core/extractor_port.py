@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from .claims import EXTRACTION_VERSION, extract_claims
@@ -18,6 +19,14 @@ class RulesExtractor:
         return EXTRACTION_VERSION
 
     def extract(
-        self, text: str, *, speaker: str, captured_at: datetime, role: Role = "user"
+        self,
+        text: str,
+        *,
+        speaker: str,
+        captured_at: datetime,
+        role: Role = "user",
+        participants: Sequence[str] = (),
     ) -> list[Claim]:
-        return extract_claims(text, speaker=speaker, captured_at=captured_at, role=role)
+        return extract_claims(
+            text, speaker=speaker, captured_at=captured_at, role=role, participants=participants
+        )

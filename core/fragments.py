@@ -19,13 +19,16 @@ __all__ = [
     "addressed_imperative",
     "elided_copula",
     "elided_feeling",
+    "elided_modal",
     "spelled_out_copula",
+    "with_elided_it",
 ]
 
 # Verbs of feeling or opinion whose subject "I" chat leaves out: "Love the colors".
 _FEELING_VERBS = frozenset(
-    "love like hope bet guess appreciate miss adore enjoy admire wish".split()
+    "love like hope bet guess appreciate miss adore enjoy admire wish want doubt".split()
 )
+_ADVERBS_BEFORE_FEELING = frozenset("really just truly totally so definitely also still".split())
 # Adjectives of feeling that chat says without "I'm": "Excited for this new chapter".
 _FEELING_ADJECTIVES = frozenset(
     """
@@ -78,18 +81,54 @@ _IS_NEXT = (
     r"|short|busy|crazy|hilarious|important|beautiful|incredible|unpredictable|precious"
 )
 _CONTRACTED = re.compile(
-    rf"^(?P<subject>(?:[A-Z][\w-]*|[Tt]he [\w-]+)(?: [a-z][\w-]*){{0,3}}?)['’]s"
-    rf" (?P<next>{_HAS_NEXT}|{_IS_NEXT})\b"
+    rf"^(?P<subject>(?:[A-Z][\w-]*|[Tt]he [\w-]+)(?:['’]s)?(?: [a-z][\w-]*(?:['’]s)?){{0,5}}?)['’]s"
+    rf" (?P<next>{_HAS_NEXT}|{_IS_NEXT}|(?<=name['’]s )[A-Z]\w*)\b"
+)
+# A clause whose elided subject is the speaker, opening with a modal or a contraction of
+# one ("Can't wait to see it" -> "Maya can't wait ..."; "Gotta focus" -> "Maya has got to").
+_MODAL_OPENINGS = {
+    "can't": "can't", "cannot": "cannot", "couldn't": "couldn't", "won't": "won't",
+    "wouldn't": "wouldn't", "didn't": "didn't", "haven't": "hasn't", "gotta": "has got to",
+    "gonna": "is going to", "wanna": "wants to",
+}  # fmt: skip
+# Verbs in the third person whose elided subject is "it" (what was just said or shown):
+# "Reminds me of home" -> "It reminds Maya of home"; "Must have taken a lot of work".
+_IT_OPENING = re.compile(
+    r"^(?:(?:[Rr]eminds|[Mm]akes|[Gg]ives|[Bb]rings|[Kk]eeps|[Hh]elps|[Ss]ounds|[Ll]ooks"
+    r"|[Ss]eems|[Mm]eans|[Ff]eels)\b|[Mm]ust (?:have|be)\b)(?! like\b)"
 )
 
 
-def elided_feeling(body: str) -> str | None:
-    """The verb of a clause that leaves out "I" before a verb of feeling, in the third
-    person ("Love the colors" -> ``loves``), or None."""
-    first = body.split(maxsplit=1)[0].lower().strip(",.!") if body.strip() else ""
+def elided_feeling(body: str) -> tuple[str, int] | None:
+    """The verb phrase of a clause that leaves out "I" before a verb of feeling, in the
+    third person, and how many words of the clause it replaces ("Love the colors" ->
+    ``("loves", 1)``, "Really appreciate it" -> ``("really appreciates", 2)``), or None."""
+    words = body.split(maxsplit=3)
+    adverbs = 0
+    while adverbs < len(words) - 1 and words[adverbs].lower() in _ADVERBS_BEFORE_FEELING:
+        adverbs += 1
+    first = words[adverbs].lower().strip(",.!") if words else ""
     if first not in _FEELING_VERBS or not body[:1].isupper():
         return None
-    return first[:-1] + "ies" if first.endswith("y") and first != "enjoy" else first + "s"
+    verb = first[:-1] + "ies" if first.endswith("y") and first != "enjoy" else first + "s"
+    return " ".join([*(w.lower() for w in words[:adverbs]), verb]), adverbs + 1
+
+
+def elided_modal(body: str) -> tuple[str, int] | None:
+    """The modal an elided "I" leaves at the start ("Can't wait to see it" ->
+    ``("can't", 1)``; "Gotta focus" -> ``("has got to", 1)``), or None."""
+    words = body.lower().replace("’", "'").split(maxsplit=2)
+    verb = _MODAL_OPENINGS.get(words[0]) if words else None
+    if len(words) > 1 and words[1] == "be":
+        return None  # "Gonna be a great night": the elided subject is "it", not "I"
+    return (verb, 1) if verb and body[:1].isupper() else None
+
+
+def with_elided_it(statement: str) -> str:
+    """ "Reminds Maya of home." -> "It reminds Maya of home." (the elided "it")."""
+    if _IT_OPENING.match(statement) is None:
+        return statement
+    return "It " + statement[:1].lower() + statement[1:]
 
 
 def elided_copula(body: str, has_verb: bool) -> bool:

@@ -82,7 +82,7 @@ FUNCTION_WORDS: frozenset[str] = frozenset(
 TEMPLATE_WORDS: frozenset[str] = frozenset(
     """
     others is has does not cannot was were will would on in during the of week weekend
-    before after and around between night evening morning
+    before after and around between night evening morning going got want
     """.split()
 )
 

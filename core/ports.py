@@ -342,10 +342,18 @@ class Extractor(Protocol):
     def version(self) -> str: ...
 
     def extract(
-        self, text: str, *, speaker: str, captured_at: datetime, role: SpeakerRole = "user"
+        self,
+        text: str,
+        *,
+        speaker: str,
+        captured_at: datetime,
+        role: SpeakerRole = "user",
+        participants: Sequence[str] = (),
     ) -> list[Claim]:
         """``role`` is the turn's speaker role: an assistant's turn yields only the
-        assistant's own statements (``Claim.role``), system and tool turns none."""
+        assistant's own statements (``Claim.role``), system and tool turns none.
+        ``participants``: the session's other speakers from earlier turns in log order
+        (most recent first), so that "you" can name the listener."""
         ...
 
 

@@ -249,6 +249,38 @@ def raw_tier(results: Sequence[RouteResult], depth: int, k: int = RRF_K) -> list
     return [f.item for f in fuse(raw, k=k)[:depth]]
 
 
+def agreed_raw_hits(results: Sequence[RouteResult], depth: int) -> list[str]:
+    """The raw tier's first ``depth`` hits that every raw-evidence route found: confident
+    hits, matched by their words and by their meaning."""
+    raw = [r for r in results if r.route in RAW_ROUTES]
+    found = [set(r.items) for r in raw]
+    return [item for item in raw_tier(raw, depth) if found and all(item in f for f in found)]
+
+
+def neighbour_route(
+    anchors: Sequence[str], around: Mapping[str, Sequence[str]], depth: int = 30
+) -> RouteResult | None:
+    """The turns around the raw tier's best hits, nearest first: a conversation stays on
+    its topic for an exchange, so the reply to a turn found and the speaker's next turn are
+    likely about what was asked (a multi-part answer, the answer to a question found).
+
+    ``around[anchor]`` is the anchor's source-ordered neighbourhood, the anchor included.
+    Items are ordered by their anchor's rank, then by distance (before, then after); the
+    anchors themselves are left out (their routes rank them)."""
+    items: list[str] = []
+    for anchor in anchors:
+        turns = list(around.get(anchor, ()))
+        if anchor not in turns:
+            continue
+        at = turns.index(anchor)
+        by_distance = sorted(
+            (i for i in range(len(turns)) if i != at), key=lambda i: (abs(i - at), i > at)
+        )
+        items += [turns[i] for i in by_distance]
+    unique = [i for i in dict.fromkeys(items) if i not in anchors][:depth]
+    return RouteResult("neighbours", tuple(unique), ", ".join(anchors)) if unique else None
+
+
 def keep_raw_tier(bundles: Sequence[Bundle], required: Sequence[str], depth: int) -> list[Bundle]:
     """The fused order, changed as little as needed so that the first ``depth`` bundles
     cover every evidence id in ``required`` (the raw tier's own top ``depth``).

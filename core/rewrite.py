@@ -29,6 +29,10 @@ _OWN_PREPOSITIONS = {"on", "in", "at", "during"}
 _OUTER_PREPOSITION = re.compile(
     r"\b(?:since|until|till|from|before|after|by|of|to|for|through|and)\s+$", re.I
 )
+# A date that is the subject of its clause ("Yesterday was amazing") takes no preposition.
+_VERB_AFTER_DATE = re.compile(
+    r"\s+(?:was|is|were|are|has|had|will|would|works|worked|seems|seemed|sounds|looks|felt)\b"
+)
 _SPAN_PREPOSITION = re.compile(
     r"^(?P<prep>on|in|during|at|by|from|until|till|since|of|early|late|mid)\s+", re.I
 )
@@ -42,6 +46,7 @@ _SECOND_PERSON = re.compile(
     r"\b(?P<word>[Yy]ourself|[Yy]ours|[Yy]our|[Yy]ou)"
     rf"(?P<tail>{_Q}re|{_Q}ve|{_Q}ll|{_Q}d| are| have| were)?\b"
 )
+_PLURAL_YOU = re.compile(r"\s+(?:two|three|both|all|guys|folks|people)\b", re.I)
 _YOU_TAILS = {
     "'re": "is",
     " are": "is",
@@ -112,8 +117,16 @@ def _date_edits(text: str, start: int, end: int, signals: list[Signal]) -> list[
         if inside and signal.kind is SignalKind.DATE and signal.value and not possessive:
             if not re.search(r"\b\d{4}\b", signal.text):
                 phrase = _date_phrase(text[: signal.start], signal.text, signal.value)
+                if _date_as_subject(text, start, signal):
+                    phrase = re.sub(r"^(?:on|in) ", "", phrase)
                 edits.append((signal.start, signal.end, phrase))
     return edits
+
+
+def _date_as_subject(text: str, start: int, signal: Signal) -> bool:
+    """ "Yesterday was amazing" -> "13 August 2023 was amazing", not "On 13 August ..."."""
+    opening = not text[start : signal.start].strip()
+    return opening and _VERB_AFTER_DATE.match(text, signal.end) is not None
 
 
 def _date_phrase(before: str, span_text: str, value: str) -> str:
@@ -224,6 +237,8 @@ def _i_edit(text: str, match: re.Match[str], end: int, speaker: str) -> Replacem
 def _second_person_edits(text: str, start: int, end: int, listener: str) -> list[Replacement]:
     edits = []
     for match in _SECOND_PERSON.finditer(text, start, end):
+        if _PLURAL_YOU.match(text, match.end()):
+            continue  # "you two", "you guys": more than the listener, left unresolved
         word, tail = match.group("word").lower(), (match.group("tail") or "").replace("’", "'")
         if word.startswith("your"):
             edits.append(

@@ -226,7 +226,7 @@ _FILE_PATH = re.compile(
 )
 _PACKAGE = re.compile(
     r"(?<![\w@.-])(?P<name>[A-Za-z][\w.-]*?)(?:@|==|>=|<=|~=|\^| v?(?=\d+\.\d))"
-    r"(?P<version>\d+(?:\.\d+){0,3}(?:[-+.]?[A-Za-z]+\d*)?)(?![\w.])"
+    r"(?P<version>\d+(?:\.\d+){0,3}(?:[-+.]?[A-Za-z]+\d*)?)(?!\w|\.\w)"
 )
 _MEASURE = re.compile(
     r"(?<![\w.])\d+(?:[.,]\d+)?\s?(?:ms|µs|us|ns|s|sec|secs|seconds|minutes|mins?|h|hrs?|hours"
@@ -274,6 +274,34 @@ def anchor_terms(text: str, segments: tuple[Segment, ...] | None = None) -> tupl
     found = structure_anchors(text, segment(text) if segments is None else segments)
     values = [s.value.split(":", 1)[1].lower() for s in found if s.value]
     return tuple(dict.fromkeys(v for v in values if v))
+
+
+#: Names whose shape is code's even in prose: dotted (``app.config``), snake_case,
+#: camelCase, CONSTANT_CASE and calls (``load()``). CamelCase is left out: in prose it is
+#: as often a product's or project's name ("TrailMap"), which the other routes handle.
+_CODE_SHAPED = re.compile(
+    r"(?<![\w.])(?:[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+|[a-z]+(?:_[a-z0-9]+)+|[a-z]+[A-Z]\w*"
+    r"|[A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Za-z_]\w*(?=\())(?![\w])"
+)
+
+
+def indexed_anchor_terms(text: str, segments: tuple[Segment, ...] | None = None) -> tuple[str, ...]:
+    """The anchor terms a turn is indexed by: :func:`anchor_terms` and the file name of
+    each path (``src/app.py`` is also found as ``app.py``)."""
+    return _with_file_names(anchor_terms(text, segments))
+
+
+def query_anchor_terms(query: str) -> tuple[str, ...]:
+    """The anchor terms a query asks for: those of :func:`anchor_terms` (inline code is
+    code) and the code-shaped names of its prose, with file names as indexed."""
+    shaped = [m.group(0).lower() for m in _CODE_SHAPED.finditer(query)]
+    named = [name for name in shaped if name not in _CODE_KEYWORDS and len(name) > 2]
+    return _with_file_names((*anchor_terms(query), *named))
+
+
+def _with_file_names(terms: tuple[str, ...]) -> tuple[str, ...]:
+    names = [t.rsplit("/", 1)[1] for t in terms if "/" in t and _FILE_PATH.fullmatch(t)]
+    return tuple(dict.fromkeys((*terms, *(n for n in names if n))))
 
 
 def _segment_anchors(text: str, piece: Segment) -> list[Signal]:

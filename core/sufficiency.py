@@ -44,7 +44,8 @@ _NEEDS = [
     (Need.ORDER, r"\b(?:first|last|before|after|earlier|later|latest|most recent)\b"),
 ]
 _COMPILED = [(need, re.compile(pattern, re.I)) for need, pattern in _NEEDS]
-_NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
+_NAME_WORD = r"[A-Z][a-z]+(?:[A-Z][a-z0-9]+)*"  # "Melanie", "TrailMap"
+_NAME = re.compile(rf"\b{_NAME_WORD}(?:\s+{_NAME_WORD})*\b")
 _QUESTION_WORDS = {
     "What",
     "When",
@@ -87,6 +88,20 @@ def analyze(query: str, now: datetime) -> QueryIntent:
         s.value for s in find_temporal(query, now) if s.kind is SignalKind.DATE and s.value
     )
     return QueryIntent(needs, names, times)
+
+
+def unnamed_query(query: str, names: Sequence[str]) -> str:
+    """The query with the names it mentions (and their possessive "'s") taken out: what is
+    asked of them. Empty when it names none.
+
+    >>> unnamed_query("How much of TrailMap is covered by tests?", ("TrailMap",))
+    'How much of is covered by tests?'
+    """
+    if not names:
+        return ""
+    pattern = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    left = re.sub(rf"\b(?:{pattern})(?:['’]s?)?(?!\w)", " ", query)
+    return " ".join(left.split())
 
 
 class Path(StrEnum):

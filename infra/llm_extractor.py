@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -58,7 +59,13 @@ class OpenAICompatibleExtractor:
         return f"llm/{self._model}"
 
     def extract(
-        self, text: str, *, speaker: str, captured_at: datetime, role: SpeakerRole = "user"
+        self,
+        text: str,
+        *,
+        speaker: str,
+        captured_at: datetime,
+        role: SpeakerRole = "user",
+        participants: Sequence[str] = (),
     ) -> list[Claim]:
         if role != "user":
             return []  # the prompt asks for the speaker's facts: only a user's turn has them

@@ -38,7 +38,14 @@ from ..core.ports import SparseVector
 if TYPE_CHECKING:
     from fastembed import SparseEmbedding, SparseTextEmbedding
 
-__all__ = ["BM25Encoder", "STOPWORDS_FILE", "keyed_terms", "stopwords_dir"]
+__all__ = [
+    "BM25Encoder",
+    "STOPWORDS_FILE",
+    "anchor_vector",
+    "keyed_terms",
+    "stopwords_dir",
+    "with_anchors",
+]
 
 _log = structlog.get_logger(__name__)
 
@@ -234,4 +241,34 @@ def keyed_terms(sparse: SparseVector, key: bytes) -> SparseVector:
         term = int.from_bytes(digest, "little")
         keyed[term] = keyed.get(term, 0.0) + value
     pairs = sorted(keyed.items())
+    return SparseVector(indices=tuple(i for i, _ in pairs), values=tuple(v for _, v in pairs))
+
+
+#: Anchor terms are hashed in their own namespace: a BM25 query (word stems) never meets
+#: them, and an anchor query (exact anchors) never meets a word's term id.
+_ANCHOR_NAMESPACE = "\x00anchor\x1f"
+
+
+def anchor_vector(terms: Sequence[str]) -> SparseVector:
+    """Exact-match anchor terms (``flask@2.3.1``, ``src/app.py``, ``parse_config``) as a
+    sparse vector of 1.0 per distinct term, beside the BM25 terms of the same point.
+
+    Presence, not frequency: an anchor named once identifies its turn as well as one named
+    five times. The index's IDF modifier weighs rare anchors above common ones, and the
+    terms are keyed per subject like every other term (:func:`keyed_terms`).
+    """
+    import mmh3
+
+    ids = sorted({abs(mmh3.hash(_ANCHOR_NAMESPACE + term)) for term in terms if term})
+    return SparseVector(indices=tuple(ids), values=(1.0,) * len(ids))
+
+
+def with_anchors(sparse: SparseVector, anchors: SparseVector) -> SparseVector:
+    """A point's BM25 vector with its anchor terms added (weights add on a collision)."""
+    if not anchors.indices:
+        return sparse
+    merged = dict(zip(sparse.indices, sparse.values, strict=True))
+    for index, value in zip(anchors.indices, anchors.values, strict=True):
+        merged[index] = merged.get(index, 0.0) + value
+    pairs = sorted(merged.items())
     return SparseVector(indices=tuple(i for i, _ in pairs), values=tuple(v for _, v in pairs))

@@ -1,5 +1,9 @@
 """The search index: facts and raw evidence turns as dense + BM25 points in Qdrant.
 
+An evidence point's sparse vector also holds the turn's hard anchors (identifiers, paths,
+``package@version``, commands, measures, errors: :func:`indexed_anchor_terms`) as exact
+terms of their own namespace (:func:`anchor_vector`), found by recall's anchor route.
+
 Facts are indexed from fact changes; evidence turns from the turns topic (decrypted
 in memory, embedded, never stored as text: evidence points carry no text payload).
 """
@@ -21,7 +25,9 @@ from ..core.ports import (
     VectorIndex,
     VectorPoint,
 )
+from ..core.signals import indexed_anchor_terms
 from ..infra.crypto import EvidenceSealer
+from ..infra.sparse import anchor_vector, with_anchors
 from .outcome import Outcome
 from .topics import TURNS
 
@@ -79,7 +85,11 @@ class SearchIndex:
 
     async def index_evidence(self, turns: Sequence[tuple[TurnRecorded, str]]) -> None:
         texts = [evidence_document(turn, text) for turn, text in turns]
-        dense, sparse = _embed_transient(self.embedder, texts), self.keywords.embed_documents(texts)
+        dense, words = _embed_transient(self.embedder, texts), self.keywords.embed_documents(texts)
+        sparse = [
+            with_anchors(w, anchor_vector(indexed_anchor_terms(text)))
+            for w, (_, text) in zip(words, turns, strict=True)
+        ]
         await self.vectors.upsert(
             [
                 VectorPoint(

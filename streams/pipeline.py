@@ -37,6 +37,9 @@ from .topics import FACT_CHANGES, TURNS, TopicNames
 
 log = structlog.get_logger(__name__)
 
+#: How many earlier turns of a source name the session's participants for a turn's "you".
+PARTICIPANT_WINDOW = 12
+
 #: Key prefix of an erasure control record on the turns topic (turn keys are evidence
 #: ids). The distributed runtime's derive agent runs the cascade when it meets one.
 CONTROL_PREFIX = b"erasure|"
@@ -190,8 +193,26 @@ class Deriver:
     async def _claims(self, turn: TurnRecorded) -> list[Claim]:
         text = await self._deps.sealer.open(turn.text)
         return self._deps.extractor.extract(
-            text, speaker=turn.speaker, captured_at=turn.captured_at, role=turn.role
+            text,
+            speaker=turn.speaker,
+            captured_at=turn.captured_at,
+            role=turn.role,
+            participants=await self._participants(turn),
         )
+
+    async def _participants(self, turn: TurnRecorded) -> tuple[str, ...]:
+        """The other users who spoke in the turn's source before it, most recent first.
+
+        Read from the evidence store in source order (the turn is stored first, as
+        ``_derive`` would), so a live run and a replay of the log see the same ones."""
+        if turn.role != "user":
+            return ()
+        await self._deps.evidence.put(turn)
+        around = await self._deps.evidence.neighbours(turn.evidence_id, PARTICIPANT_WINDOW)
+        ids = [t.evidence_id for t in around]
+        earlier = around[: ids.index(turn.evidence_id)] if turn.evidence_id in ids else []
+        speakers = [t.speaker for t in reversed(earlier) if t.role == "user"]
+        return tuple(dict.fromkeys(s for s in speakers if s != turn.speaker))
 
     def _out(self, change: FactChanged, partition: int) -> Outgoing:
         record = Append(partition, change.fact_id.encode(), FACT_CHANGES.encode(change))

@@ -18,9 +18,11 @@ from ...core.retrieval import (
     Bundle,
     Lookups,
     RouteResult,
+    agreed_raw_hits,
     count_tokens,
     fuse,
     keep_raw_tier,
+    neighbour_route,
     pair_conflicts,
     project,
     raw_tier,
@@ -28,9 +30,11 @@ from ...core.retrieval import (
     supporting_text,
     temporal_route,
 )
-from ...core.sufficiency import Path, QueryIntent, Routing, analyze, route
+from ...core.signals import query_anchor_terms
+from ...core.sufficiency import Path, QueryIntent, Routing, analyze, route, unnamed_query
 from ...infra.crypto import EvidenceSealer
 from ...infra.embedding import MiniLMEmbedder
+from ...infra.sparse import anchor_vector
 from ...streams.indexing import KeywordEncoder
 from .results import BundleView, EvidenceItem, Recollection, RouteDiagnostic
 
@@ -38,6 +42,7 @@ ROUTE_DEPTH = 30
 ESCALATE_TOP = 5
 EXPAND_TOP = 2  # escalation reads the raw neighbourhood of the best bundles only
 NEIGHBOURS = 1
+EXCHANGE = 1  # the neighbour route reads one turn each side: the exchange around a hit
 HOPS = 1
 HOP_FACTS = 5
 RAW_TIER = 10  # the fused top 10 ...
@@ -49,9 +54,12 @@ WEIGHTS = {
     "bm25_facts": 1.0,
     "dense_evidence": 1.0,
     "bm25_evidence": 1.0,
+    "anchor": 1.0,
+    "dense_unnamed": 1.0,
     "entity": 1.0,
     "slot": 1.0,
     "temporal": 1.0,
+    "neighbours": 0.5,  # proximity, not a match: half credit (as SUPERSEDED_CREDIT)
 }
 QUOTES = 1  # one direct quote grounds the statement; every evidence id is still listed
 SLOT_WORDS = {
@@ -143,8 +151,15 @@ class Recall:
         work that needs no vector runs: the keyword routes, the slot lookup and the reads
         those need.
         """
-        embedding = asyncio.get_running_loop().run_in_executor(
-            None, self._deps.embedder.embed_query, query
+        loop = asyncio.get_running_loop()
+        embedding = loop.run_in_executor(None, self._deps.embedder.embed_query, query)
+        unnamed = unnamed_query(query, intent.entities)
+        if unnamed and not self._deps.keywords.embed_query(unnamed).indices:
+            unnamed = ""  # nothing but question words is left
+        unnamed_embedding = (
+            loop.run_in_executor(None, self._deps.embedder.embed_query, unnamed)
+            if unnamed
+            else None
         )
         keyword = await self._keyword_routes(scope_key, query)
         slots = await self._slot_ids(scope_key, query, intent)
@@ -152,11 +167,29 @@ class Recall:
         await self._load([*await self._linked(_items(keyword), found), *slots[0]], scope_key, found)
         vector = await embedding
         dense = await self._dense_routes(scope_key, vector)
+        if unnamed_embedding is not None:
+            dense.append(await self._unnamed_route(scope_key, await unnamed_embedding, unnamed))
         entity = await self._entity_route(scope_key, intent, vector)
         slot = _slot_route(*slots, dense[0].items)
         routes = [*dense, *keyword, *(r for r in (entity, slot) if r is not None)]
+        near = await self._neighbour_route(routes)
+        routes += [near] if near is not None else []
         await self._load(await self._linked(_items(routes), found), scope_key, found)
         return routes, vector, found
+
+    async def _neighbour_route(self, routes: Sequence[RouteResult]) -> RouteResult | None:
+        """The spoken turns around the raw tier's best hits both raw routes found
+        (:func:`neighbour_route`): the exchange of a confident hit, never of a guess."""
+        anchors = agreed_raw_hits(routes, RAW_KEPT)
+        around = {
+            anchor: [
+                turn.evidence_id
+                for turn in await self._deps.evidence.neighbours(anchor, EXCHANGE)
+                if turn.action == "say" or turn.evidence_id == anchor
+            ]
+            for anchor in anchors
+        }
+        return neighbour_route(anchors, around, ROUTE_DEPTH)
 
     async def _rank(
         self,
@@ -199,14 +232,36 @@ class Recall:
             found.append(RouteResult(name, tuple(h.fact_id for h in hits)))
         return found
 
+    async def _unnamed_route(
+        self, scope_key: str, vector: Sequence[float], unnamed: str
+    ) -> RouteResult:
+        """Dense search over facts for the query without the names it asks about: a fact
+        of a scope often leaves its topic implicit ("the suite is at 136 tests now" in a
+        chat about TrailMap), so what is asked of the name is searched on its own, beside
+        the facts that only share the name."""
+        hits = await self._deps.vectors.search(scope_key, vector, ROUTE_DEPTH, kind="fact")
+        return RouteResult("dense_unnamed", tuple(h.fact_id for h in hits), unnamed)
+
     async def _keyword_routes(self, scope_key: str, query: str) -> list[RouteResult]:
-        """BM25 over facts, then over raw evidence turns (stopwords dropped by the encoder)."""
+        """BM25 over facts, then over raw evidence turns (stopwords dropped by the encoder),
+        then the anchor route when the query names hard anchors."""
         sparse = self._deps.keywords.embed_query(query)
         found = []
         for kind, name in (("fact", "bm25_facts"), ("evidence", "bm25_evidence")):
             hits = await self._deps.vectors.search_sparse(scope_key, sparse, ROUTE_DEPTH, kind=kind)
             found.append(RouteResult(name, tuple(h.fact_id for h in hits)))
+        anchors = query_anchor_terms(query)
+        if anchors:
+            found.append(await self._anchor_route(scope_key, anchors))
         return found
+
+    async def _anchor_route(self, scope_key: str, anchors: Sequence[str]) -> RouteResult:
+        """The turns holding the query's hard anchors (an identifier, a path, a version, a
+        command, a measure, an error) as exact terms, rarer anchors first (the index's IDF):
+        a word-stem route splits ``flask@2.3.1`` or ``src/app.py`` into common words."""
+        wanted = anchor_vector(anchors)
+        hits = await self._deps.vectors.search_sparse(scope_key, wanted, ROUTE_DEPTH, "evidence")
+        return RouteResult("anchor", tuple(h.fact_id for h in hits), ", ".join(anchors))
 
     async def _entity_route(
         self, scope_key: str, intent: QueryIntent, vector: Sequence[float]

@@ -169,3 +169,72 @@ async def test_ranking_reads_only_the_facts_its_first_places_need(tmp_path: Path
         await components.close()
     assert top.bundles[0] == every.bundles[0]
     assert first < len(read) - first  # the wide query reads every fact the routes found
+
+
+CODE_TURN = """Here is the loader I ended up with, in `src/settings_loader.py`:
+
+```python
+from pathlib import Path
+
+def parse_config(path):
+    return load_yaml(Path(path))
+```
+
+I also pinned flask==2.3.1 in requirements.txt."""
+
+
+async def test_anchor_route_finds_the_turn_of_a_code_identifier(runtime: Runtime) -> None:
+    """Identifiers, paths and versions of a code block are exact terms of the turn: the
+    anchor route finds it by them, beside turns sharing only the words around them (each
+    runtime: its own vector engine)."""
+    await runtime.memory.publish(
+        [
+            said("c1", "The config parsing is slow, I want to look at the settings.", 0),
+            said("c2", CODE_TURN, 1),
+            said("c3", "Flask feels fine for the loader of the settings page.", 2),
+            said("c4", "I read the config docs of the settings loader again.", 3),
+        ]
+    )
+
+    async def indexed() -> bool:
+        found = await runtime.memory.query(SCOPE, "Why is config parsing slow?", now=NOW)
+        return any(e.source_turn_id == "c4" for b in found.bundles for e in b.evidence) and any(
+            r.route == "anchor" and r.hits
+            for r in (await runtime.memory.query(SCOPE, "parse_config?", now=NOW)).routes
+        )
+
+    await runtime.settle(indexed)
+    asked = {
+        "Where is parse_config defined?": "parse_config",
+        "What did we put in settings_loader.py?": "settings_loader.py",
+        "Which flask version, 2.3.1?": "2.3.1",
+    }
+    for query, anchor in asked.items():
+        result = await runtime.memory.query(SCOPE, query, now=NOW, escalate=False)
+        assert anchor in {r.route: r.note for r in result.routes}["anchor"]
+        found = [b for b in result.bundles if "anchor" in b.routes]
+        turns = {e.source_turn_id for b in found for e in b.evidence}
+        assert turns == {"c2"}, query
+    plain = await runtime.memory.query(SCOPE, "Why is the config slow?", now=NOW)
+    assert "anchor" not in {r.route for r in plain.routes}  # no anchor, no route
+
+
+async def test_neighbour_route_brings_the_reply_to_a_turn_found(tmp_path: Path) -> None:
+    """The answer to a question found often shares no word with the query: the neighbour
+    route reads the exchange around the raw tier's best hits."""
+    runtime = await Runtime(Settings(data_dir=tmp_path / "d", partitions=2), tmp_path).start()
+    try:
+        await runtime.memory.publish(
+            [
+                said("n1", "My sister keeps asking where I found the brass lamp.", 0),
+                said("n2", "A flea market in Lyon, last spring, for twelve euros.", 1),
+                said("n3", "The weather has been grey all week.", 2),
+                said("n4", "I started a pottery class on Tuesdays.", 3),
+            ]
+        )
+        await runtime.memory.sync()
+        result = await runtime.memory.query(SCOPE, "Where was the brass lamp found?", now=NOW)
+        near = [b for b in result.bundles if "neighbours" in b.routes]
+        assert "n2" in {e.source_turn_id for b in near for e in b.evidence}
+    finally:
+        await runtime.stop()

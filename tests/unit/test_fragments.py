@@ -11,7 +11,9 @@ from provmem.core.fragments import (
     addressed_imperative,
     elided_copula,
     elided_feeling,
+    elided_modal,
     spelled_out_copula,
+    with_elided_it,
 )
 
 AT = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
@@ -33,6 +35,7 @@ def statements(text: str) -> list[str]:
         ("Excited for this new chapter.", "Maya is excited for this new chapter."),
         ("Bet the atmosphere was incredible.", "Maya bets the atmosphere was incredible."),
         ("Pottery's so relaxing and creative.", "Pottery is so relaxing and creative."),
+        ("Life's too short to do anything else.", "Life is too short to do anything else."),
         (
             "Opening the dance studio's been a great experience.",
             "Opening the dance studio has been a great experience.",
@@ -63,7 +66,15 @@ def test_a_bare_verb_or_request_to_the_listener_is_no_claim(text: str) -> None:
 
 
 def test_the_rules_one_by_one() -> None:
-    assert elided_feeling("Love the colors") == "loves"
+    assert elided_feeling("Love the colors") == ("loves", 1)
+    assert elided_feeling("Really appreciate it") == ("really appreciates", 2)
+    assert elided_feeling("Really nice") is None
+    assert elided_modal("Can't wait to see it") == ("can't", 1)
+    assert elided_modal("Gotta focus") == ("has got to", 1)
+    assert elided_modal("Don't forget the keys") is None  # to the listener
+    assert with_elided_it("Reminds Maya of home.") == "It reminds Maya of home."
+    assert with_elided_it("Sounds like fun.") == "Sounds like fun."
+    assert with_elided_it("Makers gather here.") == "Makers gather here."
     assert elided_feeling("love the colors") is None  # not a sentence start
     assert elided_copula("Really glad to have you here", has_verb=True)
     assert not elided_copula("Painting is my passion", has_verb=True)
@@ -72,6 +83,8 @@ def test_the_rules_one_by_one() -> None:
     assert not addressed_imperative("Love the colors")  # a feeling, the speaker's own
     assert spelled_out_copula("Life's tough.") == "Life is tough."
     assert spelled_out_copula("Maria's dog.") == "Maria's dog."
+    assert spelled_out_copula("Her name's Coco.") == "Her name is Coco."
+    assert spelled_out_copula("Maria's fam's small.") == "Maria's fam is small."
 
 
 @pytest.mark.parametrize(
@@ -105,3 +118,26 @@ def test_a_statement_about_an_unnamed_listener_is_left_to_the_raw_evidence() -> 
 def test_a_subordinate_opening_is_no_bare_verb() -> None:
     assert not addressed_imperative("Since the beta slipped to August 22 I have time")
     assert not addressed_imperative("After the launch we rested")
+
+
+def test_the_one_other_participant_of_the_session_is_the_listener() -> None:
+    def said(participants: tuple[str, ...]) -> list[str]:
+        found = extract_claims(
+            "Your support means a ton to me.",
+            speaker="Maya",
+            captured_at=AT,
+            participants=participants,
+        )
+        return [c.statement for c in found]
+
+    assert said(("Jon",)) == ["Jon's support means a ton to Maya."]
+    assert said(("Maya", "Jon")) == ["Jon's support means a ton to Maya."]  # not the speaker
+    assert said(("Jon", "Gina")) == []  # two others: the listener is not known
+    assert said(()) == []
+    both = extract_claims(
+        "News that you two are getting along.",
+        speaker="Maya",
+        captured_at=AT,
+        participants=("Jon",),
+    )
+    assert both == []  # "you two" is more than the listener

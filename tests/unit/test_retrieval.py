@@ -10,15 +10,17 @@ from provmem.core.retrieval import (
     Bundle,
     Lookups,
     RouteResult,
+    agreed_raw_hits,
     count_tokens,
     fuse,
+    neighbour_route,
     project,
     spread,
     temporal_route,
     within_budget,
 )
 from provmem.core.stages import Candidate
-from provmem.core.sufficiency import Need, Path, analyze, route
+from provmem.core.sufficiency import Need, Path, analyze, route, unnamed_query
 from provmem.streams.indexing import evidence_document
 from tests.unit.test_gate import claim, run, vec
 
@@ -132,6 +134,15 @@ def test_query_analysis_finds_needs_names_and_times() -> None:
     assert Need.DATE in intent.needs and intent.entities == ("Caroline",)
     assert intent.time_ranges == ("2026-04-01/2026-04-30",)
     assert Need.COUNT in analyze("How many kids does Mel have?", NOW).needs
+    assert analyze("How much of TrailMap is tested?", NOW).entities == ("TrailMap",)
+
+
+def test_the_unnamed_query_asks_what_the_query_asks_of_its_names() -> None:
+    names = analyze("What are Melanie's pets' names?", NOW).entities
+    assert unnamed_query("What are Melanie's pets' names?", names) == "What are pets' names?"
+    both = "What have Caroline and Melanie both painted?"
+    assert unnamed_query(both, ("Caroline", "Melanie")) == "What have and both painted?"
+    assert unnamed_query("Where do they live?", ()) == ""
 
 
 def test_router_answers_when_facts_state_the_need_else_escalates() -> None:
@@ -145,3 +156,21 @@ def test_router_answers_when_facts_state_the_need_else_escalates() -> None:
     assert route(analyze("What does Alice play?", NOW), []).reasons == ("no fact retrieved",)
     negated = _fact("f3", "Alice does not eat meat.", negated=True)
     assert route(analyze("What does Alice not eat?", NOW), [negated]).path is Path.ANSWER
+
+
+def test_the_neighbour_route_reads_the_exchange_around_the_best_raw_hits() -> None:
+    around = {"ev_5": ["ev_4", "ev_5", "ev_6"], "ev_9": ["ev_8", "ev_9", "ev_10"]}
+    result = neighbour_route(["ev_5", "ev_9", "ev_6"], around)
+    assert result is not None and result.route == "neighbours"
+    assert result.items == ("ev_4", "ev_8", "ev_10")  # by anchor rank, before then after
+    assert neighbour_route(["ev_1"], {"ev_1": ["ev_1"]}) is None
+
+
+def test_the_agreed_raw_hits_are_those_both_raw_routes_found() -> None:
+    routes = [
+        RouteResult("dense_evidence", ("ev_1", "ev_2", "ev_3")),
+        RouteResult("bm25_evidence", ("ev_3", "ev_4", "ev_1")),
+        RouteResult("dense_facts", ("ev_2",)),
+    ]
+    assert agreed_raw_hits(routes, 3) == ["ev_1", "ev_3"]
+    assert agreed_raw_hits([RouteResult("dense_evidence", ("ev_1",))], 3) == ["ev_1"]

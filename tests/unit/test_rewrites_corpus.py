@@ -121,6 +121,43 @@ CORPUS: list[tuple[SpeakerRole, str, list[str]]] = [
     ("user", "I need a break from work.", ["Maya needs a break from work."]),
     ("user", "I cook and I clean on weekends.", ["Maya cooks.", "Maya cleans on weekends."]),
     ("user", "Ana and I went hiking yesterday.", ["Ana and Maya went hiking on 7 April 2026."]),
+    # A relative date that is the clause's subject takes no preposition.
+    ("user", "Last weekend was wild!", ["The weekend of 4 April 2026 was wild."]),
+    # An elided "I" before a modal, a contraction or an adverb and a verb of feeling.
+    ("user", "Can't wait to see the new studio!", ["Maya can't wait to see the new studio."]),
+    (
+        "user",
+        "Gonna visit my aunt in Boston next month.",
+        ["Maya is going to visit Maya's aunt in Boston in May 2026."],
+    ),
+    (
+        "user",
+        "Really appreciate the advice on the garden.",
+        ["Maya really appreciates the advice on the garden."],
+    ),
+    ("user", "Haven't been to the gym in weeks.", ["Maya hasn't been to the gym in weeks."]),
+    # An elided "it" before a verb in the third person.
+    (
+        "user",
+        "Reminds me of the trips with my grandpa.",
+        ["It reminds Maya of the trips with Maya's grandpa."],
+    ),
+    # A vocative or interjection before a clause about what is shown is no subject.
+    ("user", "Jon, that's a great pic of the lake!", ["That is a great pic of the lake."]),
+    ("user", "Oof, that's a tough week at the clinic.", ["That is a tough week at the clinic."]),
+    # A subject's "'s" before a participle or a name is "has" / "is".
+    ("user", "My dog's name's Coco.", ["Maya's dog's name is Coco."]),
+    (
+        "user",
+        "My sister's been amazing about the move.",
+        ["Maya's sister has been amazing about the move."],
+    ),
+    # A comma before a possessive subject and its verb starts a new sentence.
+    (
+        "user",
+        "They were great, their smiles warmed my heart.",
+        ["Their smiles warmed Maya's heart."],
+    ),
     (
         "assistant",
         "I'd recommend using PostgreSQL for the session store.",

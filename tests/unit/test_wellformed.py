@@ -27,6 +27,15 @@ GOOD = [
     "Maya's team switched from MySQL to Postgres 16 in March 2023.",
     "Maya's service config lives in config/settings.yaml.",
     "Caroline attended an LGBTQ support group recently and found the stories inspiring.",
+    # Sentences the small model misparses; the check reads them as sentences.
+    "Making it is so calming.",  # a gerund phrase as subject
+    "Taking care of Maria physically, emotionally, and mentally helps Maria.",
+    "Creativity and family keep Melanie at peace.",  # a present verb tagged VB
+    "All Gina's hard work really paid off.",  # a past verb tagged VBN
+    "The sense of community and support really matters.",  # a verb tagged NNS
+    "Lately Jon has been networking.",  # "has" is the auxiliary of "been"
+    "Since Gina lost her job at Door Dash, things have been tough.",  # a subordinate opening
+    "That sign reminds Jon to never give up, however hard things get.",
 ]
 
 # (statement, the reason code expected among the problems); most from issue 16.
@@ -63,6 +72,13 @@ BAD = [
     ("Maya works at Google", "terminal-punctuation"),
     ("Hi Maya!", "greeting"),
     ("", "empty"),
+    # Verbless fragments and clauses with only a subordinate verb stay ill-formed.
+    ("Three times a week.", "no-finite-verb"),
+    ("Mainly the roadways.", "no-finite-verb"),
+    ("Almost as silly as when Melanie got to feed a horse a carrot.", "no-finite-verb"),
+    ("Trying to get it fixed.", "no-finite-verb"),
+    ("Luna and Oliver.", "no-finite-verb"),
+    ("That pic is so beautiful, the colors really pop.", "comma-splice"),
 ]
 
 
