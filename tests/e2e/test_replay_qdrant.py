@@ -23,8 +23,10 @@ def _replay(settings: Settings, *args: str) -> tuple[int, str]:
     env = {**settings_env(settings), "PROVMEM_QDRANT_URL": NOWHERE}
     run = subprocess.run([*COMMAND, *args], env=env, capture_output=True, text=True, timeout=300)
     out = (run.stdout + run.stderr).strip()
-    assert "Traceback" not in out and len(out.splitlines()) == 1, out
-    return run.returncode, out
+    assert "Traceback" not in out, out
+    # the error is the one line the CLI prints (qdrant-client may warn first, from its
+    # own thread, that it could not check the server's version)
+    return run.returncode, out.splitlines()[-1]
 
 
 def test_a_replay_from_fact_changes_runs_with_a_qdrant_server(kafka_settings: Settings) -> None:
