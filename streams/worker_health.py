@@ -35,14 +35,20 @@ class Assignment:
         self.partitions, self.assigned = partitions, True
 
 
-def _checks(settings: Settings) -> dict[str, tuple[str, Callable[[], Awaitable[Any]]]]:
-    """Each dependency: its name in one line, and a call that fails when it is down."""
+def dependency_checks(
+    settings: Settings, create_topics: bool = False
+) -> dict[str, tuple[str, Callable[[], Awaitable[Any]]]]:
+    """Each dependency: its name in one line, and a call that fails when it is down. With
+    ``create_topics`` (a worker starting) the broker check creates the topics too."""
     names = TopicNames(settings.topic_prefix)
 
     async def kafka() -> None:
         log = KafkaEventLog(settings.broker_url)
         try:
-            await log.partitions(names.turns)
+            if create_topics:
+                await log.ensure_topics(names.configs(settings.partitions))
+            else:
+                await log.partitions(names.turns)
         finally:
             await log.close()
 
@@ -73,7 +79,7 @@ def _checks(settings: Settings) -> dict[str, tuple[str, Callable[[], Awaitable[A
 
 async def health(settings: Settings, assignment: Assignment) -> tuple[int, dict[str, Any]]:
     """The HTTP status and body of ``/health``: every dependency checked at once."""
-    checks = _checks(settings)
+    checks = dependency_checks(settings)
     results = await asyncio.gather(
         *(asyncio.wait_for(check(), CHECK_TIMEOUT_S) for _, check in checks.values()),
         return_exceptions=True,
