@@ -16,9 +16,11 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 
 class SegmentKind(StrEnum):
@@ -96,6 +98,9 @@ SHELL_LINE = re.compile(
 
 @cache
 def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt  # imported on the first turn with markup: a query
+    # or a plain line never needs the parser (the CLI's start-up, bench/cli)
+
     return MarkdownIt("commonmark").enable("table")
 
 

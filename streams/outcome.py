@@ -6,13 +6,16 @@ import base64
 import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from ..core.capture import TurnRejectedError
-from ..core.gate import Decision
 from ..core.ports import Append, LogRecord
 from .topics import TopicNames
+
+if TYPE_CHECKING:
+    from ..core.gate import Decision  # the gate loads with the first derived turn
 
 
 @dataclass(frozen=True)
