@@ -20,11 +20,11 @@ import hashlib
 import hmac
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 import structlog
 
 from ..core.events import Fact, TurnRecorded
+from ..core.ports import BulkStateStore
 from .crypto import EvidenceSealer, MissingDataKeyError
 
 __all__ = ["Bodies", "SealedGateState", "ViewSealer"]
@@ -122,7 +122,7 @@ class SealedGateState:
     erasure reads versions only) still works without opening anything. Other records
     (indexes of fact ids, ``seen`` marks, the erasure ledger) pass through."""
 
-    def __init__(self, inner: Any, sealer: ViewSealer) -> None:
+    def __init__(self, inner: BulkStateStore, sealer: ViewSealer) -> None:
         self.inner = inner
         self._sealer = sealer
 
@@ -136,11 +136,7 @@ class SealedGateState:
         await self.inner.delete(key)
 
     async def load_many(self, keys: Sequence[str]) -> dict[str, bytes]:
-        load_many = getattr(self.inner, "load_many", None)
-        if load_many is None:
-            found = {key: await self.inner.load(key) for key in keys}
-        else:
-            found = await load_many(keys)
+        found = await self.inner.load_many(keys)
         opened = {key: await self._open(raw) for key, raw in found.items()}
         return {key: raw for key, raw in opened.items() if raw is not None}
 
@@ -148,27 +144,16 @@ class SealedGateState:
         self, keys: Sequence[str], paths: Sequence[str]
     ) -> dict[str, tuple[object, ...]]:
         """Fields of the visible part (``$.fact.version``, ``$.fact.scope``)."""
-        extract = getattr(self.inner, "load_fields_many", None)
-        if extract is not None:
-            found: dict[str, tuple[object, ...]] = await extract(keys, paths)
-            return found
-        values = await self.load_many(keys)
-        return {key: tuple(_json_path(raw, path) for path in paths) for key, raw in values.items()}
+        return await self.inner.load_fields_many(keys, paths)
 
     async def replace_many(self, deletes: Sequence[str], saves: Mapping[str, bytes]) -> None:
-        """In one transaction where the inner store can; else deletes, then saves."""
+        """In one transaction where the inner store can (infra/bulk_state.py: else one
+        key at a time)."""
         sealed = {key: await self._seal(key, value) for key, value in saves.items()}
-        replace_many = getattr(self.inner, "replace_many", None)
-        if replace_many is not None:
-            await replace_many(deletes, sealed)
-            return
-        for key in deletes:
-            await self.inner.delete(key)
-        for key, value in sealed.items():
-            await self.inner.save(key, value)
+        await self.inner.replace_many(deletes, sealed)
 
     async def keys_with_prefix(self, prefix: str) -> list[str]:
-        found: list[str] = await self.inner.keys_with_prefix(prefix)
+        found: list[str] = await self.inner.keys_with_prefix(prefix)  # type: ignore[attr-defined]
         return found
 
     async def _seal(self, key: str, value: bytes) -> bytes:
@@ -185,11 +170,3 @@ class SealedGateState:
             return raw
         plain = await self._sealer.open(json.loads(raw)["sealed"])
         return None if plain is None else plain.encode("utf-8")
-
-
-def _json_path(raw: bytes, path: str) -> object:
-    """``$.a.b`` of a JSON value; objects come back as JSON text (as SQLite gives them)."""
-    value: Any = json.loads(raw)
-    for part in path.removeprefix("$.").split("."):
-        value = value.get(part) if isinstance(value, dict) else None
-    return json.dumps(value, separators=(",", ":")) if isinstance(value, dict | list) else value

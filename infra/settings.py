@@ -39,7 +39,9 @@ class Settings(BaseSettings):
     max_text_bytes: int = Field(64 * 1024, ge=1)
     max_future_skew_s: int = Field(300, ge=0)
     embedding_threads: int | None = None
-    worker_web_port: int = 6066
+    worker_web_port: int | None = Field(
+        None, ge=1, le=65535, description="a worker serves GET /health on it (off when unset)"
+    )
     producer_max_batch_size: int | None = Field(
         None, description="1 in tests against Tansu (see docs/ARCHITECTURE.md)"
     )

@@ -20,6 +20,7 @@ import structlog
 from faust.types import TP
 
 from ..core.ports import BulkStateStore, LogRecord
+from ..infra.bulk_state import PerKeyBulkState
 from ..infra.crypto import EvidenceSealer
 from ..infra.kafka_log import KafkaEventLog
 from ..infra.sealing import SealedGateState, ViewSealer
@@ -38,6 +39,7 @@ from .sealed_topics import log_sealer, sealed_log
 from .topics import TopicNames
 from .topology import DERIVE, INDEX_EVIDENCE, MATERIALIZE, ROUTE_ERASURES, outputs_of
 from .wiring import derive_deps
+from .worker_health import Assignment, serve_health
 
 log = structlog.get_logger(__name__)
 
@@ -194,10 +196,12 @@ def create_app(settings: Settings) -> WorkerApp:
     )
     sealer = worker_sealer(settings)
     sealed = log_sealer(sealer, names)  # seal: values opened as they come in, sealed going out
-    state = SealedGateState(TableStateStore(table), ViewSealer(sealer))
+    state = SealedGateState(PerKeyBulkState(TableStateStore(table)), ViewSealer(sealer))
     deriver, records, materializer, indexer = _handlers(settings, names, state, sealer)
     delivery = Delivery(app, KafkaEventLog(settings.broker_url), settings.consumer_group)
     derive_guard, materialize_guard, route_guard = (delivery.guard() for _ in range(3))
+    assignment = Assignment()
+    serve_health(app, settings, assignment)  # GET /health when worker_web_port is set
 
     @app.on_partitions_revoked.connect
     async def forget_revoked(sender: Any, revoked: Any, **_: Any) -> None:
@@ -205,7 +209,8 @@ def create_app(settings: Settings) -> WorkerApp:
 
     @app.on_partitions_assigned.connect
     async def announce_ready(sender: Any, assigned: Any, **_: Any) -> None:
-        log.info("worker.ready", partitions=_partitions_of(assigned, names.turns))
+        assignment.hold(_partitions_of(assigned, names.turns))
+        log.info("worker.ready", partitions=assignment.partitions)
 
     @app.timer(interval=REPAIR_INTERVAL_S)
     async def repair_delivery() -> None:
@@ -275,8 +280,8 @@ def _faust_config(settings: Settings) -> dict[str, Any]:
         "value_serializer": "raw",
         "topic_partitions": settings.partitions,
         "topic_replication_factor": 1,
-        "web_enabled": False,
-        "web_port": settings.worker_web_port,
+        "web_enabled": settings.worker_web_port is not None,
+        "web_port": settings.worker_web_port or 6066,
         "broker_session_timeout": settings.broker_session_timeout_s,
         "broker_heartbeat_interval": settings.broker_heartbeat_interval_s,
         "datadir": str(settings.data_dir / "faust"),

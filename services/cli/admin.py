@@ -18,42 +18,11 @@ if TYPE_CHECKING:
 app = typer.Typer()
 
 
-def _dependencies(settings: Settings) -> list[tuple[str, Callable[[], Awaitable[None]]]]:
+def _dependencies(settings: Settings) -> list[tuple[str, Callable[[], Awaitable[object]]]]:
     """What a worker needs, each with a check: the broker (its topics), Redis, Qdrant."""
-    from ...infra.kafka_log import KafkaEventLog
-    from ...infra.redis_client import redis_client
-    from ...streams.topics import TopicNames
+    from ...streams.worker_health import dependency_checks
 
-    async def kafka() -> None:
-        log = KafkaEventLog(settings.broker_url)
-        try:
-            await log.ensure_topics(TopicNames(settings.topic_prefix).configs(settings.partitions))
-        finally:
-            await log.close()
-
-    async def redis() -> None:
-        client = redis_client(settings.redis_url)
-        try:
-            await client.ping()
-        finally:
-            await client.aclose()
-
-    async def qdrant() -> None:
-        from qdrant_client import AsyncQdrantClient
-
-        client = AsyncQdrantClient(url=settings.qdrant_url)
-        try:
-            await client.get_collections()
-        finally:
-            await client.close()
-
-    checks = [
-        (f"Kafka broker {settings.broker_url}", kafka),
-        (f"Redis {settings.redis_url}", redis),
-    ]
-    if settings.qdrant_url is not None:
-        checks.append((f"Qdrant {settings.qdrant_url}", qdrant))
-    return checks
+    return list(dependency_checks(settings, create_topics=True).values())
 
 
 @app.command()

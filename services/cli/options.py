@@ -162,6 +162,21 @@ def in_use(error: Exception) -> str:
     )
 
 
+_DEPENDENCIES = {"redis": "Redis", "aiokafka": "Kafka broker", "qdrant_client": "Qdrant"}
+
+
+def unreachable(settings: Settings, error: Exception) -> str | None:
+    """One line naming the dependency a connection error is about (as the worker says it),
+    or None when the error is none of Redis's, the broker's or Qdrant's."""
+    package = type(error).__module__.partition(".")[0]
+    name = _DEPENDENCIES.get(package)
+    if name is None or "connect" not in f"{type(error).__name__} {error}".lower():
+        return None
+    where = {"Redis": settings.redis_url, "Kafka broker": settings.broker_url}
+    address = where.get(name, settings.qdrant_url)
+    return f"{name} {address}: unreachable ({str(error) or type(error).__name__})"
+
+
 def _run(settings: Settings, work: Callable[[Memory], Awaitable[T]]) -> T:
     async def main() -> T:
         async with _memory(settings) as memory:
@@ -177,4 +192,9 @@ def _run(settings: Settings, work: Callable[[Memory], Awaitable[T]]) -> T:
         _fail(in_use(error))
         raise  # unreachable: _fail exits
     except (ValueError, LookupError, OSError) as error:
-        _fail(str(error))
+        _fail(unreachable(settings, error) or str(error))
+    except Exception as error:
+        line = unreachable(settings, error)
+        if line is None:
+            raise
+        _fail(line)

@@ -6,7 +6,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .options import Target, _fail, console, ensure_folder_free, in_use, shared_options
+from .options import (
+    Target,
+    _fail,
+    console,
+    ensure_folder_free,
+    in_use,
+    shared_options,
+    unreachable,
+)
 
 if TYPE_CHECKING:
     from ...infra.settings import Settings
@@ -88,8 +96,9 @@ def replay_command(
 async def _replay_alone(settings: Settings, plan: ReplayPlan, advance: Progress) -> ReplayResult:
     """A replay never runs beside a process serving the folder: it would switch the
     generation under the API's feet and leave it answering from dropped views."""
-    from ..replay.run import replay
+    from ..replay.run import refuse, replay
 
+    refuse(settings, plan)
     await ensure_folder_free(settings)
     return await replay(settings, plan, advance)
 
@@ -114,6 +123,11 @@ def _replay(settings: Settings, plan: ReplayPlan, advance: Progress) -> ReplayRe
     except (ReplayError, LookupError, OSError) as error:
         _fail(str(error))
         raise  # unreachable: _fail exits
+    except Exception as error:
+        line = unreachable(settings, error)  # Redis, the broker or a Qdrant server
+        if line is None:
+            raise
+        _fail(line)
 
 
 def _render(result: ReplayResult, json_out: bool) -> None:

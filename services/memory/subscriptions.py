@@ -22,8 +22,8 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import StreamingResponse
 
-from ...core.erasure import erased
-from ...core.events import Fact, FactChanged, FactOp
+from ...core.erasure import erasure_of
+from ...core.events import FactChanged, FactOp, Scope
 from ...core.ports import EventLog, FactViews, LogRecord
 from ...core.scope import partition_for
 from ...streams.topics import FACT_CHANGES
@@ -107,13 +107,19 @@ def _change(record: LogRecord) -> FactChanged | None:
     return change if isinstance(change, FactChanged) else None
 
 
-def _delivered(record: LogRecord, scope: str, known: dict[str, Fact]) -> FactChanged | None:
+Known = dict[str, tuple[Scope, int]]
+"""The live facts a stream knows: fact id -> (scope, version), what their ERASE needs."""
+
+
+def _delivered(record: LogRecord, scope: str, known: Known) -> FactChanged | None:
     """The change to send for a record, if it is the scope's.
 
-    An erasure writes an ERASE change and then a tombstone under the fact id; the embedded
-    log compacts at once, so a reader may find only the tombstone. A tombstone of a fact
-    this stream knows (delivered, or of the scope when it started) becomes the ERASE it
-    stands for; an ERASE is sent once, whichever of the two is read."""
+    An erasure writes an ERASE change and then a tombstone under the fact id (a subject
+    erasure on the embedded log the tombstone alone), and the embedded log compacts at
+    once, so a reader may find only the tombstone; a record of a shredded subject reads as
+    one too (infra/sealed_log.py). A tombstone of a fact this stream knows (delivered, or
+    live when it started) becomes the ERASE it stands for; an ERASE is sent once,
+    whichever of the two is read."""
     change = _change(record)
     if change is not None:
         if not within(change.scope.key, scope):
@@ -121,12 +127,13 @@ def _delivered(record: LogRecord, scope: str, known: dict[str, Fact]) -> FactCha
         if change.op is FactOp.ERASE:
             known.pop(change.fact_id, None)
         elif change.fact is not None:
-            known[change.fact_id] = change.fact
+            known[change.fact_id] = (change.scope, change.version)
         return change
     if record.value is not None:
         return None  # not a change this version reads
-    last = known.pop((record.key or b"").decode("utf-8", "replace"), None)
-    return None if last is None else erased(last, "erasure")
+    fact_id = (record.key or b"").decode("utf-8", "replace")
+    last = known.pop(fact_id, None)
+    return None if last is None else erasure_of(fact_id, last[0], last[1], "erasure")
 
 
 def frame(event_id: str, change: FactChanged) -> str:
@@ -139,7 +146,7 @@ async def change_frames(
     scope: str,
     cursor: Cursor,
     heartbeat_s: float,
-    known: dict[str, Fact] | None = None,
+    known: Known | None = None,
 ) -> AsyncIterator[str]:
     """SSE frames for the scope's changes from ``cursor`` on, forever; a comment line
     (``: heartbeat``) whenever nothing was sent for ``heartbeat_s`` seconds. ``known``:
@@ -165,12 +172,34 @@ async def change_frames(
             await asyncio.sleep(min(_POLL_S, heartbeat_s))
 
 
-async def _facts_at_start(views: FactViews, prefix: str) -> dict[str, Fact]:
-    """A user scope's facts, so that a stream started at the end (or resumed) streams the
-    erasure of facts it never saw change. A wider scope knows only what it delivered."""
-    if prefix.count("/") != 2:
-        return {}
-    return {fact.fact_id: fact for fact in await views.facts_in_scope(prefix)}
+async def facts_at_start(
+    views: FactViews, log: EventLog, topic: str, prefix: str, cursor: Cursor
+) -> Known:
+    """The scope's live facts where the stream starts, so that a stream started at the end
+    (or resumed) streams the erasure of facts it never saw change: a user scope's from its
+    views; a wider scope's (an organisation, a project: many user scopes) from the log."""
+    if prefix.count("/") == 2:
+        facts = await views.facts_in_scope(prefix)
+        return {fact.fact_id: (fact.scope, fact.version) for fact in facts}
+    return await facts_on_log(log, topic, prefix, cursor)
+
+
+async def facts_on_log(log: EventLog, topic: str, prefix: str, cursor: Cursor) -> Known:
+    """What a stream of ``prefix`` read from the beginning would know at ``cursor``: every
+    record before it, applied as the stream applies what it reads (a compacted topic keeps
+    each fact's latest change, so this costs one pass over the live facts' records)."""
+    known: Known = {}
+    for partition, end in cursor.offsets.items():
+        offset = 0
+        while offset < end:
+            records = await log.read(topic, partition, offset, min(_BATCH, end - offset))
+            if not records:
+                break
+            for record in records:
+                if record.offset < end:
+                    _delivered(record, prefix, known)
+            offset = records[-1].offset + 1
+    return known
 
 
 def changes_router() -> APIRouter:
@@ -205,7 +234,8 @@ def changes_router() -> APIRouter:
             cursor = await start_cursor(log, topic, partitions, last_event_id, start)
         except ValueError as error:
             raise HTTPException(422, str(error)) from error
-        known = await _facts_at_start(state.memory.components.views, prefix)
+        views = state.memory.components.views
+        known = await facts_at_start(views, log, topic, prefix, cursor)
         heartbeat = state.settings.api_heartbeat_s
         frames = change_frames(log, topic, prefix, cursor, heartbeat, known)
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -219,6 +249,8 @@ __all__ = [
     "Cursor",
     "change_frames",
     "changes_router",
+    "facts_at_start",
+    "facts_on_log",
     "frame",
     "scope_partitions",
     "start_cursor",

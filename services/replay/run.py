@@ -47,7 +47,7 @@ from ...streams.indexing import EvidenceIndexer
 from ...streams.outcome import Outgoing
 from ...streams.pipeline import Deriver, Materializer
 from ...streams.runner import Runner, StageBinding, send_all
-from ...streams.runtime.components import Components, build
+from ...streams.runtime.components import Components, build, runtime_for
 from ...streams.topics import FACT_CHANGES
 from ...streams.topology import DERIVE, INDEX_EVIDENCE, MATERIALIZE
 from ..memory.memory import Memory
@@ -392,10 +392,20 @@ async def _at_once(work: Awaitable[Any]) -> Any:
     return await work
 
 
+def refuse(settings: Settings, plan: ReplayPlan) -> None:
+    """ReplayError when this runtime cannot run the plan, said before anything is built or
+    reached (a Qdrant server refuses ``--from turns``: streams/runtime/kafka.py)."""
+    plan = plan.checked()
+    refusal = runtime_for(settings).replay_refusal(plan.mode, plan.switch, not plan.scopes)
+    if refusal is not None:
+        raise ReplayError(refusal)
+
+
 async def replay(
     settings: Settings, plan: ReplayPlan, progress: Progress | None = None
 ) -> ReplayResult:
     """Run a replay in a process of its own (the CLI): build, replay, close, retire."""
+    refuse(settings, plan)
     live = await build(settings)
     try:
         result = await Replayer(live).run(plan, progress)

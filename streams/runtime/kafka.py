@@ -119,10 +119,11 @@ class KafkaRuntime:
             (self.settings.data_dir / f"replay{generation.suffix()}.db{suffix}").unlink(True)
 
     def replay_refusal(self, mode: str, switch: bool, whole_log: bool) -> str | None:
-        if self.settings.qdrant_url is not None:
+        if self.settings.qdrant_url is not None and mode == "turns":
             return (
-                "replay with a Qdrant server is not wired yet: the workers write its "
-                "collection; unset PROVMEM_QDRANT_URL to replay into a local index"
+                "from turns with a Qdrant server: the re-derived facts would be written "
+                "into the live collection the workers serve; replay --from fact-changes "
+                "(it re-writes the same points), or unset PROVMEM_QDRANT_URL"
             )
         if mode == "turns" and switch and whole_log:
             return (
