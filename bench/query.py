@@ -102,9 +102,18 @@ async def load(components: Components, count: int, seed: int) -> None:
         await components.vectors.upsert(
             points(components, made, vectors(len(made), centres, vector_rng))
         )
-    optimize = getattr(components.vectors, "optimize", None)
-    if optimize is not None:
-        await optimize()
+    await optimize_index(components.vectors)
+
+
+async def optimize_index(vectors: object) -> None:
+    """Optimize the edge index, also beneath a wrapper (the sealed index keeps it as
+    ``inner`` and does not forward ``optimize``); an index without one is left as it is."""
+    while vectors is not None:
+        optimize = getattr(vectors, "optimize", None)
+        if optimize is not None:
+            await optimize()
+            return
+        vectors = getattr(vectors, "inner", None)
 
 
 def points(components: Components, made: list[Fact], dense: np.ndarray) -> list[VectorPoint]:
