@@ -157,13 +157,8 @@ def _scope_key(scope: str, grant: Grant) -> str:
         key = Scope.parse(scope).key
     except ValueError as error:
         raise HTTPException(422, str(error)) from error
-    _require(grant, key)
+    grant.require(key)
     return key
-
-
-def _require(grant: Grant, scope_key: str) -> None:
-    if not grant.allows(scope_key):
-        raise HTTPException(403, f"scope {scope_key}: not permitted for this API key")
 
 
 def _foreign_scope(grant: Grant, turns: Sequence[Mapping[str, Any]]) -> str | None:
@@ -226,7 +221,7 @@ def _memory_routes(api: FastAPI) -> None:
         A turn of a scope the key does not reach refuses the whole batch (403)."""
         foreign = _foreign_scope(grant, batch.turns)
         if foreign is not None:
-            _require(grant, foreign)
+            grant.require(foreign)
         state = _state(request)
         results = await state.memory.publish(batch.turns)
         state.metrics.published(results)
@@ -292,7 +287,7 @@ async def _erase_every_subject(request: Request, body: ErasureBody, grant: Grant
         prefix = organisation_or_project(body.scope)
     except ValueError as error:
         raise HTTPException(422, str(error)) from error
-    _require(grant, prefix)
+    grant.require(prefix)
     state = _state(request)
     return await state.pipeline.exclusive(erase_scope(state.memory, prefix, body.reason))
 

@@ -85,6 +85,20 @@ class Grant:
     def allows(self, scope_key: str) -> bool:
         return self.scope is None or within(scope_key, self.scope)
 
+    def require(self, scope_key: str) -> None:
+        """403 unless the grant reaches ``scope_key``."""
+        if not self.allows(scope_key):
+            raise HTTPException(403, f"scope {scope_key}: not permitted for this API key")
+
+    def prefix(self, text: str) -> str:
+        """A scope of any depth from a request: 422 when malformed, 403 outside the grant."""
+        try:
+            prefix = scope_prefix(text)
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from error
+        self.require(prefix)
+        return prefix
+
 
 def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()

@@ -11,14 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, FastAPI, HTTPException, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from ...core.events import ErasureRequested
 from ...streams.erasure_requests import erasure_request_in
 from ..memory.memory import Memory
-from .auth import GrantDep, scope_prefix, within
+from .auth import GrantDep, within
 
 UI = Path(__file__).parent / "ui"
 
@@ -50,12 +50,7 @@ def inspector_router() -> APIRouter:
     @router.get("/ui/api/erasures")
     async def erasures(request: Request, scope: str, grant: GrantDep) -> dict[str, Any]:
         """Erasures filed in ``scope`` (any depth), newest first, with their receipts."""
-        try:
-            prefix = scope_prefix(scope)
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from error
-        if not grant.allows(prefix):
-            raise HTTPException(403, f"scope {prefix}: not permitted for this API key")
+        prefix = grant.prefix(scope)
         memory: Memory = request.app.state.provmem.memory
         filed = [r for r in await erasure_requests(memory) if within(r.scope.key, prefix)]
         return {"erasures": [await _with_receipt(memory, r) for r in reversed(filed)]}

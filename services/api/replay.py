@@ -141,8 +141,7 @@ def _plan(body: ReplayRequest, grant: Grant) -> ReplayPlan:
             f"name scopes inside {grant.scope} to check them",
         )
     for scope in plan.scopes:
-        if not grant.allows(scope):
-            raise HTTPException(403, f"scope {scope}: not permitted for this API key")
+        grant.require(scope)
     return plan
 
 

@@ -27,7 +27,7 @@ from ...core.events import FactChanged, FactOp, Scope
 from ...core.ports import EventLog, FactViews, LogRecord
 from ...core.scope import partition_for
 from ...streams.topics import FACT_CHANGES
-from ..api.auth import GrantDep, scope_prefix, within
+from ..api.auth import GrantDep, within
 
 EVENT = "fact-changed"
 _BATCH = 200
@@ -221,12 +221,7 @@ def changes_router() -> APIRouter:
         """Server-Sent Events: the scope's fact changes (FactChanged v1 as ``data``), from
         the beginning, the end (``start=latest``) or a ``Last-Event-ID``; heartbeats are
         comment lines."""
-        try:
-            prefix = scope_prefix(scope)
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from error
-        if not grant.allows(prefix):
-            raise HTTPException(403, f"scope {prefix}: not permitted for this API key")
+        prefix = grant.prefix(scope)
         state = request.app.state.provmem
         log, topic = state.memory.components.log, state.memory.components.names.fact_changes
         partitions = scope_partitions(prefix, await log.partitions(topic))
