@@ -8,11 +8,11 @@ offsets. Appends are transactions, so a crash never leaves half a batch.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..core.ports import Append, LogRecord, TopicConfig
-from .sqlite_db import checkpoint, connect, scrubbed
+from .sqlite_db import checkpoint, connect
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS topics (
@@ -130,20 +130,8 @@ class EmbeddedEventLog:
         checkpoint and truncate the WAL so no older page image keeps them. 1 when done."""
         return int(await asyncio.to_thread(_checkpoint, self._path))
 
-    async def scrub(self, holds: Callable[[Path], bool]) -> bool:
-        """Rewrite the file if a trace of an erasure survived the purge (sqlite_db.py)."""
-        return await asyncio.to_thread(_scrub, self._path, holds)
-
     async def close(self) -> None:
         self._conn.close()
-
-
-def _scrub(path: Path, holds: Callable[[Path], bool]) -> bool:
-    conn = connect(path)
-    try:
-        return scrubbed(conn, path, holds)
-    finally:
-        conn.close()
 
 
 def _checkpoint(path: Path) -> bool:

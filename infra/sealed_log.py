@@ -29,7 +29,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 import structlog
@@ -191,9 +190,6 @@ class SealedCompactingLog(SealedLog):
 
     async def purge(self) -> int:
         return int(await self.inner.purge())  # type: ignore[attr-defined]
-
-    async def scrub(self, holds: Callable[[Path], bool]) -> bool:
-        return bool(await self.inner.scrub(holds))  # type: ignore[attr-defined]
 
 
 def sealing(log: EventLog, sealer: LogSealer) -> SealedLog:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import structlog
@@ -94,13 +95,21 @@ class ErasureResidue:
     async def _scrub(self) -> None:
         """A view file that still holds a mark after the purge is rewritten: SQLite's
         secure_delete zeroes deleted cells, not a stale copy a page rebalance left in a
-        page's free space. (The log's file keeps erased ids as tombstone keys, by design.)"""
+        page's free space. (The log is no ScrubbableStore: its file keeps erased ids as
+        tombstone keys, by design.)"""
         key = audit_key(master_key(self.deps.settings))
         scanner = ResidueScanner(key, ErasedMarks.from_json(await self.marks()))
+        scanned: dict[Path, bool] = {}  # the views and the evidence share one file
+
+        def holds(path: Path) -> bool:
+            if path not in scanned:
+                scanned[path] = bool(scanner.scan_file(path))
+            return scanned[path]
+
         for name, store in self.deps.capabilities.purgeable:
-            if name != "log" and isinstance(store, ScrubbableStore):
-                if await store.scrub(lambda path: bool(scanner.scan_file(path))):
-                    log.info("erasure.scrubbed", request_id=self.request.request_id, store=name)
+            if isinstance(store, ScrubbableStore) and await store.scrub(holds):
+                log.info("erasure.scrubbed", request_id=self.request.request_id, store=name)
+                scanned.clear()  # rewritten: read again
 
     async def marks(self) -> dict[str, Any]:
         """The ledger field: the word marks and the marks of the erased ids (the evidence,
