@@ -6,6 +6,16 @@ Builds each subject through the real pipeline (publish, extract, embed, gate, vi
 index), then erases it and reports the time to the receipt and the time to zero
 residue (receipt plus an independent audit scan), with p50/p95 over subjects, beside
 the baseline of deleting the same number of points from the vector index directly.
+
+The residue figure adds what the receipt's own verification found (``residue_found``)
+and what ``provmem audit erasure`` finds after it; both run the same scans: the erased
+evidence and fact ids in each store, keyed fingerprints of the erased text's word runs
+in the fact views, and the byte audit (infra/residue.py) of every file under the data
+folder (the SQLite files with their WAL and free pages, the vector shard's WAL and
+segments; the gate state and the ledger are files there too) and of the log's retained
+records, for the erased ids, words and numbers (keyed fingerprints, never text; short
+and structural numbers are no marks). 0: nothing of the subject was found anywhere. The bench's own marker file is not copied into the data
+folder it erases (it is no part of a deployment's data).
 """
 
 from __future__ import annotations
@@ -32,6 +42,7 @@ PLACES = ["harbour", "museum", "market", "library", "station", "garden", "bakery
 
 
 PER_TURN = 10  # statements per turn: a long turn yields several facts
+MARKER = "bench-erasure.json"  # what a cache folder holds
 
 
 def subject_turns(scope: str, facts: int) -> list[dict[str, str]]:
@@ -69,6 +80,8 @@ async def erase_subject(memory: Memory, scope: str) -> tuple[float, float, int]:
     receipt = await eraser.erase(request)
     to_receipt = time.perf_counter() - started
     residue = await eraser.audit(request.request_id)
+    if residue.total:
+        print(f"residue where: { ({k: v for k, v in residue.found.items() if v}) }")
     return to_receipt, time.perf_counter() - started, residue.total + receipt.residue_found
 
 
@@ -116,7 +129,7 @@ def load_average() -> str:
 def copy_at_rest(source: Path, target: Path) -> None:
     """Copy the built data and flush the copy to disk: the erasure starts from data at
     rest, as in a data folder in use, not from a fresh copy the kernel is writing back."""
-    shutil.copytree(source, target)
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns(MARKER))
     for path in target.rglob("*"):
         if path.is_file():
             descriptor = os.open(path, os.O_RDONLY)
@@ -128,7 +141,7 @@ def copy_at_rest(source: Path, target: Path) -> None:
 
 async def build_all(subjects: int, facts: int, folder: Path) -> list[int]:
     """Build the subjects into ``folder`` unless an earlier run already did."""
-    marker = folder / "bench-erasure.json"
+    marker = folder / MARKER
     wanted = {"subjects": subjects, "facts": facts}
     if marker.exists():
         stored = json.loads(marker.read_text())

@@ -10,9 +10,20 @@ distinct token and reports the tokens that are marked, with where they were foun
 
 What is marked: id-shaped tokens (``ev_``/``fact_`` + 32 hex digits, uuids); words of
 at least :data:`MIN_WORD` characters that are not stopwords nor part of the stored
-records' own vocabulary (field names, statuses); numbers of at least :data:`MIN_DIGITS`
-digits that are not years. Tokens that live evidence of the scope still says are left
-out by the caller (they are no trace of the erased turns).
+records' own vocabulary (field names, statuses); numbers (:func:`number_tokens`). Tokens
+that live evidence of the scope still says are left out by the caller (they are no trace
+of the erased turns).
+
+A number is one token however it is written: digit groups joined by separators
+("555-0142", "+1 (555) 010-7788", "12,500.00") are read as their digits alone, so a phone
+number, an account number or an amount is found in any of its spellings. It is marked
+only when it carries enough digits to be the content's and not the stores' own: a lone
+digit run of at least :data:`MIN_LONE_DIGITS` digits, a grouped one of at least
+:data:`MIN_GROUPED_DIGITS` in all. Shorter numbers (a vector size of 384, a revision
+201, a count in a receipt, a year) are everywhere in configs and records and would be
+found whatever was erased; a digit run touching a letter (inside a hex id, base64) is no
+number. A scan counts a number only where it would have been marked, so a mark made from
+a grouped amount is not met by a lone structural number with the same digits.
 """
 
 from __future__ import annotations
@@ -44,12 +55,14 @@ __all__ = [
     "log_records",
     "mark",
     "marks_of",
+    "number_tokens",
 ]
 
 #: The fingerprint scheme of the marks (recorded with them).
 SCHEME = "residue-blake2b-128/1"
 MIN_WORD = 3
-MIN_DIGITS = 3
+MIN_LONE_DIGITS = 6
+MIN_GROUPED_DIGITS = 5
 _CHUNK = 8 * 1024 * 1024
 _OVERLAP = 4096  # longest token read whole across a chunk boundary
 
@@ -65,7 +78,13 @@ _ID_BYTES = _plane(_ALNUM + b"_-")
 _ID = re.compile(
     rb"(?:ev|fact)_[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 )
-_YEAR = re.compile(r"(?:19|20)\d\d")
+# Digit groups joined by a separator ("555-0142", "12,500.00", "(555) 010"; not a list's
+# ", "), the whole not touching a letter, a digit or a word byte.
+_NUMBER = re.compile(
+    rb"(?<![0-9A-Za-z_\x80-\xff])[0-9]++(?:(?:\) | \(|[-./,() ])[0-9]++)*+"
+    rb"(?![0-9A-Za-z_\x80-\xff])"
+)
+_SEPARATORS = b"-./,() "
 # Words every stored record carries whatever the content (field names, statuses, ops).
 _STRUCTURE = """
 schema version evidence scope org project user agent session source uri turn speaker
@@ -98,19 +117,29 @@ _IGNORED = _stopwords()
 
 
 def _distinctive(token: str) -> bool:
-    if token.isdigit():
-        return len(token) >= MIN_DIGITS and not _YEAR.fullmatch(token)
-    return len(token) >= MIN_WORD and token not in _IGNORED
+    """A word worth marking (numbers: :func:`number_tokens`)."""
+    return not token.isdigit() and len(token) >= MIN_WORD and token not in _IGNORED
+
+
+def number_tokens(data: bytes) -> Iterator[tuple[int, bytes]]:
+    """The numbers worth marking in bytes, as (offset, their digits)."""
+    for found in _NUMBER.finditer(data):
+        digits = found.group().translate(None, _SEPARATORS)
+        grouped = len(digits) < found.end() - found.start()
+        if len(digits) >= (MIN_GROUPED_DIGITS if grouped else MIN_LONE_DIGITS):
+            yield found.start(), digits
 
 
 def content_tokens(texts: Iterable[str]) -> set[str]:
     """The distinctive words and numbers of texts, lower-cased, as a scan tokenizes them."""
     found: set[str] = set()
     for text in texts:
-        for raw in text.encode("utf-8").translate(_WORD_BYTES).split():
-            token = raw.decode("utf-8", "ignore").lower()
+        raw = text.encode("utf-8")
+        for word in raw.translate(_WORD_BYTES).split():
+            token = word.decode("utf-8", "ignore").lower()
             if _distinctive(token):
                 found.add(token)
+        found.update(digits.decode("ascii") for _, digits in number_tokens(raw))
     return found
 
 
@@ -170,31 +199,36 @@ class ResidueScanner:
     marks: ErasedMarks
     hits: list[Hit] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        self._keyed = hashlib.blake2b(key=self.key, digest_size=16)
+
+    def _mark(self, token: bytes) -> str:
+        """:func:`mark` of a scanned token; the keyed state is set up once per scanner,
+        not once per token (a scan hashes every distinct token of the bytes)."""
+        if not token.isascii():  # the plane lower-cased ASCII letters only
+            token = token.decode("utf-8", "ignore").lower().encode("utf-8")
+        hasher = self._keyed.copy()
+        hasher.update(token)
+        return hasher.hexdigest()
+
     def scan_bytes(self, data: bytes, location: str, base: int = 0) -> list[Hit]:
         """Hits in one buffer (``base``: the buffer's offset in its file). Bytes are mapped
         to lower-case token bytes or spaces in one C pass (``bytes.translate``), so a scan
         runs at memory speed over the long zero runs of preallocated files."""
-        words = data.translate(_WORD_BYTES)
-        ids = data.translate(_ID_BYTES)
+        words, ids = data.translate(_WORD_BYTES), data.translate(_ID_BYTES)
+        numbers = _first(number_tokens(data))
         found = []
-        for kind, plane, tokens in (
-            ("word", words, set(words.split())),
-            (
-                "id",
-                ids,
-                {i for t in set(ids.split()) if b"_" in t or b"-" in t for i in _ID.findall(t)},
-            ),
+        for kind, tokens, where in (
+            ("word", {t for t in set(words.split()) if _may_be_word(t)}, words.find),
+            ("word", numbers.keys(), numbers.__getitem__),
+            ("id", _ids(ids), ids.find),
         ):
-            wanted = self._wanted(kind)
+            wanted = self.marks.ids if kind == "id" else self.marks.words
             for token in tokens:
-                print_ = mark(self.key, token.decode("utf-8", "ignore").lower())
-                if print_ in wanted:
-                    found.append(Hit(location, base + plane.find(token), kind, print_))
+                if (print_ := self._mark(token)) in wanted:
+                    found.append(Hit(location, base + where(token), kind, print_))
         self.hits += found
         return found
-
-    def _wanted(self, kind: str) -> frozenset[str]:
-        return self.marks.ids if kind == "id" else self.marks.words
 
     def scan_file(self, path: Path, label: str | None = None) -> list[Hit]:
         """Every byte of a file, in overlapping chunks (a file that vanished: nothing)."""
@@ -249,6 +283,24 @@ class ResidueScanner:
                 if part:
                     found += self.scan_bytes(part, location)
         return found
+
+
+def _may_be_word(token: bytes) -> bool:
+    """Whether a word-plane token can be a marked word (cheap: before it is hashed)."""
+    return len(token) >= MIN_WORD and not token.isdigit()
+
+
+def _ids(plane: bytes) -> set[bytes]:
+    """The distinct id-shaped tokens of an id plane."""
+    return {i for t in set(plane.split()) if b"_" in t or b"-" in t for i in _ID.findall(t)}
+
+
+def _first(tokens: Iterable[tuple[int, bytes]]) -> dict[bytes, int]:
+    """Each distinct token and its first offset."""
+    first: dict[bytes, int] = {}
+    for offset, token in tokens:
+        first.setdefault(token, offset)
+    return first
 
 
 def _chunks(handle: Any) -> Iterator[tuple[int, bytes]]:

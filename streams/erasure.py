@@ -11,9 +11,11 @@ streams/erasure_requests.py). :meth:`Eraser.erase` walks these steps:
 4. the residue marks (streams/erasure_residue.py), while the erased text can be read;
 5. the cascade (streams/erasure_cascade.py): tombstones, re-derivation, fact changes,
    store cleanup, gate state, compaction; then the stores purge what was deleted;
-6. the audit (streams/erasure_audit.py): what of the request can still be found;
-7. the receipt, recorded in the ledger and on the erasure-receipts topic; the journal
-   is closed.
+6. the verification (streams/erasure_audit.py): what of the request can still be found,
+   by the audit's own scans, every byte the process reaches included;
+7. the receipt, recorded in the ledger (with what the verification found) and on the
+   erasure-receipts topic; the journal is closed. A receipt whose ``residue_found`` is
+   not 0 says the erasure is not verified (logged as ``erasure.unverified``).
 """
 
 from __future__ import annotations
@@ -64,13 +66,14 @@ class Eraser:
         job = Erasing(request, live, erased_ids, texts, views, journal)
         removed = await Cascade(deps, gate).run(job)
         await trace.purge()
+        marks = await trace.marks()
+        residue = await self.auditor.verify(request, erased_ids, texts, prints, marks, gate)
         seconds = time.perf_counter() - started
-        residue = await self.auditor.verify(request, erased_ids, texts, prints, gate)
         counts = merged(journal.counts, removed)
-        erased = Erased(request, erased_ids, counts, prints, seconds, residue.total)
+        erased = Erased(request, erased_ids, counts, prints, seconds, residue.found)
         receipt = self.ledger.receipt_of(erased)
         deps.before_receipt()
-        await self.ledger.record(erased, receipt, await trace.marks())
+        await self.ledger.record(erased, receipt, marks)
         await journal.close()
         return receipt
 

@@ -1,8 +1,10 @@
 """The erasure audit: what of an erased request can still be found, store by store.
 
-:meth:`ErasureAudit.verify` runs inside an erasure, before its receipt (the receipt's
-``residue_found``); :meth:`ErasureAudit.audit` runs any time later from the ledger entry
-(``provmem audit erasure``), and adds the byte audit (streams/erasure_residue.py).
+:meth:`ErasureAudit.verify` runs inside an erasure, before its receipt is written (the
+receipt's ``residue_found``); :meth:`ErasureAudit.audit` runs any time later from the
+ledger entry (``provmem audit erasure``). Both run the same scans: by id and by keyed
+fingerprint in each store, and the byte audit (streams/erasure_residue.py) of every file
+under the data folder, Redis, the Qdrant server and the log's retained records.
 """
 
 from __future__ import annotations
@@ -10,15 +12,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+import structlog
 
 from ..core.events import ErasureRequested
 from ..core.memory_state import ScopeMemory
 from .erasure_fingerprints import Fingerprint, fragments_in
 from .erasure_ledger import AuditKeys, Recorded
 from .erasure_ports import ErasureDeps, Gate
-from .erasure_residue import byte_audit
+from .erasure_residue import MARKS_FIELD, byte_audit
 from .pipeline import CONTROL_PREFIX
 
+log = structlog.get_logger(__name__)
 SCAN_BATCH = 1000
 _EVIDENCE_ID = re.compile(rb"ev_[0-9a-f]{32}")
 
@@ -47,29 +53,38 @@ class ErasureAudit:
         erased_ids: list[str],
         texts: Sequence[str],
         prints: set[str],
+        marks: dict[str, Any],
         gate: Gate,
     ) -> Residue:
-        """Right after the cascade, with the erased texts still in hand."""
+        """Right after the cascade and the purge, with the erased texts still in hand: the
+        audit's scans, bytes included (``marks``: the ledger field the audit will read)."""
         scope_key = request.scope.key
-        residue = await self._scan(scope_key, erased_ids, prints, self.keys.mark())
+        residue = await self._scan(scope_key, erased_ids, prints, self.keys.mark(), marks)
         residue.found["gate_state"] = await self._gate_residue(gate, scope_key, erased_ids)
         residue.found["embedding_cache"] = sum(self.deps.embedder.cached(t) for t in texts)
+        if residue.total:
+            found = {k: v for k, v in residue.found.items() if v}
+            log.error("erasure.unverified", request_id=request.request_id, residue=found)
         return residue
 
     async def audit(self, recorded: Recorded) -> Residue:
         """From the ledger entry: every store this process can see, its bytes too, and
         the gate state where it lives here (a worker checks it before the receipt)."""
         scope_key, erased_ids = recorded.scope_key, recorded.evidence_ids
-        mark = self.keys.mark(recorded.scheme)
-        residue = await self._scan(scope_key, erased_ids, recorded.fragments, mark)
-        residue.found.update(await byte_audit(self.deps, recorded.fields, scope_key))
+        mark, marks = self.keys.mark(recorded.scheme), recorded.fields.get(MARKS_FIELD)
+        residue = await self._scan(scope_key, erased_ids, recorded.fragments, mark, marks)
         gate = self.deps.gate()
         if gate is not None:
             residue.found["gate_state"] = await self._gate_residue(gate, scope_key, erased_ids)
         return residue
 
     async def _scan(
-        self, scope_key: str, erased_ids: list[str], prints: set[str], mark: Fingerprint
+        self,
+        scope_key: str,
+        erased_ids: list[str],
+        prints: set[str],
+        mark: Fingerprint,
+        marks: dict[str, Any] | None,
     ) -> Residue:
         deps = self.deps
         found = {"evidence_store": 0, "fact_views": 0, "vector_index": 0, "log": 0}
@@ -79,6 +94,7 @@ class ErasureAudit:
             found["vector_index"] += await self._indexed(evidence_id)
         found["fact_views"] += await self._fragment_residue(scope_key, prints, mark)
         found["log"] = await self._log_residue(erased_ids)
+        found.update(await byte_audit(deps, marks, scope_key))
         return Residue(found)
 
     async def _indexed(self, item_id: str) -> bool:

@@ -2,7 +2,8 @@
 
 An entry (state-store key ``LEDGER + request id``) keeps the scope and the erased
 evidence ids sealed under the audit key, keyed fingerprints of the erased text's word
-runs with their scheme, the residue marks (streams/erasure_residue.py) and the receipt;
+runs with their scheme, the residue marks (streams/erasure_residue.py), what the
+verification found per store (``verification``) and the receipt;
 never text. The receipt also goes on the erasure-receipts topic. While a request runs,
 its journal (streams/erasure_journal.py) is an entry of the same store.
 """
@@ -28,7 +29,8 @@ from .erasure_residue import MARKS_FIELD
 from .topics import ERASURE_RECEIPTS, TopicNames
 
 LEDGER = "erasure|"
-VERIFIED_BY = "provmem-audit/1"
+#: /2: the verification runs the byte audit too (every byte the process reaches).
+VERIFIED_BY = "provmem-audit/2"
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,7 @@ class Erased:
     removed: dict[str, int]  # per store, and facts_erased / facts_revalidated
     prints: set[str]
     seconds: float
-    residue_found: int
+    residue: dict[str, int]  # what the verification found, per store
 
 
 class ErasureLedger:
@@ -117,7 +119,7 @@ class ErasureLedger:
             facts_revalidated=removed["facts_revalidated"],
             removed_per_store={k: v for k, v in removed.items() if not k.startswith("facts_")},
             seconds_to_receipt=round(erased.seconds, 4),
-            residue_found=erased.residue_found,
+            residue_found=sum(erased.residue.values()),
             verified_by=VERIFIED_BY,
             completed_at=datetime.now(UTC),
         )
@@ -133,6 +135,7 @@ class ErasureLedger:
             "fragments": sorted(erased.prints),
             "fingerprint_scheme": SCHEME,
             MARKS_FIELD: marks,
+            "verification": erased.residue,
             "receipt": receipt.model_dump(mode="json"),
         }
         await self.store.save(LEDGER + request_id, json.dumps(entry).encode())

@@ -132,10 +132,13 @@ async def _words(deps: ErasureDeps, turns: Sequence[TurnRecorded]) -> list[str]:
     return words
 
 
-async def byte_audit(deps: ErasureDeps, entry: dict[str, Any], scope_key: str) -> dict[str, int]:
-    """Hits of the entry's marks in every byte this process reaches: files under the data
-    folder, Redis keys and values under the prefix (distributed runtime), the Qdrant
-    server's payloads (when configured) and the log's retained records.
+async def byte_audit(
+    deps: ErasureDeps, marks: dict[str, Any] | None, scope_key: str
+) -> dict[str, int]:
+    """Hits of the marks (the ledger field, :meth:`ErasureResidue.marks`) in every byte this
+    process reaches: files under the data folder, Redis keys and values under the prefix
+    (distributed runtime), the Qdrant server's payloads (when configured) and the log's
+    retained records. No marks (an entry written before they were kept): nothing to scan.
 
     Not hits: an erased id as a tombstone's key (a compacted log keeps it so readers learn
     of the erasure); a word that is part of a scope key (an identifier on every record,
@@ -143,10 +146,10 @@ async def byte_audit(deps: ErasureDeps, entry: dict[str, Any], scope_key: str) -
     record written before the log was sealed may hold a word of another scope (two
     subjects may share a word) or an erased id in the erasure request, in the log's file
     too: those are not hits."""
-    if MARKS_FIELD not in entry:
+    if marks is None:
         return {}
     key = audit_key(master_key(deps.settings))
-    scan = _Audit(ResidueScanner(key, ErasedMarks.from_json(entry[MARKS_FIELD])), scope_key)
+    scan = _Audit(ResidueScanner(key, ErasedMarks.from_json(marks)), scope_key)
     found = {
         "bytes_log": await scan.log(deps),
         "bytes_files": 0,

@@ -18,7 +18,38 @@ EV = "ev_" + "ab" * 16
 
 def test_distinctive_words_and_numbers_only() -> None:
     tokens = content_tokens(["My phone is 555-0142, born 1984; I love Zürich and my dog Rex."])
-    assert tokens == {"phone", "555", "0142", "born", "love", "zürich", "dog", "rex"}
+    assert tokens == {"phone", "5550142", "born", "love", "zürich", "dog", "rex"}
+
+
+def test_a_number_is_one_token_however_it_is_grouped() -> None:
+    said = "Call +1 (555) 010-7788 or 555.0142; account 40817810; I owe 12,500.00 for lot 3-14."
+    assert content_tokens([said]) & set("15550107788 5550142 40817810 1250000".split()) == {
+        "15550107788",
+        "5550142",
+        "40817810",
+        "1250000",
+    }
+    assert not content_tokens([said]) & {"314", "555", "0142", "12", "500"}
+
+
+def test_short_and_structural_numbers_are_no_marks() -> None:
+    """A count, a size, a revision, a year, a digit run inside an id: the stores' own."""
+    said = "I met friend number 384 at the harbour in 1384, 201 times since 2019."
+    assert not {t for t in content_tokens([said]) if t.isdigit()}
+    hexes = "fact_" + "0482ea8d1915d074008e" + "9e6ea5a3" + "6a5" + " b64:Ab1234567Xy+/"
+    assert not {t for t in content_tokens([hexes]) if t.isdigit()}
+
+
+def test_a_planted_number_is_found_in_every_spelling_and_a_config_number_is_not() -> None:
+    scanner = ResidueScanner(
+        KEY, marks_of(KEY, [], ["phone 555-0142, account 40817810, paid 12,500"], [])
+    )
+    for planted in (b"555-0142", b"555 0142", b"5550142", b"(555) 0142", b"40817810", b"12.500"):
+        before = b'{"dim":384,"revision": 201}\x00 ' + planted[:1].strip(b"0123456789")
+        hits = scanner.scan_bytes(before + planted.lstrip(b"(") + b". \x07", "views.db-wal")
+        assert [(h.kind, h.offset) for h in hits] == [("word", len(before))]
+    config = b'{"dim":384,"revision": 201,"size":12500,"id":"ab40817810cd","n":555014299}'
+    assert scanner.scan_bytes(config, "edge_config.json") == []
 
 
 def test_marks_keep_no_plaintext_and_drop_what_kept_turns_say() -> None:

@@ -1,0 +1,67 @@
+"""An erasure's own verification is the byte audit: a trace it cannot remove fails it.
+
+On 814c57e the receipt's verification scanned the stores by id and by word runs only;
+only ``provmem audit erasure`` read the bytes, and its number marks of 3+ digits were
+met by the stores' own numbers (a vector size of 384 in the vector config, a revision
+in the views), so the audit never read 0 after an erasure that left nothing.
+
+Both runtimes, the runtime's processes holding their files: a copy of the subject's
+numbers that no store knows of (an export left in the data folder) makes the receipt
+say what was found and where, the ledger keep it, and the audit agree; once the copy is
+gone the audit reads 0."""
+
+from __future__ import annotations
+
+from provmem.core.events import ErasureCompleted, ErasureRequested
+from provmem.services.erasure.subject import eraser_for, erasure_request
+from tests.harness import Runtime, said
+from tests.integration.test_residue import ALICE
+
+SAYS = "My phone is 555-0142, my account 40817810, and I live at number 384 on Elm Row."
+LEFTOVER = "exported: 555 0142 / 40817810\n"  # two numbers, spelled otherwise
+
+
+async def receipt_of(runtime: Runtime, request: ErasureRequested) -> ErasureCompleted:
+    """Run the erasure: here (embedded) or by a worker (Kafka), then this process's
+    local index caught up."""
+    memory = runtime.memory
+    receipt = await memory.request_erasure(request)
+    if receipt is None:
+
+        async def completed() -> bool:
+            return await memory.erasure_receipt(request.request_id) is not None
+
+        await runtime.settle(completed)
+        await runtime.settle(runtime.caught_up)
+        receipt = await memory.erasure_receipt(request.request_id)
+    assert receipt is not None
+    return receipt
+
+
+async def test_a_trace_left_in_the_data_folder_fails_the_erasure_verification(
+    runtime: Runtime,
+) -> None:
+    memory, settings = runtime.memory, runtime.settings
+    await memory.publish([said("a0", SAYS, 0, ALICE)])
+
+    async def derived() -> bool:
+        return await runtime.caught_up() and bool(await memory.facts(ALICE))
+
+    await runtime.settle(derived)
+    leftover = settings.data_dir / "exports" / "alice.txt"
+    leftover.parent.mkdir()
+    leftover.write_text(LEFTOVER)
+
+    request = erasure_request(ALICE, [], None, True)
+    receipt = await receipt_of(runtime, request)
+    assert receipt.residue_found == 2 and receipt.verified_by == "provmem-audit/2"
+    eraser = eraser_for(memory.components)
+    recorded = await eraser.ledger.recorded(request.request_id)
+    assert recorded is not None
+    verification = {k: v for k, v in recorded.fields["verification"].items() if v}
+    assert verification == {"bytes_files": 2}
+
+    audit = await eraser.audit(request.request_id)
+    assert {k: v for k, v in audit.found.items() if v} == {"bytes_files": 2}
+    leftover.unlink()
+    assert (await eraser.audit(request.request_id)).total == 0  # 384 is no mark
