@@ -79,11 +79,11 @@ _ID = re.compile(
     rb"(?:ev|fact)_[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 )
 # Digit groups joined by a separator ("555-0142", "12,500.00", "(555) 010"; not a list's
-# ", "), the whole not touching a letter, a digit or a word byte.
-_NUMBER = re.compile(
-    rb"(?<![0-9A-Za-z_\x80-\xff])[0-9]++(?:(?:\) | \(|[-./,() ])[0-9]++)*+"
-    rb"(?![0-9A-Za-z_\x80-\xff])"
-)
+# ", "), the whole not touching a letter, a digit or a word byte (the byte before is
+# checked by number_tokens: a lookbehind first would cost the regex its fast search for
+# a first digit, five times slower over the long zero runs of preallocated files).
+_NUMBER = re.compile(rb"[0-9][0-9]*+(?:(?:\) | \(|[-./,() ])[0-9]++)*+(?![0-9A-Za-z_\x80-\xff])")
+_WORDISH = frozenset(_ALNUM + b"_" + bytes(range(0x80, 0x100)))
 _SEPARATORS = b"-./,() "
 # Words every stored record carries whatever the content (field names, statuses, ops).
 _STRUCTURE = """
@@ -124,6 +124,8 @@ def _distinctive(token: str) -> bool:
 def number_tokens(data: bytes) -> Iterator[tuple[int, bytes]]:
     """The numbers worth marking in bytes, as (offset, their digits)."""
     for found in _NUMBER.finditer(data):
+        if found.start() and data[found.start() - 1] in _WORDISH:
+            continue
         digits = found.group().translate(None, _SEPARATORS)
         grouped = len(digits) < found.end() - found.start()
         if len(digits) >= (MIN_GROUPED_DIGITS if grouped else MIN_LONE_DIGITS):
@@ -214,7 +216,8 @@ class ResidueScanner:
     def scan_bytes(self, data: bytes, location: str, base: int = 0) -> list[Hit]:
         """Hits in one buffer (``base``: the buffer's offset in its file). Bytes are mapped
         to lower-case token bytes or spaces in one C pass (``bytes.translate``), so a scan
-        runs at memory speed over the long zero runs of preallocated files."""
+        runs at memory speed; a zero tail (most of a preallocated file) is not scanned."""
+        data = _without_zero_tail(data)
         words, ids = data.translate(_WORD_BYTES), data.translate(_ID_BYTES)
         numbers = _first(number_tokens(data))
         found = []
@@ -283,6 +286,18 @@ class ResidueScanner:
                 if part:
                     found += self.scan_bytes(part, location)
         return found
+
+
+_ZEROS = bytes(64 * 1024)
+
+
+def _without_zero_tail(data: bytes) -> bytes:
+    """The bytes without their trailing zeros: whole zero blocks are compared away first
+    (a memcmp each, ten times faster than ``rstrip`` over a preallocated file's tail)."""
+    end = len(data)
+    while end >= len(_ZEROS) and data[end - len(_ZEROS) : end] == _ZEROS:
+        end -= len(_ZEROS)
+    return data[:end].rstrip(b"\x00")
 
 
 def _may_be_word(token: bytes) -> bool:
