@@ -116,16 +116,27 @@ class Embedded:
 
     async def changes(self, scope: str, start: Start) -> AsyncIterator[FactChanged]:
         """The scope's fact changes from the log; while someone listens, the pipeline is
-        run every half second so that changes of new turns arrive without a read."""
-        from ..memory.subscriptions import change_frames, scope_partitions, start_cursor
+        run every half second so that changes of new turns arrive without a read. The
+        scope's facts where the stream starts are known to it, as on the HTTP stream
+        (services/memory/subscriptions.py): one erased while it runs comes as an ERASE,
+        also when the stream started after the fact was made (``start="latest"``)."""
+        from ..memory.subscriptions import (
+            change_frames,
+            facts_at_start,
+            scope_partitions,
+            start_cursor,
+        )
 
         c = self.memory.components
         topic = c.names.fact_changes
         partitions = scope_partitions(scope, await c.log.partitions(topic))
-        cursor = await start_cursor(c.log, topic, partitions, None, start)
+        async with self._lock:  # the views up to the log's end, then the start there
+            await self._catch_up()
+            cursor = await start_cursor(c.log, topic, partitions, None, start)
+            known = await facts_at_start(c.views, c.log, topic, scope, cursor)
         pump = asyncio.create_task(self._pump())
         try:
-            async for frame in change_frames(c.log, topic, scope, cursor, 3600.0):
+            async for frame in change_frames(c.log, topic, scope, cursor, 3600.0, known):
                 change = frame_change(frame)
                 if change is not None:
                     yield change
