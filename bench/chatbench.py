@@ -282,7 +282,10 @@ async def run(
                             "reasons": dict(reasons.most_common()),
                             "examples": [f"{t} <- {'; '.join(p)}" for t, p in bad[:8]]}  # fmt: skip
     report["examples"] = {k: v[:8] for k, v in examples.items()}
-    report["run"] = {"chats": len(chats), "turns": len(turns), "ingest_s": ingest_s}
+    facts = [f for c in scored for f in c.facts]
+    unsupported = sum(not f.support for f in facts)  # invisible to the span rows
+    report["run"] = {"chats": len(chats), "turns": len(turns), "ingest_s": ingest_s,
+                     "facts": len(facts), "unsupported": unsupported}  # fmt: skip
     if facts_out is not None:
         write_facts(scored, turn_of, facts_out)
     return report
@@ -367,9 +370,8 @@ def main() -> None:
         print(f"ill-formed: {example}")
     done = report["run"] | {"total_s": time.perf_counter() - started}
     print(
-        "{chats} chats, {turns} turns: ingest {ingest_s:.0f} s, total {total_s:.0f} s".format(
-            **done
-        )
+        "{chats} chats, {turns} turns, {facts} facts ({unsupported} without a support span): "
+        "ingest {ingest_s:.0f} s, total {total_s:.0f} s".format(**done)
     )
 
 
