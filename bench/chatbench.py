@@ -21,8 +21,12 @@ chat's raw turns with BM25 for the same question, and reports:
 - statements failing bench/wellformed (active facts);
 - dates: each date said in a user sentence, looked up in the facts of that sentence (their
   `time_expressions` and the years their statements write): kept; a year invented where
-  none was said or implied (a birthday "on 3 March"); a wrong year where the tense implies
-  one ("in October" said in April in the future tense is this October); a year dropped.
+  none was said or implied (a birthday "on 3 March", also "I was born on 3 March"); a
+  wrong year where the time of a one-off event implies one ("in October" said in April of
+  a coming trip is this October, of a past one last October; "Our flight is on 19
+  November" is a coming one); a year dropped where one is implied.
+
+The run takes about a minute (621 turns, 364 questions) on 2 shared cores.
 """
 
 from __future__ import annotations
@@ -316,7 +320,7 @@ ROWS = [
     ("dates kept in a fact", "date.kept", ""),
     ("date: year invented (none said or implied)", "date.invented", "0"),
     ("date: wrong year (by tense or as said)", "date.wrong", "0"),
-    ("date: year dropped (the tense implies one)", "date.dropped", "0"),
+    ("date: year dropped (a one-off event: a trip, a move)", "date.dropped", "0"),
 ]
 
 
