@@ -334,12 +334,12 @@ def questions(p: Persona, spans: list[tuple[str, str, int, int, Said]]) -> list[
             ids += [] if turn_id in ids else [turn_id]
     found = []
     for topic, value in p.current.items():
-        old = p.old.get(topic)
+        old = p.old.get(topic, "")
         if (topic, value) in said and topic in QUESTIONS:
             found.append(
                 _question(p, topic, value, said[(topic, value)], said.get((topic, old), []))
             )
-        if old is not None and f"previous_{topic}" in QUESTIONS:
+        if old and f"previous_{topic}" in QUESTIONS:
             found.append(_question(p, f"previous_{topic}", old, said[(topic, old)], []))
     return found
 
