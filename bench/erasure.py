@@ -14,8 +14,9 @@ in the fact views, and the byte audit (infra/residue.py) of every file under the
 folder (the SQLite files with their WAL and free pages, the vector shard's WAL and
 segments; the gate state and the ledger are files there too) and of the log's retained
 records, for the erased ids, words and numbers (keyed fingerprints, never text; short
-and structural numbers are no marks). 0: nothing of the subject was found anywhere. The bench's own marker file is not copied into the data
-folder it erases (it is no part of a deployment's data).
+and structural numbers are no marks). 0: nothing of the subject was found anywhere.
+The bench's own marker file is not copied into the data folder it erases (it is no part
+of a deployment's data).
 """
 
 from __future__ import annotations
