@@ -24,6 +24,10 @@ digit run of at least :data:`MIN_LONE_DIGITS` digits, a grouped one of at least
 found whatever was erased; a digit run touching a letter (inside a hex id, base64) is no
 number. A scan counts a number only where it would have been marked, so a mark made from
 a grouped amount is not met by a lone structural number with the same digits.
+
+A word or number that seems to stand inside a long run of base64 characters
+(:data:`MIN_ENCODED_RUN`: a sealed record's ciphertext, between its ``+`` and ``/``) is
+chance, not a trace: base64 of a text holds none of its words.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import os
 import re
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -63,6 +68,8 @@ SCHEME = "residue-blake2b-128/1"
 MIN_WORD = 3
 MIN_LONE_DIGITS = 6
 MIN_GROUPED_DIGITS = 5
+#: Base64 characters in a row from which a run is an encoded blob, not text.
+MIN_ENCODED_RUN = 64
 _CHUNK = 8 * 1024 * 1024
 _OVERLAP = 4096  # longest token read whole across a chunk boundary
 
@@ -85,6 +92,7 @@ _ID = re.compile(
 _NUMBER = re.compile(rb"[0-9][0-9]*+(?:(?:\) | \(|[-./,() ])[0-9]++)*+(?![0-9A-Za-z_\x80-\xff])")
 _WORDISH = frozenset(_ALNUM + b"_" + bytes(range(0x80, 0x100)))
 _SEPARATORS = b"-./,() "
+_BASE64 = frozenset(_ALNUM + b"+/=")
 # Words every stored record carries whatever the content (field names, statuses, ops).
 _STRUCTURE = """
 schema version evidence scope org project user agent session source uri turn speaker
@@ -121,15 +129,15 @@ def _distinctive(token: str) -> bool:
     return not token.isdigit() and len(token) >= MIN_WORD and token not in _IGNORED
 
 
-def number_tokens(data: bytes) -> Iterator[tuple[int, bytes]]:
-    """The numbers worth marking in bytes, as (offset, their digits)."""
+def number_tokens(data: bytes) -> Iterator[tuple[tuple[int, int], bytes]]:
+    """The numbers worth marking in bytes, as (where: start and end, their digits)."""
     for found in _NUMBER.finditer(data):
         if found.start() and data[found.start() - 1] in _WORDISH:
             continue
         digits = found.group().translate(None, _SEPARATORS)
         grouped = len(digits) < found.end() - found.start()
         if len(digits) >= (MIN_GROUPED_DIGITS if grouped else MIN_LONE_DIGITS):
-            yield found.start(), digits
+            yield found.span(), digits
 
 
 def content_tokens(texts: Iterable[str]) -> set[str]:
@@ -219,17 +227,22 @@ class ResidueScanner:
         runs at memory speed; a zero tail (most of a preallocated file) is not scanned."""
         data = _without_zero_tail(data)
         words, ids = data.translate(_WORD_BYTES), data.translate(_ID_BYTES)
-        numbers = _first(number_tokens(data))
+        numbers: dict[bytes, list[tuple[int, int]]] = {}
+        for span, digits in number_tokens(data):
+            numbers.setdefault(digits, []).append(span)
         found = []
         for kind, tokens, where in (
-            ("word", {t for t in set(words.split()) if _may_be_word(t)}, words.find),
+            ("word", {t for t in set(words.split()) if _may_be_word(t)}, partial(_places, words)),
             ("word", numbers.keys(), numbers.__getitem__),
-            ("id", _ids(ids), ids.find),
+            ("id", _ids(ids), lambda t: [(ids.find(t), 0)]),
         ):
             wanted = self.marks.ids if kind == "id" else self.marks.words
             for token in tokens:
-                if (print_ := self._mark(token)) in wanted:
-                    found.append(Hit(location, base + where(token), kind, print_))
+                if (print_ := self._mark(token)) not in wanted:
+                    continue
+                places = [p for p in where(token) if kind == "id" or not _encoded(data, *p)]
+                if places:
+                    found.append(Hit(location, base + places[0][0], kind, print_))
         self.hits += found
         return found
 
@@ -310,12 +323,29 @@ def _ids(plane: bytes) -> set[bytes]:
     return {i for t in set(plane.split()) if b"_" in t or b"-" in t for i in _ID.findall(t)}
 
 
-def _first(tokens: Iterable[tuple[int, bytes]]) -> dict[bytes, int]:
-    """Each distinct token and its first offset."""
-    first: dict[bytes, int] = {}
-    for offset, token in tokens:
-        first.setdefault(token, offset)
-    return first
+def _places(plane: bytes, token: bytes) -> Iterator[tuple[int, int]]:
+    """Where a token stands in a plane (start, end): whole, not inside a longer token."""
+    start = plane.find(token)
+    while start >= 0:
+        end = start + len(token)
+        if (start == 0 or plane[start - 1] == 32) and (end == len(plane) or plane[end] == 32):
+            yield start, end
+        start = plane.find(token, end)
+
+
+def _encoded(data: bytes, start: int, end: int) -> bool:
+    """Whether ``data[start:end]`` lies in a run of base64 characters that no text makes
+    (:data:`MIN_ENCODED_RUN`): a sealed record's ciphertext, any encoded blob. The words
+    and numbers such a run seems to hold between its ``+`` and ``/`` are chance (base64
+    of a text holds none of its words)."""
+    if not all(c in _BASE64 for c in data[start:end]):
+        return False
+    left, right = start, end
+    while left > 0 and data[left - 1] in _BASE64 and right - left < MIN_ENCODED_RUN:
+        left -= 1
+    while right < len(data) and data[right] in _BASE64 and right - left < MIN_ENCODED_RUN:
+        right += 1
+    return right - left >= MIN_ENCODED_RUN
 
 
 def _chunks(handle: Any) -> Iterator[tuple[int, bytes]]:

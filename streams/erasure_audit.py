@@ -21,7 +21,7 @@ from ..core.memory_state import ScopeMemory
 from .erasure_fingerprints import Fingerprint, fragments_in
 from .erasure_ledger import AuditKeys, Recorded
 from .erasure_ports import ErasureDeps, Gate
-from .erasure_residue import MARKS_FIELD, byte_audit
+from .erasure_residue import MARKS_FIELD, byte_audit, owns_its_folder
 from .pipeline import CONTROL_PREFIX
 
 log = structlog.get_logger(__name__)
@@ -57,9 +57,11 @@ class ErasureAudit:
         gate: Gate,
     ) -> Residue:
         """Right after the cascade and the purge, with the erased texts still in hand: the
-        audit's scans, bytes included (``marks``: the ledger field the audit will read)."""
+        audit's scans, bytes included (``marks``: the ledger field the audit will read; the
+        data folder where the erasure owns it: streams/erasure_residue.py)."""
         scope_key = request.scope.key
-        residue = await self._scan(scope_key, erased_ids, prints, self.keys.mark(), marks)
+        files = owns_its_folder(self.deps.settings)
+        residue = await self._scan(scope_key, erased_ids, prints, self.keys.mark(), marks, files)
         residue.found["gate_state"] = await self._gate_residue(gate, scope_key, erased_ids)
         residue.found["embedding_cache"] = sum(self.deps.embedder.cached(t) for t in texts)
         if residue.total:
@@ -85,6 +87,7 @@ class ErasureAudit:
         prints: set[str],
         mark: Fingerprint,
         marks: dict[str, Any] | None,
+        files: bool = True,
     ) -> Residue:
         deps = self.deps
         found = {"evidence_store": 0, "fact_views": 0, "vector_index": 0, "log": 0}
@@ -94,7 +97,7 @@ class ErasureAudit:
             found["vector_index"] += await self._indexed(evidence_id)
         found["fact_views"] += await self._fragment_residue(scope_key, prints, mark)
         found["log"] = await self._log_residue(erased_ids)
-        found.update(await byte_audit(deps, marks, scope_key))
+        found.update(await byte_audit(deps, marks, scope_key, files))
         return Residue(found)
 
     async def _indexed(self, item_id: str) -> bool:

@@ -135,7 +135,7 @@ class ErasureLedger:
             "fragments": sorted(erased.prints),
             "fingerprint_scheme": SCHEME,
             MARKS_FIELD: marks,
-            "verification": erased.residue,
+            "verification": {k: v for k, v in erased.residue.items() if v},  # counts
             "receipt": receipt.model_dump(mode="json"),
         }
         await self.store.save(LEDGER + request_id, json.dumps(entry).encode())

@@ -133,12 +133,13 @@ async def _words(deps: ErasureDeps, turns: Sequence[TurnRecorded]) -> list[str]:
 
 
 async def byte_audit(
-    deps: ErasureDeps, marks: dict[str, Any] | None, scope_key: str
+    deps: ErasureDeps, marks: dict[str, Any] | None, scope_key: str, files: bool = True
 ) -> dict[str, int]:
     """Hits of the marks (the ledger field, :meth:`ErasureResidue.marks`) in every byte this
     process reaches: files under the data folder, Redis keys and values under the prefix
     (distributed runtime), the Qdrant server's payloads (when configured) and the log's
     retained records. No marks (an entry written before they were kept): nothing to scan.
+    ``files`` False: not the data folder (see :func:`owns_its_folder`).
 
     Not hits: an erased id as a tombstone's key (a compacted log keeps it so readers learn
     of the erasure); a word that is part of a scope key (an identifier on every record,
@@ -157,7 +158,7 @@ async def byte_audit(
         "bytes_qdrant": 0,
     }
     settings = deps.settings
-    if settings.data_dir.exists():
+    if files and settings.data_dir.exists():
         found["bytes_files"] = scan.counted(scan.hits.scan_folder(settings.data_dir))
     if settings.runtime == "kafka":
         found["bytes_redis"] = scan.counted(await _redis_hits(scan.hits, settings))
@@ -166,6 +167,15 @@ async def byte_audit(
     for hit in scan.reported:
         log.warning("erasure.residue", location=hit.location, offset=hit.offset, kind=hit.kind)
     return found
+
+
+def owns_its_folder(settings: Settings) -> bool:
+    """Whether an erasure's own files are all its data folder holds. On the embedded
+    runtime one process owns the folder and applies the erasure inline; on the distributed
+    one the folder holds a process's local replicas (another process's, on a shared
+    folder), each applying the erasure in its own time: ``provmem audit erasure`` scans
+    them where they run, the worker's verification scans Redis, the log and Qdrant."""
+    return settings.runtime != "kafka"
 
 
 _SCOPE = re.compile(rb'"scope":\{"org":"([^"]*)","project":"([^"]*)","user":"([^"]*)"')

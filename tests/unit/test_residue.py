@@ -83,3 +83,12 @@ def test_ledger_fields_are_sealed_and_old_entries_read_as_they_are() -> None:
     sealed = seal([EV])
     assert EV not in sealed and open_(sealed) == [EV]
     assert open_([EV]) == [EV] and open_("acme/support/alice") == "acme/support/alice"
+
+
+def test_a_word_or_number_that_ciphertext_seems_to_hold_is_chance() -> None:
+    scanner = ResidueScanner(KEY, marks_of(KEY, [], ["Sam paid 40817810"], []))
+    cipher = b'"sealed":"pm1.k1.' + b"Qx7Z" * 20 + b"+Sam/" + b"Kp9" * 20 + b"+40817810/aB=="
+    assert scanner.scan_bytes(cipher + b'"}', "log.db") == []
+    text = cipher + b'"} Sam paid 40817810.'
+    found = {h.offset - len(cipher) for h in scanner.scan_bytes(text, "log.db")}
+    assert found == {3, 7, 12}  # sam, paid, the number
