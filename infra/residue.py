@@ -27,7 +27,8 @@ a grouped amount is not met by a lone structural number with the same digits.
 
 A word or number that seems to stand inside a long run of base64 characters
 (:data:`MIN_ENCODED_RUN`: a sealed record's ciphertext, between its ``+`` and ``/``) is
-chance, not a trace: base64 of a text holds none of its words.
+chance, not a trace: base64 of a text holds none of its words. So is a short word
+(:data:`SHORT_WORD`) amid binary bytes: it counts inside printable text only.
 """
 
 from __future__ import annotations
@@ -70,6 +71,10 @@ MIN_LONE_DIGITS = 6
 MIN_GROUPED_DIGITS = 5
 #: Base64 characters in a row from which a run is an encoded blob, not text.
 MIN_ENCODED_RUN = 64
+#: A word this short counts only inside MIN_TEXT_RUN printable bytes: random bytes
+#: spell a 3-letter word a few times in 100 MB, an 8-byte printable run around it rarely.
+SHORT_WORD = 5
+MIN_TEXT_RUN = 8
 _CHUNK = 8 * 1024 * 1024
 _OVERLAP = 4096  # longest token read whole across a chunk boundary
 
@@ -93,6 +98,7 @@ _NUMBER = re.compile(rb"[0-9][0-9]*+(?:(?:\) | \(|[-./,() ])[0-9]++)*+(?![0-9A-Z
 _WORDISH = frozenset(_ALNUM + b"_" + bytes(range(0x80, 0x100)))
 _SEPARATORS = b"-./,() "
 _BASE64 = frozenset(_ALNUM + b"+/=")
+_PRINTABLE = frozenset(bytes(range(0x20, 0x7F)) + b"\t\n\r")
 # Words every stored record carries whatever the content (field names, statuses, ops).
 _STRUCTURE = """
 schema version evidence scope org project user agent session source uri turn speaker
@@ -240,7 +246,7 @@ class ResidueScanner:
             for token in tokens:
                 if (print_ := self._mark(token)) not in wanted:
                     continue
-                places = [p for p in where(token) if kind == "id" or not _encoded(data, *p)]
+                places = [p for p in where(token) if kind == "id" or not _by_chance(data, *p)]
                 if places:
                     found.append(Hit(location, base + places[0][0], kind, print_))
         self.hits += found
@@ -331,6 +337,26 @@ def _places(plane: bytes, token: bytes) -> Iterator[tuple[int, int]]:
         if (start == 0 or plane[start - 1] == 32) and (end == len(plane) or plane[end] == 32):
             yield start, end
         start = plane.find(token, end)
+
+
+def _by_chance(data: bytes, start: int, end: int) -> bool:
+    """Whether a word or number found at ``data[start:end]`` is one random bytes make: in
+    an encoded run, or a short word (:data:`SHORT_WORD`) amid binary bytes (a sealed
+    value's ciphertext, a vector's floats), not inside printable text (a field, a line)."""
+    short = end - start < SHORT_WORD
+    return _encoded(data, start, end) or (short and not _in_text(data, start, end))
+
+
+def _in_text(data: bytes, start: int, end: int) -> bool:
+    """Whether ``data[start:end]`` stands in a run of :data:`MIN_TEXT_RUN` printable bytes."""
+    if not all(c in _PRINTABLE for c in data[start:end]):
+        return False
+    left, right = start, end
+    while left > 0 and data[left - 1] in _PRINTABLE and right - left < MIN_TEXT_RUN:
+        left -= 1
+    while right < len(data) and data[right] in _PRINTABLE and right - left < MIN_TEXT_RUN:
+        right += 1
+    return right - left >= MIN_TEXT_RUN
 
 
 def _encoded(data: bytes, start: int, end: int) -> bool:
