@@ -222,7 +222,10 @@ class ResidueScanner:
         """:func:`mark` of a scanned token; the keyed state is set up once per scanner,
         not once per token (a scan hashes every distinct token of the bytes)."""
         if not token.isascii():  # the plane lower-cased ASCII letters only
-            token = token.decode("utf-8", "ignore").lower().encode("utf-8")
+            # Bytes that are no UTF-8 at its edges are its binary neighbours (a record
+            # header byte); inside it they make it no word (random bytes around letters).
+            text = token.decode("utf-8", "replace").strip("\ufffd")
+            token = b"" if "\ufffd" in text else text.lower().encode("utf-8")
         hasher = self._keyed.copy()
         hasher.update(token)
         return hasher.hexdigest()
@@ -236,9 +239,11 @@ class ResidueScanner:
         numbers: dict[bytes, list[tuple[int, int]]] = {}
         for span, digits in number_tokens(data):
             numbers.setdefault(digits, []).append(span)
+        # a word-plane token that can be a marked word (cheap: before it is hashed)
+        candidates = {t for t in set(words.split()) if len(t) >= MIN_WORD and not t.isdigit()}
         found = []
         for kind, tokens, where in (
-            ("word", {t for t in set(words.split()) if _may_be_word(t)}, partial(_places, words)),
+            ("word", candidates, partial(_places, words)),
             ("word", numbers.keys(), numbers.__getitem__),
             ("id", _ids(ids), lambda t: [(ids.find(t), 0)]),
         ):
@@ -317,11 +322,6 @@ def _without_zero_tail(data: bytes) -> bytes:
     while end >= len(_ZEROS) and data[end - len(_ZEROS) : end] == _ZEROS:
         end -= len(_ZEROS)
     return data[:end].rstrip(b"\x00")
-
-
-def _may_be_word(token: bytes) -> bool:
-    """Whether a word-plane token can be a marked word (cheap: before it is hashed)."""
-    return len(token) >= MIN_WORD and not token.isdigit()
 
 
 def _ids(plane: bytes) -> set[bytes]:

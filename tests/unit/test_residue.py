@@ -97,5 +97,6 @@ def test_a_word_or_number_that_ciphertext_seems_to_hold_is_chance() -> None:
 def test_a_short_word_counts_in_text_not_amid_binary_bytes() -> None:
     scanner = ResidueScanner(KEY, marks_of(KEY, [], ["Sam"], []))
     assert scanner.scan_bytes(b"\x93\x01Sam\x07\xfe\x00" * 3, "views.db") == []
+    assert scanner.scan_bytes(b"\x01S\xfdA\xbdM\x01" + b'{"a":"S\xfda\xbdm"}', "f") == []
     record = b'\x93\x01{"speaker":"Sam","at":1}\x00'
     assert [h.offset for h in scanner.scan_bytes(record, "views.db")] == [record.find(b"Sam")]
