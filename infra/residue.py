@@ -340,38 +340,26 @@ def _places(plane: bytes, token: bytes) -> Iterator[tuple[int, int]]:
 
 
 def _by_chance(data: bytes, start: int, end: int) -> bool:
-    """Whether a word or number found at ``data[start:end]`` is one random bytes make: in
-    an encoded run, or a short word (:data:`SHORT_WORD`) amid binary bytes (a sealed
-    value's ciphertext, a vector's floats), not inside printable text (a field, a line)."""
-    short = end - start < SHORT_WORD
-    return _encoded(data, start, end) or (short and not _in_text(data, start, end))
+    """Whether a word or number found at ``data[start:end]`` is one random bytes make:
+    inside a run of base64 characters that no text makes (:data:`MIN_ENCODED_RUN`: a
+    sealed record's ciphertext, any encoded blob; base64 of a text holds none of its
+    words), or a short word (:data:`SHORT_WORD`) amid binary bytes (a vector's floats),
+    not inside :data:`MIN_TEXT_RUN` printable bytes (a field, a line)."""
+    if _within_run(data, start, end, _BASE64, MIN_ENCODED_RUN):
+        return True
+    return end - start < SHORT_WORD and not _within_run(data, start, end, _PRINTABLE, MIN_TEXT_RUN)
 
 
-def _in_text(data: bytes, start: int, end: int) -> bool:
-    """Whether ``data[start:end]`` stands in a run of :data:`MIN_TEXT_RUN` printable bytes."""
-    if not all(c in _PRINTABLE for c in data[start:end]):
+def _within_run(data: bytes, start: int, end: int, kind: frozenset[int], length: int) -> bool:
+    """Whether ``data[start:end]`` lies in a run of ``length`` bytes of ``kind``."""
+    if not all(c in kind for c in data[start:end]):
         return False
     left, right = start, end
-    while left > 0 and data[left - 1] in _PRINTABLE and right - left < MIN_TEXT_RUN:
+    while left > 0 and data[left - 1] in kind and right - left < length:
         left -= 1
-    while right < len(data) and data[right] in _PRINTABLE and right - left < MIN_TEXT_RUN:
+    while right < len(data) and data[right] in kind and right - left < length:
         right += 1
-    return right - left >= MIN_TEXT_RUN
-
-
-def _encoded(data: bytes, start: int, end: int) -> bool:
-    """Whether ``data[start:end]`` lies in a run of base64 characters that no text makes
-    (:data:`MIN_ENCODED_RUN`): a sealed record's ciphertext, any encoded blob. The words
-    and numbers such a run seems to hold between its ``+`` and ``/`` are chance (base64
-    of a text holds none of its words)."""
-    if not all(c in _BASE64 for c in data[start:end]):
-        return False
-    left, right = start, end
-    while left > 0 and data[left - 1] in _BASE64 and right - left < MIN_ENCODED_RUN:
-        left -= 1
-    while right < len(data) and data[right] in _BASE64 and right - left < MIN_ENCODED_RUN:
-        right += 1
-    return right - left >= MIN_ENCODED_RUN
+    return right - left >= length
 
 
 def _chunks(handle: Any) -> Iterator[tuple[int, bytes]]:
