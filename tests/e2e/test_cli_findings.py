@@ -38,7 +38,7 @@ def test_erase_and_audit_on_a_folder_a_running_api_holds_say_so_and_erase_nothin
     turns = tmp_path / "turns.jsonl"
     turns.write_text(json.dumps(said("t1", "I live in Lyon.")) + "\n", encoding="utf-8")
     assert provmem("ingest", str(turns), *folder).returncode == 0
-    filed = provmem("erase", SCOPE, "--session", "nothing-here", *folder, "--json")
+    filed = provmem("erase", SCOPE, "--session", "nothing-here", *folder)  # the receipt
     assert filed.returncode == 0, filed.stdout + filed.stderr
     request_id = json.loads(filed.stdout)["request_id"]
     before = provmem("facts", SCOPE, *folder, "--json")
