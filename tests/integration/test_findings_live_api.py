@@ -24,6 +24,7 @@ import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Iterable, Iterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -137,11 +138,19 @@ async def live_api(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
         settings: Settings = request.getfixturevalue("kafka_settings_for_api")
     else:
         settings = Settings(data_dir=tmp_path / "data", partitions=2, topic_prefix=unique_prefix())
+    async with api_process(settings, tmp_path) as live:
+        yield live
+
+
+@asynccontextmanager
+async def api_process(settings: Settings, logs: Path) -> AsyncIterator[LiveApi]:
+    """Run ``provmem api`` (and on Kafka ``provmem worker``) on ``settings``, logging
+    under ``logs`` (outside the data folder)."""
     token = _token(settings)
-    worker = WorkerProcess(settings, tmp_path / "worker.log")
+    worker = WorkerProcess(settings, logs / "worker.log")
     if settings.runtime == "kafka":
         await worker.start().ready()
-    port, log = free_port(), tmp_path / "api.log"  # the process log lives outside the folder
+    port, log = free_port(), logs / "api.log"
     with log.open("wb") as out:
         command = [sys.executable, "-m", "provmem.services.cli", "api", "--port", str(port)]
         env = settings_env(settings)
@@ -253,7 +262,7 @@ async def log_records(settings: Settings) -> list[tuple[str, bytes, bytes]]:
         consumer.assign(parts)
         await consumer.seek_to_beginning(*parts)
         ends, found = await consumer.end_offsets(parts), []
-        while any(await consumer.position(p) < end for p, end in ends.items()):
+        while [p for p, end in ends.items() if await consumer.position(p) < end]:
             for part, batch in (await consumer.getmany(timeout_ms=2000)).items():
                 where = f"log:{part.topic}[{part.partition}]"
                 found += [(f"{where}@{r.offset}", r.key or b"", r.value or b"") for r in batch]
@@ -342,6 +351,10 @@ async def test_no_planted_word_is_readable_at_rest_while_the_api_runs(live_api: 
     hits = await residue(live_api, words, set())
     assert not hits, by_place(hits)
     assert await residue(live_api, set(), marks(ids))  # the scan reads what is there
+    if live_api.settings.runtime == "kafka":  # the log's records and Redis too
+        keys = [key for _, key, _ in await log_records(live_api.settings)]
+        assert any(found_in(key, marks(ids)) for key in keys)
+        assert list(redis_values(live_api.settings))
     assert live_api.process.poll() is None
 
 

@@ -1,0 +1,92 @@
+"""The CLI on the data folder of a running embedded ``provmem api`` process (issue 17,
+findings E3a and E3b), driven as an operator does: a real API process serves the folder
+and answers a query; then ``provmem query``, ``erase``, ``audit erasure`` and ``replay``
+run on the same folder.
+
+Each command either says in one line that a running API holds the folder (exit 2, no
+traceback, nothing done) or works; in every case the API keeps its answers and nothing
+is erased behind its back.
+
+On 96a0921 ``query``, ``erase`` and ``audit erasure`` died with a VectorIndexLocked
+traceback (the erasure still ran: the user got no receipt), and ``replay`` on the folder
+silently emptied the running API's answers (0 bundles until a restart)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from provmem.infra.settings import Settings
+from tests.conftest import unique_prefix
+from tests.integration.test_findings_live_api import LiveApi, api_process, cli, facts_of
+
+SCOPE = "acme/support/alice"
+TURNS = [
+    {"text": "I live in Lyon.", "turn_id": "t1", "captured_at": "2026-05-08T13:00:00+00:00"},
+    {"text": "I play chess.", "turn_id": "t2", "captured_at": "2026-05-08T13:01:00+00:00"},
+]
+
+
+@pytest.fixture
+async def embedded_api(tmp_path: Path) -> AsyncIterator[LiveApi]:
+    settings = Settings(data_dir=tmp_path / "data", partitions=2, topic_prefix=unique_prefix())
+    async with api_process(settings, tmp_path) as live:
+        yield live
+
+
+async def answers(live: LiveApi) -> tuple[list[str], list[str]]:
+    """What the API answers now: the facts of ``SCOPE`` and a query's bundles."""
+    async with live.client() as client:
+        facts = sorted(f["fact_id"] for f in await facts_of(client, SCOPE))
+        query = await client.post("/v1/query", json={"scope": SCOPE, "query": "Where do I live?"})
+    assert query.status_code == 200, query.text
+    bundles: list[dict[str, Any]] = query.json()["bundles"]
+    return facts, sorted(str(b) for b in bundles)
+
+
+async def served_facts(live: LiveApi) -> tuple[tuple[list[str], list[str]], str]:
+    """Publish ``TURNS`` and file an erasure of a session with no turn, over HTTP: the
+    answers, and the erasure's request id."""
+    async with live.client() as client:
+        turns = [{"scope": SCOPE, "speaker": "Alice", "session": "s1", **t} for t in TURNS]
+        assert (await client.post("/v1/turns", json={"turns": turns})).status_code == 200
+        filed = await client.post("/v1/erasures", json={"scope": SCOPE, "session": "none"})
+        assert filed.status_code in (200, 202), filed.text
+    before = await answers(live)
+    assert before[0] and before[1], before  # facts, and a query that finds one
+    return before, str(filed.json()["request_id"])
+
+
+def one_line_or_worked(run: Any) -> bool:
+    """Exit 0, or exit 2 with one line naming the running API; never a traceback."""
+    out = (run.stdout + run.stderr).strip()
+    assert "Traceback" not in out, out
+    refused = run.returncode == 2 and len(out.splitlines()) == 1 and "running provmem API" in out
+    assert run.returncode == 0 or refused, out
+    return bool(run.returncode == 0)
+
+
+async def test_a_cli_query_erase_and_audit_beside_a_running_api(embedded_api: LiveApi) -> None:
+    """E3a: each says so in one line (or works), and ``erase`` erases nothing it did not
+    report."""
+    before, request_id = await served_facts(embedded_api)
+    settings = embedded_api.settings
+    one_line_or_worked(cli(settings, "query", SCOPE, "Where do I live?"))
+    one_line_or_worked(cli(settings, "audit", "erasure", request_id))
+    erased = one_line_or_worked(cli(settings, "erase", SCOPE, "--subject"))
+    assert embedded_api.process.poll() is None
+    after = await answers(embedded_api)
+    assert (after[0] == []) if erased else (after == before), after
+
+
+async def test_a_cli_replay_beside_a_running_api_keeps_its_answers(embedded_api: LiveApi) -> None:
+    """E3b: a replay on the folder refuses in one line or rebuilds; the running API still
+    answers what it answered (on 96a0921: no bundle until a restart)."""
+    before, _ = await served_facts(embedded_api)
+    replayed = cli(embedded_api.settings, "replay")
+    assert embedded_api.process.poll() is None
+    assert await answers(embedded_api) == before, replayed.stdout + replayed.stderr
+    one_line_or_worked(replayed)
