@@ -142,6 +142,14 @@ async def live_api(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
         yield live
 
 
+@pytest.fixture
+async def embedded_api(tmp_path: Path) -> AsyncIterator[LiveApi]:
+    """A ``provmem api`` process on an embedded data folder."""
+    settings = Settings(data_dir=tmp_path / "data", partitions=2, topic_prefix=unique_prefix())
+    async with api_process(settings, tmp_path) as live:
+        yield live
+
+
 @asynccontextmanager
 async def api_process(settings: Settings, logs: Path) -> AsyncIterator[LiveApi]:
     """Run ``provmem api`` (and on Kafka ``provmem worker``) on ``settings``, logging
@@ -223,6 +231,18 @@ def found_in(data: bytes, sought: set[bytes]) -> set[bytes]:
 def files_under(folder: Path) -> Iterator[tuple[str, bytes]]:
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         yield str(path.relative_to(folder)), path.read_bytes()
+
+
+def term_ids_at_rest(folder: Path, words: Iterable[bytes]) -> list[tuple[str, bytes]]:
+    """R3b: each file holding the BM25 term id a reader computes for a word with the
+    product's own unkeyed encoder (as a 32-bit integer, either byte order)."""
+    from provmem.infra.sparse import BM25Encoder
+
+    vectors = BM25Encoder().embed_documents([w.decode() for w in words])
+    sought = {
+        i.to_bytes(4, order) for v in vectors for i in v.indices for order in ("big", "little")
+    }
+    return [(where, m) for where, data in files_under(folder) for m in sought if m in data]
 
 
 def redis_values(settings: Settings) -> Iterator[tuple[str, bytes]]:
@@ -356,6 +376,14 @@ async def test_no_planted_word_is_readable_at_rest_while_the_api_runs(live_api: 
         assert any(found_in(key, marks(ids)) for key in keys)
         assert list(redis_values(live_api.settings))
     assert live_api.process.poll() is None
+
+
+async def test_no_word_can_be_tested_by_its_term_id(embedded_api: LiveApi) -> None:
+    """R3b: no file holds the unkeyed BM25 term id of a planted word (on 96a0921 the
+    vector files held each one, so a reader could test words)."""
+    await published(embedded_api)
+    words = [w for s in SAID for w in marks(s.planted) if w.isalpha() and len(w) > 8]
+    assert not term_ids_at_rest(embedded_api.settings.data_dir, words)
 
 
 async def test_erasures_over_a_live_api_leave_no_byte_of_what_they_erased(

@@ -13,28 +13,16 @@ silently emptied the running API's answers (0 bundles until a restart)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from provmem.infra.settings import Settings
-from tests.conftest import unique_prefix
-from tests.integration.test_findings_live_api import LiveApi, api_process, cli, facts_of
+from tests.integration.test_findings_live_api import LiveApi, cli, facts_of
+from tests.integration.test_findings_live_api import embedded_api as embedded_api  # fixture
 
 SCOPE = "acme/support/alice"
 TURNS = [
     {"text": "I live in Lyon.", "turn_id": "t1", "captured_at": "2026-05-08T13:00:00+00:00"},
     {"text": "I play chess.", "turn_id": "t2", "captured_at": "2026-05-08T13:01:00+00:00"},
 ]
-
-
-@pytest.fixture
-async def embedded_api(tmp_path: Path) -> AsyncIterator[LiveApi]:
-    settings = Settings(data_dir=tmp_path / "data", partitions=2, topic_prefix=unique_prefix())
-    async with api_process(settings, tmp_path) as live:
-        yield live
 
 
 async def answers(live: LiveApi) -> tuple[list[str], list[str]]:
