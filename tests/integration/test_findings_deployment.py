@@ -9,6 +9,8 @@ nothing answered a health check."""
 
 from __future__ import annotations
 
+import base64
+import os
 import time
 from pathlib import Path
 
@@ -39,6 +41,31 @@ async def test_a_folder_with_another_master_key_cannot_publish_nor_poison(
     assert len(await log_records(kafka_settings)) == before  # nothing appended
     code, said = publish(kafka_settings, "acme/support/alice", "t2")
     assert code == 0, said
+
+
+async def test_a_worker_given_a_folder_that_does_not_exist_creates_it_and_derives(
+    kafka_settings: Settings, tmp_path: Path
+) -> None:
+    """D2 (docker-compose's PROVMEM_DATA_DIR did not exist in the image): the worker
+    creates the folder and turns published to the deployment become facts."""
+    key = base64.b64encode(os.urandom(32)).decode()  # one master key for the deployment
+    shared = {**kafka_settings.model_dump(), "master_key": key}
+    folder = tmp_path / "not" / "there" / "yet"
+    worker = WorkerProcess(
+        Settings.model_validate({**shared, "data_dir": folder}), tmp_path / "w.log"
+    )
+    await worker.start().ready()
+    client = Settings.model_validate(shared)
+    try:
+        assert publish(client, "acme/support/alice", "t1")[0] == 0
+        deadline = time.monotonic() + 120
+        while "Paris" not in cli(client, "facts", "acme/support/alice", "--json").stdout:
+            assert worker.alive, worker.log_text()[-3000:]
+            assert time.monotonic() < deadline, worker.log_text()[-3000:]
+            time.sleep(1)
+    finally:
+        await worker.stop()
+    assert folder.is_dir()
 
 
 async def test_a_ready_worker_answers_its_health_check(
