@@ -113,31 +113,11 @@ async def _answering(url: str, process: subprocess.Popen[bytes], log: Path) -> N
             await asyncio.sleep(0.3)
 
 
-@pytest.fixture
-def kafka_settings_for_api(tmp_path: Path, broker: str, redis_prefix: str) -> Settings:
-    from tests.conftest import REDIS_URL
-
-    return Settings(
-        runtime="kafka",
-        data_dir=tmp_path / "data",
-        broker_url=broker,
-        partitions=2,
-        topic_prefix=unique_prefix(),
-        consumer_group=f"g-{unique_prefix()}",
-        redis_url=REDIS_URL,
-        redis_prefix=redis_prefix,
-        broker_session_timeout_s=10,
-        broker_heartbeat_interval_s=1,
-    )
-
-
 @pytest.fixture(params=["embedded", "kafka"])
 async def live_api(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[LiveApi]:
     """A ``provmem api`` process on a data folder; on Kafka with a worker beside it."""
-    if request.param == "kafka":
-        settings: Settings = request.getfixturevalue("kafka_settings_for_api")
-    else:
-        settings = Settings(data_dir=tmp_path / "data", partitions=2, topic_prefix=unique_prefix())
+    kafka = request.param == "kafka"
+    settings = request.getfixturevalue("kafka_settings") if kafka else embedded(tmp_path)
     async with api_process(settings, tmp_path) as live:
         yield live
 
@@ -145,9 +125,12 @@ async def live_api(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
 @pytest.fixture
 async def embedded_api(tmp_path: Path) -> AsyncIterator[LiveApi]:
     """A ``provmem api`` process on an embedded data folder."""
-    settings = Settings(data_dir=tmp_path / "data", partitions=2, topic_prefix=unique_prefix())
-    async with api_process(settings, tmp_path) as live:
+    async with api_process(embedded(tmp_path), tmp_path) as live:
         yield live
+
+
+def embedded(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path / "data", partitions=2, topic_prefix=unique_prefix())
 
 
 @asynccontextmanager
