@@ -1,21 +1,23 @@
 """The CLI on the data folder of a running embedded ``provmem api`` process (issue 17,
-findings E3a and E3b), driven as an operator does: a real API process serves the folder
-and answers a query; then ``provmem query``, ``erase``, ``audit erasure`` and ``replay``
-run on the same folder.
+findings E3a and E3b), driven as an operator does: a real API process serves the folder,
+and ``provmem query``, ``erase``, ``audit erasure`` and ``replay`` run on the same folder.
 
 Each command either says in one line that a running API holds the folder (exit 2, no
 traceback, nothing done) or works; in every case the API keeps its answers and nothing
 is erased behind its back.
 
 On 96a0921 ``query``, ``erase`` and ``audit erasure`` died with a VectorIndexLocked
-traceback (the erasure still ran: the user got no receipt), and ``replay`` on the folder
-silently emptied the running API's answers (0 bundles until a restart)."""
+traceback (the erasure still ran: the user got no receipt), and ``replay`` on the folder of
+an API that had not answered yet switched a generation in under it: the API then answered
+no bundle until a restart."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
-from tests.integration.test_findings_live_api import LiveApi, cli, facts_of
+from tests.integration.test_findings_live_api import LiveApi, api_process, cli, embedded, facts_of
 from tests.integration.test_findings_live_api import embedded_api as embedded_api  # fixture
 
 SCOPE = "acme/support/alice"
@@ -70,11 +72,19 @@ async def test_a_cli_query_erase_and_audit_beside_a_running_api(embedded_api: Li
     assert (after[0] == []) if erased else (after == before), after
 
 
-async def test_a_cli_replay_beside_a_running_api_keeps_its_answers(embedded_api: LiveApi) -> None:
-    """E3b: a replay on the folder refuses in one line or rebuilds; the running API still
-    answers what it answered (on 96a0921: no bundle until a restart)."""
-    before, _ = await served_facts(embedded_api)
-    replayed = cli(embedded_api.settings, "replay")
-    assert embedded_api.process.poll() is None
-    assert await answers(embedded_api) == before, replayed.stdout + replayed.stderr
-    one_line_or_worked(replayed)
+async def test_a_cli_replay_beside_a_running_api_keeps_its_answers(tmp_path: Path) -> None:
+    """E3b: turns ingested, an API started on the folder, and a replay run before the API
+    answered anything: the replay refuses in one line or rebuilds, and the API then
+    answers with the facts (on 96a0921 the replay switched a generation in under the API,
+    which then answered no bundle until a restart)."""
+    settings = embedded(tmp_path)
+    turns = tmp_path / "turns.jsonl"
+    lines = [json.dumps({"scope": SCOPE, "speaker": "Alice", "session": "s1", **t}) for t in TURNS]
+    turns.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert cli(settings, "ingest", str(turns)).returncode == 0
+    async with api_process(settings, tmp_path) as live:
+        replayed = cli(settings, "replay")
+        assert live.process.poll() is None
+        facts, bundles = await answers(live)
+        assert facts and bundles, replayed.stdout + replayed.stderr
+        one_line_or_worked(replayed)
