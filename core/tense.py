@@ -76,8 +76,10 @@ _PAST_MODAL = re.compile(
 )
 _SINCE = re.compile(r"\bsince\s*$", re.I)
 # The present of a coming one-off occasion, nearest before the date as tense cues are.
+# "would" is a wish only before "like", "love" or "rather" ("we would go every summer").
 _MODAL = re.compile(
-    r"(?:\b(?i:might|could|would|should|shall)|(?<!in )(?<!of )\bmay|(?i:'d|’d)(?= (?i:like|love)))"
+    r"(?:\b(?i:might|could|should|shall)|(?<!in )(?<!of )\bmay"
+    r"|(?i:would|'d|’d)(?= (?i:like|love|rather)))"
     r"\s+(?:\w+ly\s+|also\s+|still\s+|not\s+|even\s+)?+(?!have\b|been\b)[a-z]+"
 )
 _PROGRESSIVE = re.compile(

@@ -116,3 +116,10 @@ def test_the_statement_keeps_the_expression_beside_the_resolved_date() -> None:
     ).claims
     assert "on 27 May 2027" in flight.statement
     assert flight.time_expressions == (("on 27 May", "2027-05-27"),)
+
+
+def test_would_of_a_past_habit_is_no_future() -> None:
+    (habit,) = dates("We would go there in July when I was a kid.")
+    (wish,) = dates("We would love to go there in July.")
+    assert habit is not None and habit < "2026-06-21"
+    assert wish == "2026-07-01/2026-07-31"
