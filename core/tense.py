@@ -55,7 +55,7 @@ _TARGET_DATE = re.compile(
     r"\b(?:pushed|moved|postponed|delayed|slipped|rescheduled|deferred|planned|scheduled"
     r"|set|due|slated|targeted|bumped|shifted|brought forward|booked|reserved)"
     r"(?: (?:back|out|up))?"
-    r"(?: (?:the|our|its|their|his|her|my|an?) [a-z]+)?(?: (?:back|out|up))?"
+    r"(?: (?:(?:the|our|its|their|his|her|my|an?) )?[a-z]+)?(?: (?:back|out|up))?"
     r" (?:to|for|until|till)(?: (?:on|in))? $"
     r"|\bdue $",
     re.I,
