@@ -72,9 +72,10 @@ MIN_GROUPED_DIGITS = 5
 #: Base64 characters in a row from which a run is an encoded blob, not text.
 MIN_ENCODED_RUN = 64
 #: A word this short counts only inside MIN_TEXT_RUN printable bytes: random bytes
-#: spell a 3-letter word a few times in 100 MB, an 8-byte printable run around it rarely.
+#: spell a 3-letter word a few times in 100 MB, and 37% of them are printable, so an
+#: 8-byte run around it still comes by chance one time in 25, a 16-byte one in 10^5.
 SHORT_WORD = 5
-MIN_TEXT_RUN = 8
+MIN_TEXT_RUN = 16
 _CHUNK = 8 * 1024 * 1024
 _OVERLAP = 4096  # longest token read whole across a chunk boundary
 
