@@ -12,14 +12,16 @@ import re
 from functools import lru_cache
 
 from .attributes import NON_NAMES, lemma
-from .lexicon import CALENDAR_WORDS, FUNCTION_WORDS
+from .lexicon import ADVERBS_BEFORE_VERB, CALENDAR_WORDS, FUNCTION_WORDS
 
 __all__ = [
     "content_lemmas",
+    "denied_head",
     "denied_terms",
     "denies_for_all_time",
     "lead_subject",
     "mentions",
+    "names_matter",
     "plain_negation",
     "polarity_change_cue",
 ]
@@ -68,6 +70,60 @@ def mentions(statement: str, term: str) -> bool:
     """Whether the statement names ``term`` as a word of its own (any case)."""
     pattern = rf"(?<![\w@/.-]){re.escape(term)}(?![\w-])"
     return re.search(pattern, statement, re.I) is not None
+
+
+def spells_out(statement: str, acronym: str) -> bool:
+    """Whether consecutive words of the statement have the acronym's letters as initials
+    ("continuous integration" for ``CI``, "object-relational mapping" for ``ORM``).
+
+    >>> spells_out("Our continuous integration job broke.", "CI")
+    True
+    """
+    letters = acronym.lower()
+    initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", statement)).lower()
+    return 2 <= len(letters) <= 5 and letters in initials and _spelled(statement, letters)
+
+
+def _spelled(statement: str, letters: str) -> bool:
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", statement)]
+    span = len(letters)
+    return any(
+        "".join(w[0] for w in words[i : i + span]) == letters
+        and all(len(w) > 2 for w in words[i : i + span])
+        for i in range(len(words) - span + 1)
+    )
+
+
+def names_matter(statement: str, term: str, denial: str) -> bool:
+    """Whether ``statement`` names the denied ``term`` and, when the denial gives the term
+    a head noun ("never wrote Flask *routes*"), that head too: "building it with Flask"
+    does not say what "never wrote Flask routes" denies. An acronym the denial wrote in
+    capitals also counts spelled out ("CI" / "continuous integration")."""
+    acronym = re.search(rf"(?<![\w-]){re.escape(term.upper())}(?![\w-])", denial)
+    named = mentions(statement, term) or (acronym is not None and spells_out(statement, term))
+    head = denied_head(denial, term)
+    return named and (head is None or _shares_stem(statement, head))
+
+
+_HEAD_AFTER = re.compile(r"\s+([a-z]{3,})\b")
+_NOT_HEADS = frozenset({"since", "until", "because", "while", "either", "yet", "ever", "anymore"})
+STEM = 4  # letters two forms of one word share ("routes", "routing", "route")
+
+
+def denied_head(denial: str, term: str) -> str | None:
+    """The noun the denied term modifies in the denial ("Flask routing code" -> ``routing``),
+    or None when the term is the head itself ("never used Docker for ...")."""
+    found = re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", denial, re.I)
+    after = _HEAD_AFTER.match(denial, found.end()) if found else None
+    word = after.group(1) if after else ""
+    if not word or word in FUNCTION_WORDS | _NEGATIONS | ADVERBS_BEFORE_VERB | _NOT_HEADS:
+        return None
+    return None if word.endswith(("ly", "where")) else word
+
+
+def _shares_stem(statement: str, head: str) -> bool:
+    stem = lemma(head)[:STEM]
+    return any(lemma(w).startswith(stem) for w in _WORD.findall(statement.lower()))
 
 
 def denies_for_all_time(statement: str) -> bool:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from .contradictions import claim_role
 from .events import Fact, FactChanged, FactOp, FactStatus, SupportSpan, TurnRecorded
 from .extraction import Claim
-from .gate import Decision, GateConfig, MergeAdvisor, Verdict, claim_role, decide, slotted
+from .gate import Decision, GateConfig, MergeAdvisor, Verdict, decide, slotted
 from .ids import fact_id
 from .memory_state import ScopeMemory, Vector
 

@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from provmem.core.attributes import (
-    change_cue,
-    comparable,
-    read_attribute,
-    read_attributes,
-    same_attribute,
-)
+from provmem.core.attribute_match import comparable, same_attribute
+from provmem.core.attributes import change_cue, read_attribute, read_attributes
 from provmem.core.polarity import content_lemmas, plain_negation
 
 
