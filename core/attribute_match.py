@@ -58,7 +58,7 @@ def same_attribute(first: str, second: str) -> bool:
     one is an acronym of the other ("MAU" ~ "monthly user": first and last initials); with
     one head, modifiers that share nothing name two things ("python version" !~ "express
     version", "build time" !~ "response time")."""
-    words, others = first.split(), second.split()
+    words, others = first.lower().split(), second.lower().split()
     if not (words and others):
         return False
     if words[-1] == others[-1]:  # one head: the modifiers must not name two things
@@ -68,7 +68,7 @@ def same_attribute(first: str, second: str) -> bool:
         words[-1] in others
         or others[-1] in words
         or _acronym_of(first, others)
-        or (_acronym_of(second, words))
+        or _acronym_of(second, words)
     )
 
 

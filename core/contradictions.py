@@ -20,6 +20,8 @@ from .events import Fact
 from .extraction import Claim, SignalKind
 from .memory_state import ScopeMemory, Vector
 from .polarity import (
+    SPELLED,
+    STEM,
     content_lemmas,
     denied_terms,
     lead_subject,
@@ -46,8 +48,8 @@ def contradicted(
     memory: ScopeMemory, claim: Claim, vector: Vector, similarity: float, neighbours: int
 ) -> Fact | None:
     """The active fact of the other polarity the claim contradicts: among the
-    ``neighbours`` closest (at least ``similarity``), one about the same matter; else any
-    that names what one of the two denies."""
+    ``neighbours`` closest (at least ``similarity``), one about the same matter; else the
+    latest about it."""
     sims = memory.matrix @ vector
     order = np.argsort(-sims)[:neighbours]
     role = claim_role(claim)
@@ -62,19 +64,15 @@ def contradicted(
 
 
 def _named_matter(memory: ScopeMemory, claim: Claim) -> Fact | None:
-    """The latest active fact of the other polarity that names what one of the two denies
-    (a specific term: a platform, a tool), however far apart the two are in meaning ("has
-    never run Beacon on Windows" ... "on Windows the paths break")."""
+    """The latest active fact of the other polarity about the same matter, however far
+    apart the two are in meaning ("has never run Beacon on Windows" ... "on Windows the
+    paths break"): negations are few, so every one is read."""
     role = claim_role(claim)
     for fact_id in reversed(memory.active):
         fact = memory.facts[fact_id]
-        if fact.negated == claim.negated or fact.asserted_by != role:
-            continue
-        negated, positive = (claim, fact) if claim.negated else (fact, claim)
-        if plain_negation(negated.statement) and _names_denied(
-            memory, negated, positive, claim_speaker(claim)
-        ):
-            return fact
+        if fact.negated != claim.negated and fact.asserted_by == role:
+            if _same_matter(claim, fact, memory):
+                return fact
     return None
 
 
@@ -96,13 +94,20 @@ def _same_matter(claim: Claim, fact: Fact, memory: ScopeMemory) -> bool:
         return False
     if _names_denied(memory, negated, positive, claim_speaker(claim)):
         return True
-    subject = lead_subject(negated.statement)
-    universal = subject in UNIVERSAL_SUBJECTS  # "nobody ever wrote tests": me neither
-    if not universal and (not subject or subject != lead_subject(positive.statement)):
-        return False
-    ours, theirs = content_lemmas(claim.statement), content_lemmas(fact.statement)
-    shared = ours & theirs
-    return len(shared) >= 2 and 2 * len(shared) >= len(ours if claim.negated else theirs)
+    subject, theirs = lead_subject(negated.statement), lead_subject(positive.statement)
+    denied, said = _stems(negated.statement), _stems(positive.statement)
+    shared = denied & said
+    if subject in UNIVERSAL_SUBJECTS or (subject and subject == theirs):
+        return len(shared) >= 2 and 2 * len(shared) >= len(denied)
+    if subject and theirs:
+        return False  # about two different subjects
+    return len(shared) >= 2 and shared == denied  # one unnamed: every word of the denial
+
+
+def _stems(statement: str) -> frozenset[str]:
+    """Content words cut to a stem, so "tested" meets "tests" and "container" meets
+    "containerised"."""
+    return frozenset(w[:STEM] for w in content_lemmas(statement))
 
 
 def _matter(memory: ScopeMemory, terms: tuple[str, ...]) -> list[str]:
@@ -110,12 +115,13 @@ def _matter(memory: ScopeMemory, terms: tuple[str, ...]) -> list[str]:
     do. In "never ran Beacon on Windows" the project most facts name is the context, the
     platform the matter; a term most facts name (the project, a person the chat is about)
     says nothing about which matter two statements share."""
-    named = {t: _named_by(memory, t) for t in dict.fromkeys(terms)}
+    spelled = [t for t in terms if t.startswith(SPELLED)]  # acronyms: specific by form
+    named = {t: _named_by(memory, t) for t in dict.fromkeys(terms) if t not in spelled}
     if not named:
-        return []
+        return spelled
     fewest = min(named.values())
     bound = max(SPECIFIC_TERM_FACTS, len(memory) // SPECIFIC_TERM_SHARE)
-    return [t for t, n in named.items() if n == fewest and n <= bound]
+    return [t for t, n in named.items() if n == fewest and n <= bound] + spelled
 
 
 def _named_by(memory: ScopeMemory, term: str) -> int:
@@ -140,9 +146,16 @@ def exclusive_rival_fact(memory: ScopeMemory, claim: Claim) -> tuple[Fact, str] 
         if fact.negated or fact.asserted_by != role:
             continue
         theirs = lead_subject(fact.statement)
-        if subject and theirs and subject != theirs:
+        if subject and theirs and subject != theirs and not _either_names(claim, fact):
             continue  # about someone or something else
         category = exclusive_rival(claim.statement, fact.statement)
         if category is not None:
             return fact, category
     return None
+
+
+def _either_names(claim: Claim, fact: Fact) -> bool:
+    """One statement names what the other is about ("Production for Shelfie is on AWS" /
+    "Shelfie is deployed on Hetzner")."""
+    ours, theirs = lead_subject(claim.statement), lead_subject(fact.statement)
+    return mentions(fact.statement, ours) or mentions(claim.statement, theirs)

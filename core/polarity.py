@@ -62,8 +62,26 @@ def denied_terms(statement: str, speaker: str) -> tuple[str, ...]:
     cue = _NEGATION_CUE.search(statement)
     if cue is None:
         return ()
-    words = (m.group(0).strip("`.") for m in _TERM.finditer(statement, cue.end()))
-    return tuple(w.lower() for w in words if _topical(w) and w.lower() != speaker.lower())
+    boundary = _CLAUSE_END.search(statement, cue.end())  # "..., Ines owns that code"
+    end = boundary.start() if boundary else len(statement)
+    found = [m.group(0).strip("`.") for m in _TERM.finditer(statement, cue.end(), end)]
+    terms = [w.lower() for w in found if _topical(w) and w.lower() != speaker.lower()]
+    return tuple(terms + _initials(found))
+
+
+_CLAUSE_END = re.compile(r"[,;:!?]|\.(?:\s|$)")
+
+
+def _initials(words: list[str]) -> list[str]:
+    """The acronyms a denial spells out: the initials of two or three consecutive common
+    content words ("never had any continuous integration" -> ``ci``), for a later
+    statement that writes the acronym in capitals."""
+    content = [w.lower() for w in words if w.islower() and w not in FUNCTION_WORDS]
+    runs = (content[i : i + n] for n in (2, 3) for i in range(len(content) - n + 1))
+    return [SPELLED + "".join(w[0] for w in run) for run in runs if all(len(w) > 2 for w in run)]
+
+
+SPELLED = "~"  # marks a denied term the denial spelled out (compare in capitals only)
 
 
 def mentions(statement: str, term: str) -> bool:
@@ -99,10 +117,17 @@ def names_matter(statement: str, term: str, denial: str) -> bool:
     a head noun ("never wrote Flask *routes*"), that head too: "building it with Flask"
     does not say what "never wrote Flask routes" denies. An acronym the denial wrote in
     capitals also counts spelled out ("CI" / "continuous integration")."""
-    acronym = re.search(rf"(?<![\w-]){re.escape(term.upper())}(?![\w-])", denial)
-    named = mentions(statement, term) or (acronym is not None and spells_out(statement, term))
+    if term.startswith(SPELLED):  # spelled out in the denial: the acronym in capitals
+        return _capitals(statement, term.removeprefix(SPELLED).upper())
+    named = mentions(statement, term) or (
+        _capitals(denial, term.upper()) and spells_out(statement, term)
+    )
     head = denied_head(denial, term)
     return named and (head is None or _shares_stem(statement, head))
+
+
+def _capitals(statement: str, acronym: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(acronym)}(?![\w-])", statement) is not None
 
 
 _HEAD_AFTER = re.compile(r"\s+([a-z]{3,})\b")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from provmem.core.gate import Verdict
 from provmem.core.memory_state import ScopeMemory
-from provmem.core.polarity import denied_head, names_matter, spells_out
+from provmem.core.polarity import denied_head, denied_terms, names_matter, spells_out
 from provmem.core.stages import Candidate, GateResult
 from tests.unit.test_gate import near, run, vec
 from tests.unit.test_value_changes import said
@@ -79,3 +79,34 @@ def test_two_named_subjects_or_no_change_cue_do_not_meet() -> None:
     for statement in ("Beacon's MAU has climbed to 2,500.", "The monthly user count is 2,500."):
         result = run(memory, "t2", Candidate(said(statement), vec(0, 1)), minute=5)
         assert result.decisions[0].verdict is Verdict.ADD, statement
+
+
+def test_a_denial_ends_with_its_clause() -> None:
+    terms = denied_terms("Not once have I written FastAPI routes for X, Ines owns it.", "Al")
+    assert "ines" not in terms and "fastapi" in terms
+
+
+def test_a_denial_spelled_out_meets_its_acronym_in_capitals() -> None:
+    memory = _facts("Alice says TrailMap has never had any continuous integration.", negated=0)
+    assert _then(memory.memory, "The CI pipeline for TrailMap runs on every push.") is (
+        Verdict.CONFLICT
+    )
+    assert _then(memory.memory, "The ci folder is empty.") is not Verdict.CONFLICT
+
+
+def test_nobody_or_an_unnamed_subject_denies_what_a_named_one_does() -> None:
+    nobody = _facts("Nobody ever wrote tests for the billing module.", negated=0).memory
+    assert _then(nobody, "Alice's tests for the billing module caught a bug.") is (Verdict.CONFLICT)
+    unnamed = _facts("The billing module has never had any tests.", negated=0).memory
+    assert _then(unnamed, "Alice added unit tests to the billing module.") is Verdict.CONFLICT
+    assert _then(unnamed, "Alice added a billing page.") is not Verdict.CONFLICT
+
+
+def test_two_named_subjects_do_not_share_a_denial() -> None:
+    memory = _facts("Bob has never written tests for the billing module.", negated=0).memory
+    assert _then(memory, "Alice wrote tests for the billing module.") is not Verdict.CONFLICT
+
+
+def test_rivals_meet_when_one_names_what_the_other_is_about() -> None:
+    memory = _facts("Production for Shelfie is on AWS.").memory
+    assert _then(memory, "Shelfie is deployed on Hetzner.") is Verdict.CONFLICT
