@@ -130,14 +130,15 @@ def decide(
     vector: Vector,
     config: GateConfig,
     advisor: MergeAdvisor | None = None,
+    speaker: str = "",
 ) -> Decision:
-    """The gate's verdict for one candidate claim."""
+    """The gate's verdict for one candidate claim (said by ``speaker``, if known)."""
     if claim.review_reason:
         return Decision(Verdict.REVIEW, None, f"needs review: {claim.review_reason}")
     current = (
         _slot_conflict(memory, claim)
         or _paraphrased_change(memory, claim, vector, config)
-        or _implied_subject_change(memory, claim)
+        or _implied_subject_change(memory, claim, speaker or claim_speaker(claim))
     )
     if current is not None:
         return _value_change(claim, current)
@@ -197,14 +198,16 @@ def _paraphrased_change(
 ) -> Fact | None:
     """The fact a said change of value updates when its attribute is worded differently:
     of the subject's open facts with a value of the same shape (a count, a version, a
-    quantity of one unit class, a date, a name), the one closest in meaning, if close
-    enough and clearly closer than the next. Without a change cue nothing is inferred."""
+    quantity of one unit class), the one closest in meaning, if close enough and clearly
+    closer than the next. Without a change cue, or for a name, nothing is inferred."""
     slot = claim.slot
     if slot is None or not is_open_attribute(slot.attribute) or claim.hedge:
         return None
     if not (claim.correction or change_cue(claim.statement)):
         return None
     shape = value_shape(slot.value)
+    if shape == "text":
+        return None  # a name or a place: its attribute must be worded alike (no guess)
     owned = memory.open_facts(open_owner(slot.subject, slot.attribute, claim_role(claim)))
     if any(same_attribute((f.slot or "").partition("|")[2], slot.attribute) for f in owned):
         return None  # the attribute is known by its own words: the slot rules decided
@@ -224,7 +227,7 @@ def _paraphrased_change(
     return scored[0][1] if scored[0][0] - runner_up >= config.paraphrase_margin else None
 
 
-def _implied_subject_change(memory: ScopeMemory, claim: Claim) -> Fact | None:
+def _implied_subject_change(memory: ScopeMemory, claim: Claim, speaker: str) -> Fact | None:
     """The fact a said change updates when one of the two readings names its subject and
     the other leaves it to the speaker ("Tidepool has 2,100 MAU" ... "the monthly user
     count has climbed to 2,500", "we have 2,500 monthly users now"): the one active fact of
@@ -235,7 +238,7 @@ def _implied_subject_change(memory: ScopeMemory, claim: Claim) -> Fact | None:
         return None
     if not (claim.correction or change_cue(claim.statement)):
         return None
-    speaker, role = claim_speaker(claim).lower(), claim_role(claim)
+    speaker, role = speaker.lower(), claim_role(claim)
     found = [
         fact
         for fact in _open_facts_of_role(memory, role)

@@ -92,14 +92,15 @@ def mentions(statement: str, term: str) -> bool:
 
 def spells_out(statement: str, acronym: str) -> bool:
     """Whether consecutive words of the statement have the acronym's letters as initials
-    ("continuous integration" for ``CI``, "object-relational mapping" for ``ORM``).
+    ("object relational mapper" for ``ORM``); three letters at least (two-letter initials
+    are everywhere: "container image" is no "CI").
 
-    >>> spells_out("Our continuous integration job broke.", "CI")
+    >>> spells_out("We map rows with an object relational mapper.", "ORM")
     True
     """
     letters = acronym.lower()
     initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", statement)).lower()
-    return 2 <= len(letters) <= 5 and letters in initials and _spelled(statement, letters)
+    return 3 <= len(letters) <= 5 and letters in initials and _spelled(statement, letters)
 
 
 def _spelled(statement: str, letters: str) -> bool:

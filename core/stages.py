@@ -44,7 +44,9 @@ def derive_fact_changes(
     result = GateResult(memory)
     for index, given in enumerate(candidates):
         candidate = replace(given, claim=slotted(given.claim, turn.speaker))
-        decision = decide(result.memory, candidate.claim, candidate.vector, config, advisor)
+        decision = decide(
+            result.memory, candidate.claim, candidate.vector, config, advisor, turn.speaker
+        )
         step = _apply(decision, _Context(turn, index, candidate, extraction_version), result.memory)
         result = GateResult(
             step.memory, [*result.changes, *step.changes], [*result.decisions, decision]

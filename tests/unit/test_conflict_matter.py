@@ -56,13 +56,13 @@ def test_a_denied_term_with_a_head_noun_needs_the_head_too() -> None:
     assert names_matter("I touched the routing code in Flask.", "flask", denial)
 
 
-def test_an_acronym_the_denial_wrote_in_capitals_counts_spelled_out() -> None:
-    assert spells_out("Our continuous integration job broke on the lint step.", "CI")
+def test_an_acronym_of_three_letters_the_denial_wrote_in_capitals_counts_spelled_out() -> None:
+    assert not spells_out("Our continuous integration job broke on the lint step.", "CI")
     assert spells_out("We map rows with an object relational mapper.", "ORM")
     assert not spells_out("Our cat is lovely.", "CI")
-    denial = "Alice has never set up CI for TrailMap."
-    assert names_matter("Our continuous integration job broke.", "ci", denial)
-    assert not names_matter("Our continuous integration job broke.", "ci", "no ci here")
+    assert names_matter("We use an object relational mapper.", "orm", "Alice never used an ORM.")
+    assert not names_matter("We use an object relational mapper.", "orm", "no orm here")
+    assert not names_matter("Our container image is 1GB.", "ci", "Alice never set up CI.")
 
 
 def test_a_said_change_whose_subject_is_left_to_the_speaker_updates_the_named_one() -> None:
