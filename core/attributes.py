@@ -26,7 +26,14 @@ from functools import lru_cache
 from .categories import CATEGORIES
 from .lexicon import FUNCTION_WORDS, MONTHS, NOT_NAMES, UNITS
 
-__all__ = ["Reading", "change_cue", "lemma", "read_attribute", "read_attributes"]
+__all__ = [
+    "Reading",
+    "change_cue",
+    "lemma",
+    "read_attribute",
+    "read_attributes",
+    "value_change_cue",
+]
 
 
 @dataclass(frozen=True)
@@ -183,6 +190,13 @@ _CHANGE_CUE = re.compile(
     r"|\bfrom \S+(?: \S+)? to\b",
     re.I,
 )
+# A value's own change, for the gate's guesses across wording: time ("now", "these
+# days") or a change verb, not a start or a novelty ("since the project started").
+_VALUE_CHANGE = re.compile(
+    r"\b(?:now|currently|these days|nowadays|recently|lately|anymore|any more|no longer"
+    rf"|as of|{_CHANGE_VERB}|down to|up to)\b|\bfrom \S+(?: \S+)? to\b",
+    re.I,
+)
 _GENERIC = frozenset(
     """
     count number total amount level value figure rate score measure metric stat stats
@@ -227,6 +241,12 @@ def read_attributes(statement: str, speaker: str) -> tuple[Reading, ...]:
         if reading is not None and reading.key not in found:
             found[reading.key] = reading
     return tuple(found.values())
+
+
+def value_change_cue(statement: str) -> bool:
+    """Whether the statement says a value changed by time or a change verb ("now",
+    "dropped to", "from X to Y"): what the gate's guesses across wording need."""
+    return _VALUE_CHANGE.search(statement) is not None
 
 
 def change_cue(statement: str) -> bool:

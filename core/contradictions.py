@@ -13,6 +13,8 @@ means: a conflict, or an update when a change is said.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .categories import exclusive_rival, named_members
@@ -82,7 +84,7 @@ def _names_denied(
     """The positive one names the negated one's denied matter (the speaker left out)."""
     terms = denied_terms(negated.statement, speaker)
     named = [t for t in terms if names_matter(positive.statement, t, negated.statement)]
-    return bool(named) and not set(named).isdisjoint(_matter(memory, terms))
+    return bool(named) and not set(named).isdisjoint(_matter(memory, terms, negated.statement))
 
 
 def _same_matter(claim: Claim, fact: Fact, memory: ScopeMemory) -> bool:
@@ -110,7 +112,7 @@ def _stems(statement: str) -> frozenset[str]:
     return frozenset(w[:STEM] for w in content_lemmas(statement))
 
 
-def _matter(memory: ScopeMemory, terms: tuple[str, ...]) -> list[str]:
+def _matter(memory: ScopeMemory, terms: tuple[str, ...], denial: str) -> list[str]:
     """Of the denied terms, the most specific: those the fewest active facts name, if few
     do. In "never ran Beacon on Windows" the project most facts name is the context, the
     platform the matter; a term most facts name (the project, a person the chat is about)
@@ -121,7 +123,23 @@ def _matter(memory: ScopeMemory, terms: tuple[str, ...]) -> list[str]:
         return spelled
     fewest = min(named.values())
     bound = max(SPECIFIC_TERM_FACTS, len(memory) // SPECIFIC_TERM_SHARE)
-    return [t for t, n in named.items() if n == fewest and n <= bound] + spelled
+    tied = [t for t, n in named.items() if n == fewest and n <= bound]
+    return _without_context(tied, denial) + spelled
+
+
+def _without_context(tied: list[str], denial: str) -> list[str]:
+    """Of terms named equally often, those not right after a preposition ("never added an
+    Express endpoint *to TrailMap*": the project is where, not what), unless every one is."""
+    kept = [t for t in tied if not _after_preposition(denial, t)]
+    return kept if len(tied) > 1 and kept else tied
+
+
+def _after_preposition(denial: str, term: str) -> bool:
+    pattern = rf"\b(?:{_PREPOSITIONS}) (?:the |a |an |our |my |this )?{re.escape(term)}\b"
+    return re.search(pattern, denial, re.I) is not None
+
+
+_PREPOSITIONS = "to|for|in|at|of|with|from|into"  # not "on": "never ran it on Windows"
 
 
 def _named_by(memory: ScopeMemory, term: str) -> int:

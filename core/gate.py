@@ -22,7 +22,7 @@ from typing import Protocol
 import numpy as np
 
 from .attribute_match import comparable, same_attribute, value_kind, value_shape
-from .attributes import change_cue, read_attribute
+from .attributes import change_cue, read_attribute, value_change_cue
 from .contradictions import claim_role, claim_speaker, contradicted, exclusive_rival_fact
 from .events import Fact
 from .extraction import Claim, Slot
@@ -203,7 +203,7 @@ def _paraphrased_change(
     slot = claim.slot
     if slot is None or not is_open_attribute(slot.attribute) or claim.hedge:
         return None
-    if not (claim.correction or change_cue(claim.statement)):
+    if not (claim.correction or value_change_cue(claim.statement)):
         return None
     shape = value_shape(slot.value)
     if shape == "text":
@@ -236,7 +236,7 @@ def _implied_subject_change(memory: ScopeMemory, claim: Claim, speaker: str) -> 
     slot = claim.slot
     if slot is None or not is_open_attribute(slot.attribute) or claim.hedge:
         return None
-    if not (claim.correction or change_cue(claim.statement)):
+    if not (claim.correction or value_change_cue(claim.statement)):
         return None
     speaker, role = speaker.lower(), claim_role(claim)
     found = [

@@ -110,3 +110,17 @@ def test_two_named_subjects_do_not_share_a_denial() -> None:
 def test_rivals_meet_when_one_names_what_the_other_is_about() -> None:
     memory = _facts("Production for Shelfie is on AWS.").memory
     assert _then(memory, "Shelfie is deployed on Hetzner.") is Verdict.CONFLICT
+
+
+def test_of_two_terms_named_as_often_the_one_after_a_preposition_is_the_context() -> None:
+    intro = "Felix is building TrailMap with Express."
+    memory = _facts(intro, "Felix has never added an Express endpoint to TrailMap.", negated=1)
+    assert _then(memory.memory, "The TrailMap code is Apache-2.0.") is not Verdict.CONFLICT
+    assert _then(memory.memory, "Felix wrote an Express endpoint today.") is Verdict.CONFLICT
+
+
+def test_a_start_is_no_said_change_for_a_guess_across_wording() -> None:
+    first = run(ScopeMemory(), "t1", Candidate(said("Alice's team is 2 engineers."), vec(1)))
+    later = said("Alice has made 327 commits since the project started.")
+    result = run(first.memory, "t2", Candidate(later, near(vec(1), 0.9)), minute=5)
+    assert result.decisions[0].verdict is not Verdict.UPDATE
