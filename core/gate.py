@@ -217,6 +217,22 @@ def _paraphrased_change(
         if f.slot_value is not None and f.slot_value != slot.value
         and value_shape(f.slot_value) == shape
     ]  # fmt: skip
+    same_unit = [f for f in candidates if _unit(f.slot_value) == _unit(slot.value)]
+    return _closest(memory, same_unit or candidates, vector, config)
+
+
+def _unit(value: str | None) -> str:
+    """The unit a quantity is written in ("ms" apart from "min": a latency is no build)."""
+    text = value or ""
+    if " " in text:
+        return text.rpartition(" ")[2]
+    return text[:1] if text[:1] in "$€£" else ""
+
+
+def _closest(
+    memory: ScopeMemory, candidates: list[Fact], vector: Vector, config: GateConfig
+) -> Fact | None:
+    """The candidate closest in meaning, if close enough and clearly closer than the next."""
     scored = sorted(
         ((float(memory.vectors[f.fact_id] @ vector), f) for f in candidates),
         key=lambda pair: -pair[0],

@@ -170,3 +170,13 @@ def test_another_past_measure_without_a_cue_is_another_event() -> None:
     result = run(first.memory, "t2", Candidate(later, near(vec(1), 0.5)), minute=5)
     assert result.decisions[0].verdict is Verdict.ADD
     assert len(result.memory.active) == 2
+
+
+def test_a_change_worded_otherwise_prefers_a_fact_in_the_same_unit() -> None:
+    first = run(ScopeMemory(), "t1", Candidate(said("The p95 latency is 800ms."), vec(1)))
+    build = run(first.memory, "t2", Candidate(said("Each CI run lasts 22 minutes."), vec(0, 1)))
+    later = said("The pipeline is down to 7 minutes.")
+    result = run(build.memory, "t3", Candidate(later, vec(0.5, 0.55, 0.67)), minute=5)
+    assert result.decisions[0].verdict is Verdict.UPDATE
+    old = result.changes[0].fact
+    assert old is not None and old.statement == "Each CI run lasts 22 minutes."
