@@ -139,7 +139,8 @@ _PATTERNS = (
     # "Arjun is our tech lead": a name that is the attribute's value
     re.compile(
         rf"^(?P<value>(?P<name>[A-Z][a-z]+)) {_ADV}(?:is|was|'s|’s|became|becomes) {_ADV}"
-        r"(?:our|the|my|their|its|his|her) (?:(?:new|current) )?(?!(?:only|sole|\w+est)\b)"
+        r"(?:our|the|my|their|its|his|her|[A-Z][a-z]+['’]s) (?:(?:new|current) )?"
+        r"(?!(?:only|sole|\w+est)\b)"
         r"(?P<np>[a-z][\w-]*(?: [a-z][\w-]*){0,2}?)(?= (?:on|of|for|in|at|as|since|now)\b|$)"
     ),
 )

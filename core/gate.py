@@ -22,7 +22,7 @@ from typing import Protocol
 import numpy as np
 
 from .attribute_match import comparable, same_attribute, value_kind, value_shape
-from .attributes import change_cue, read_attribute, value_change_cue
+from .attributes import change_cue, read_attribute, read_attributes, value_change_cue
 from .contradictions import claim_role, claim_speaker, contradicted, exclusive_rival_fact
 from .events import Fact
 from .extraction import Claim, Slot
@@ -276,6 +276,12 @@ def _implied_pair(fact: Fact, slot: Slot, speaker: str) -> bool:
     return same_attribute(attribute, slot.attribute)
 
 
+def _said_change(claim: Claim) -> bool:
+    """The statement's own reading says the value changed ("relocating the database to
+    eu-central-1", "postponed the beta to July 23": a verb that takes a thing to a value)."""
+    return any(reading.changed for reading in read_attributes(claim.statement, ""))
+
+
 def _past_tense(statement: str) -> bool:
     """Whether the statement tells what happened (a past-tense verb), not what is."""
     if tense_at(statement, len(statement)) is Tense.PAST:
@@ -308,7 +314,7 @@ def _value_change(claim: Claim, current: Fact) -> Decision:
     if not is_open_attribute(slot.attribute):
         return Decision(Verdict.UPDATE, current, "new value for a single-valued slot")
     change = f"{slot.attribute}: {current.slot_value} -> {slot.value}"
-    if claim.correction or change_cue(claim.statement):
+    if claim.correction or change_cue(claim.statement) or _said_change(claim):
         return Decision(Verdict.UPDATE, current, f"new value for {change}")
     if current.slot_value is not None and value_shape(slot.value) not in IDENTITIES:
         if _past_tense(claim.statement):

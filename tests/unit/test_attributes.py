@@ -156,6 +156,7 @@ def test_a_thing_set_to_happen_on_a_date_is_read() -> None:
         ("Tidepool sees roughly 2,000 MAU.", "tidepool|MAU", "2000"),
         ("The database sits in the us-east-1 region.", "alice|database", "us-east-1"),
         ("Arjun is our tech lead.", "alice|tech lead", "arjun"),
+        ("Arjun is Ravi's tech lead.", "alice|tech lead", "arjun"),
         ("The tech lead on Ledgerly is Sam.", "alice|tech lead", "sam"),
         ("The database is on Postgres 15.6 after the upgrade.", "alice|database postgre version",
          "15.6"),
