@@ -166,6 +166,8 @@ _IN_PASSING = (
         r"\b(?P<thing>[A-Z][\w+#-]*) (?P<value>(?P<version>v?\d+(?:\.\d+){1,2}))(?![\w.%])"
         rf"(?!\s?(?i:{_UNIT})\b)"
     ),
+    # "depend on fastapi 0.110.0": a package's three-part version, the name in any case
+    re.compile(r"\b(?P<thing>[a-z][\w-]+) (?P<value>(?P<version>\d+\.\d+\.\d+))(?![\w.%])"),
 )
 # A value in parentheses right after a noun phrase qualifies it: "the image (only 380MB now)".
 _APPOSITION = re.compile(
@@ -284,6 +286,8 @@ def _reading(match: re.Match[str], speaker: str, changed: bool) -> Reading | Non
     value = _value(match)
     if value is None:
         return None
+    if not words and subject != speaker and value[1] == "quantity" and not groups.get("noun"):
+        subject, words = speaker, [subject]  # "Coverage stands at 74%": no one's name
     noun = groups.get("noun")
     if groups.get("acronym"):
         return Reading(subject, groups["acronym"], value[0], changed)
