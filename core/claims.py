@@ -23,6 +23,7 @@ from .assertions import (
     has_finite_verb,
     past_expressive,
     speech_act,
+    verbless_main_clause,
     you_as_user,
 )
 from .clauses import HAS_SUBJECT, Clause, split_clauses
@@ -32,6 +33,7 @@ from .fragments import (
     addressed_imperative,
     elided_copula,
     elided_feeling,
+    elided_it,
     elided_modal,
     spelled_out_copula,
     with_elided_it,
@@ -66,19 +68,24 @@ __all__ = [
 EXTRACTION_VERSION = "rules/3"
 
 _DISCOURSE = re.compile(
-    r"(?:(?i:hey|hi|hello|wow|whoa|oh|ooh|yeah|yes|yep|yup|nope|no|well|so|haha\w*|lol|omg|aww*"
-    r"|ah|oof|woah|yay|ugh|phew|ok(?:ay)?|sure|anyway|by the way|btw|honestly|actually|also"
-    r"|plus|and"
-    r"|but|totally|true|right|hmm+|um+|oh my|gosh|man|dude|cool|nice|awesome|great|sorry(?=[,!.])"
-    r"|guess what|you know what)"
-    r"\b[,!.…]*\s*)*"
+    r"(?:(?:(?i:hey|hi|hello|wow|whoa|oh|ooh|yeah|yes|yep|yup|haha\w*|lol|omg|aww*"
+    r"|ah|oof|woah|yay|ugh|phew|ok(?:ay)?|anyway|by the way|btw|honestly|actually|also"
+    r"|plus|and|but|hmm+|um+|oh my|gosh|guess what|you know what|sure thing|no doubt)\b"
+    # An exclamation before its clause: "So cool you found a class", "How nice you came".
+    r"|(?i:so|how|really)\s+(?i:cool|nice|great|awesome|amazing|wonderful|sweet|lovely|fun"
+    r"|good)\b"
+    # Words that are interjections only when set off ("No, ...", but "No doubt ..."; "So
+    # I ...", but "So much ..."; "Great, ...", but "Great to chat").
+    r"|(?i:no|nope|well|sure|totally|true|right|man|dude|cool|nice|awesome|great|sorry)"
+    r"(?=[,!.…])|(?i:so)\b(?=[,!.…]|\s+(?:I|we|he|she|they|it|my|our|the|that|this)\b))"
+    r"[,!.…]*\s*)*"
 )
 _NOT_NEGATING = re.compile(
     r"\b(?:can['’]t wait|couldn['’]t be happier|not only|no doubt|no wonder|never been happier"
     r"|no matter|not bad|nothing but)\b",
     re.I,
 )
-_LEADING_VOCATIVE = re.compile(r"([A-Z][a-z]+)[,!]\s+")
+_LEADING_VOCATIVE = re.compile(r"([A-Z][a-z]+)(?:[,!]\s+|(?P<bare>\s+)(?=(?:you|your)\b))")
 _TRAILING_VOCATIVE = re.compile(r",\s*[A-Z][a-z]+\s*[.!…]*\s*$")
 _OWN_SUBJECT = re.compile(r"(?:I|we|my|our)\b", re.I)
 _ADDRESSED = re.compile(
@@ -226,10 +233,8 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
         return None
     has_verb = has_finite_verb(body)
     elided = _elided(body, has_verb)
-    if elided is None and addressed_imperative(body):
-        return None
-    if not (has_verb or elided is not None):
-        return None  # a verbless fragment ("Three times a week.") stays raw evidence
+    if _no_assertion(body, has_verb, elided):
+        return None  # an imperative or a verbless fragment stays raw evidence
     statement = rewrite_clause(
         text, start, end, turn.signals, turn.speaker, turn.listener, subject_elided=bool(elided)
     )
@@ -246,6 +251,17 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
     claim = _assemble(statement, spans, slot, rule_negated, inside, turn)
     hedge = HEDGE_CUES.search(text, clause.start, clause.end)
     return replace(claim, hedge=hedge.group(0).lower()) if hedge else claim
+
+
+def _no_assertion(body: str, has_verb: bool, elided: tuple[str, int] | None) -> bool:
+    """A bare verb to the listener ("Cherish those moments") or a fragment without a verb of
+    its own ("Three times a week.", "So much since we talked"): an answer or an exclamation
+    that needs the other speaker's words to be a sentence, so it is no claim."""
+    if elided is not None:
+        return False
+    if addressed_imperative(body) or verbless_main_clause(body):
+        return True
+    return not (has_verb or elided_it(body))
 
 
 def _elided(body: str, has_verb: bool) -> tuple[str, int] | None:
@@ -339,7 +355,8 @@ def _content_start(turn: _Turn, clause: Clause) -> int:
     if heading and not HAS_SUBJECT.search(heading.group(0)):
         start = heading.end()
     name = _LEADING_VOCATIVE.match(text, start, clause.end)
-    if name and (name.group(1) == turn.listener or _called_by_name(text, name)):
+    listener = name is not None and name.group(1) == turn.listener
+    if name and (listener or (not name.group("bare") and _called_by_name(text, name))):
         lead = _DISCOURSE.match(text, name.end(), clause.end)
         start = lead.end() if lead else name.end()
     past = past_expressive(text[start : clause.end])

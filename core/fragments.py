@@ -19,6 +19,7 @@ __all__ = [
     "addressed_imperative",
     "elided_copula",
     "elided_feeling",
+    "elided_it",
     "elided_modal",
     "spelled_out_copula",
     "with_elided_it",
@@ -45,6 +46,7 @@ _NOT_GERUNDS = frozenset(
     """.split()
 )
 _GERUND = re.compile(rf"^{_DEGREE}(?P<word>[A-Za-z]{{2,}}ing)\b", re.I)
+_AND_GERUND = re.compile(r",? (?:and|or) [a-z]{2,}ing\b")
 # A finite verb after a leading gerund makes the gerund the subject ("Talking to them made
 # me ...", "Painting and drawing have helped"): then nothing is elided.
 _FINITE_AFTER = re.compile(
@@ -108,7 +110,7 @@ def elided_feeling(body: str) -> tuple[str, int] | None:
     while adverbs < len(words) - 1 and words[adverbs].lower() in _ADVERBS_BEFORE_FEELING:
         adverbs += 1
     first = words[adverbs].lower().strip(",.!") if words else ""
-    if first not in _FEELING_VERBS or not body[:1].isupper():
+    if first not in _FEELING_VERBS:
         return None
     verb = first[:-1] + "ies" if first.endswith("y") and first != "enjoy" else first + "s"
     return " ".join([*(w.lower() for w in words[:adverbs]), verb]), adverbs + 1
@@ -121,7 +123,13 @@ def elided_modal(body: str) -> tuple[str, int] | None:
     verb = _MODAL_OPENINGS.get(words[0]) if words else None
     if len(words) > 1 and words[1] == "be":
         return None  # "Gonna be a great night": the elided subject is "it", not "I"
-    return (verb, 1) if verb and body[:1].isupper() else None
+    return (verb, 1) if verb else None
+
+
+def elided_it(body: str) -> bool:
+    """Whether the clause opens with a verb whose elided subject is "it" ("Reminds me of
+    home", "Must have taken a lot of work")."""
+    return _IT_OPENING.match(body) is not None
 
 
 def with_elided_it(statement: str) -> str:
@@ -142,6 +150,8 @@ def elided_copula(body: str, has_verb: bool) -> bool:
     gerund = _GERUND.match(body)
     if gerund is None or gerund.group("word").lower() in _NOT_GERUNDS:
         return False
+    if _AND_GERUND.match(body, gerund.end()):
+        return False  # "Playing and singing let me ...": a compound subject
     return not (has_verb and _FINITE_AFTER.search(body, gerund.end()))
 
 

@@ -96,6 +96,7 @@ def rewrite_clause(
     ]
     if listener is not None:
         edits += _second_person_edits(text, start, end, listener)
+        edits += _inner_vocative_edits(text, start, end, listener)
     clause = text[start:end]
     for edit_start, edit_end, replacement in sorted(edits, reverse=True):
         clause = clause[: edit_start - start] + replacement + clause[edit_end - start :]
@@ -173,8 +174,12 @@ _REPORTED = re.compile(
 """Between "I" and a reported "I" ("I think I live in Berlin"): the reported clause names
 the speaker again, so its statement keeps its subject (and its slot)."""
 
-_LATER_OBJECTS = {"us": "them", "our": "their", "ours": "theirs", "ourselves": "themselves"}
-"""After the speaker is named, "us" is "them"; "me" and "my" keep the name (unambiguous)."""
+_LATER_OBJECTS = {
+    "us": "them", "our": "their", "ours": "theirs", "ourselves": "themselves",
+    "myself": "themselves",
+}  # fmt: skip
+"""After the speaker is named, "us" is "them" and "myself" "themselves" ("Maya lets Maya
+express themselves"); "me" and "my" keep the name (unambiguous)."""
 
 
 def _subject_edit(text: str, match: re.Match[str], end: int, speaker: str) -> Replacement:
@@ -251,6 +256,17 @@ def _second_person_edits(text: str, start: int, end: int, listener: str) -> list
         else:
             edits.append((match.start(), match.end(), listener))
     return edits
+
+
+def _inner_vocative_edits(text: str, start: int, end: int, listener: str) -> list[Replacement]:
+    """ "Your support, Gina, means a lot" -> "Gina's support means a lot": the listener's
+    name set off by commas inside the clause is an address, no part of the statement."""
+    pattern = re.compile(rf",\s*{re.escape(listener)}\s*,\s*")
+    return [
+        (m.start(), m.end(), " ")
+        for m in pattern.finditer(text, start, end)
+        if _SECOND_PERSON.search(text, start, m.start())  # "One of them, Laura, wrote": apposition
+    ]
 
 
 def addressee(text: str, signals: list[Signal]) -> str | None:
