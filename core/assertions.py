@@ -41,7 +41,10 @@ _EXPRESSIVE = re.compile(
     r"^(?:thanks|thank\s+(?:you|u)|thx|ty|congrat\w*|welcome|cheers|good\s+luck|best\s+of\s+luck"
     r"|happy\s+\w+|sorry\s+(?:to|for|about)|glad\s+to|nice\s+to|good\s+to|great\s+to"
     r"|well\s+done|good\s+job|great\s+job|nice\s+work|great\s+work|fingers\s+crossed"
-    r"|have\s+(?:a|fun)|enjoy|take\s+care|see\s+you|talk\s+(?:soon|later)|bye)\b",
+    r"|have\s+(?:a|fun)|enjoy|take\s+care|see\s+you|talk\s+(?:soon|later)|bye"
+    r"|kudos|props|hats\s+off|bravo|way\s+to\s+go|respect\s+for|well\s+said)\b"
+    # A bare reply that asserts nothing of its own: "I bet!", "I agree.", "I know, right?"
+    r"|^I\s+(?:bet|agree|know|see|guess\s+so|hope\s+so|think\s+so|totally\s+agree)\W*$",
     re.I,
 )
 _SPEAKER_LEAD = re.compile(rf"(?:[,!.;]|\s+and)\s+(?=(?:I|I{_Q}\w+|we|my)\b)")
@@ -54,8 +57,16 @@ _IMPERATIVE_VERBS = frozenset(
     debug keep try take let look see remember imagine guess consider note include ensure
     avoid do don't be go come call ask read paste copy insert append wrap return import
     define print configure enable disable choose pick skip follow apply clean stay catch
-    talk come thank have hope wish good nice glad happy hang
+    talk come thank have hope wish good nice glad happy hang hold gather cherish embrace
+    trust stay focus celebrate share spread treat grab join savor believe reach forget
     """.split()
+)
+# What may come before an imperative's verb: "Just remember ...", "When things get rough,
+# keep going", "Always believe in yourself".
+_BEFORE_IMPERATIVE = re.compile(
+    r"^(?:(?:when|whenever|if|once|while|before|after)\b[^,]{1,80},\s*)?"
+    r"(?:(?:just|always|never|and|then|now)\s+)*",
+    re.I,
 )
 _DETERMINER_NEXT = re.compile(
     r"\s+(?:a|an|the|this|that|these|those|it|me|us|them|my|your|our|some|all|any|in|out|up"
@@ -253,10 +264,17 @@ def verbless_main_clause(body: str) -> bool:
 HAS_PRONOUN_SUBJECT = re.compile(r"\b(?:I|we|he|she|they|it|you)\b", re.I)
 
 
+_ADVERBS_BEFORE_PAST = re.compile(
+    r"(?:(?:just|finally|recently|also|actually|already|totally|really)\s+)+(?=[a-z]+ed\b)", re.I
+)
+
+
 def elided_subject(body: str) -> str | None:
     """The verb an elided "I" needs, or None: "Fixed the CORS headers" -> "" (the speaker
-    goes first), "Been busy" -> "has", "Still working on it" -> "is"."""
-    first = _WORD.match(body)
+    goes first), "Been busy" -> "has", "Still working on it" -> "is", "Just finished it"
+    -> ""."""
+    lead = _ADVERBS_BEFORE_PAST.match(body)
+    first = _WORD.match(body, lead.end() if lead else 0)
     if first is None or _NOT_A_CLAUSE_AFTER.match(body, first.end()):
         return None
     word = first.group(0).lower()
@@ -283,8 +301,10 @@ def past_expressive(body: str) -> int:
 
 
 def imperative(body: str) -> bool:
-    """A clause opening with a bare verb ("Add a test", "Fill in the form")."""
-    first = _WORD.match(body)
+    """A clause opening with a bare verb ("Add a test", "Fill in the form", "Just remember
+    that ...", "When things get rough, keep going")."""
+    lead = _BEFORE_IMPERATIVE.match(body)
+    first = _WORD.match(body, lead.end() if lead else 0)
     if first is None:
         return False
     word = first.group(0).lower().replace("’", "'")

@@ -31,6 +31,7 @@ from .events import SpeakerRole as Role
 from .extraction import Claim, Signal, SignalKind, Slot
 from .fragments import (
     addressed_imperative,
+    ambiguous_copula,
     elided_copula,
     elided_feeling,
     elided_it,
@@ -282,10 +283,11 @@ def _spelled(statement: str) -> str:
     """The copula a subject's "'s" stands for, spelled out when the statement has no other
     finite verb ("Life's tough" -> "Life is tough"; "Caroline's painting is done" stays)."""
     spelled = spelled_out_copula(statement)
-    if spelled == statement:
-        return statement
+    if spelled == statement or not ambiguous_copula(statement):
+        return spelled
     bare = re.sub(r"['’]s\b(?: (?:been|got|gotten|had)\b)?|\bto \w+", "", statement)
-    return statement if FINITE_WORD.search(bare) else spelled
+    segment = re.split(r";|,? but ", bare, maxsplit=1)[0]  # "Life's unpredictable, but ..."
+    return statement if FINITE_WORD.search(segment) or has_finite_verb(segment) else spelled
 
 
 def _with_subject(statement: str, speaker: str, elided: tuple[str, int]) -> str:

@@ -17,6 +17,7 @@ from .lexicon import FUNCTION_WORDS, IRREGULAR_PAST
 
 __all__ = [
     "addressed_imperative",
+    "ambiguous_copula",
     "elided_copula",
     "elided_feeling",
     "elided_it",
@@ -82,10 +83,25 @@ _IS_NEXT = (
     r"|good|great|nice|tough|hard|huge|fine|perfect|awesome|amazing|cool|fun|small|big"
     r"|short|busy|crazy|hilarious|important|beautiful|incredible|unpredictable|precious"
 )
-_CONTRACTED = re.compile(
-    rf"^(?P<subject>(?:[A-Z][\w-]*|[Tt]he [\w-]+)(?:['’]s)?(?: [a-z][\w-]*(?:['’]s)?){{0,5}}?)['’]s"
-    rf" (?P<next>{_HAS_NEXT}|{_IS_NEXT}|(?<=name['’]s )[A-Z]\w*)\b"
+# Words after "'s" that only a copula takes (an adverb, a determiner, a preposition): with
+# any other (an adjective, an -ing word) the "'s" may be a possessive ("Jon's hard work").
+_ONLY_COPULA_NEXT = (
+    r"gonna|going|getting|so|such|too|very|really|super|pretty|all|just|mostly|always|never"
+    r"|not|a|an|the|about|from|like|everything|nothing|ok|okay|still|also|my|your|his|her"
+    r"|our|their"
 )
+# "It's definitely been ...": "has" also after an adverb.
+_HAS_AFTER_ADVERB = re.compile(
+    rf"^['’]s (?:[a-z]+ly|just|always|never|still|also) (?:{_HAS_NEXT})\b"
+)
+_ADJECTIVE_ENDINGS = r"[a-z]{3,}(?:able|ible|ful|ous|ive|ic|al|ent|ant|less)"
+_CONTRACTED = re.compile(
+    rf"^(?P<lead>[A-Z][a-z]+ly, )?"
+    rf"(?P<subject>(?:[A-Z][\w-]*|[Tt]he [\w-]+)(?:['’]s)?(?: [a-z][\w-]*(?:['’]s)?){{0,5}}?)['’]s"
+    rf" (?P<next>{_HAS_NEXT}|{_IS_NEXT}|{_ADJECTIVE_ENDINGS}|(?<=name['’]s )[A-Z]\w*"
+    r"|my|your|his|her|our|their|[A-Z]\w*['’]s(?= [a-z]))\b"
+)
+
 # A clause whose elided subject is the speaker, opening with a modal or a contraction of
 # one ("Can't wait to see it" -> "Maya can't wait ..."; "Gotta focus" -> "Maya has got to").
 _MODAL_OPENINGS = {
@@ -170,5 +186,21 @@ def spelled_out_copula(statement: str) -> str:
     match = _CONTRACTED.match(statement)
     if match is None:
         return statement
-    verb = "has" if re.fullmatch(_HAS_NEXT, match.group("next")) else "is"
-    return f"{match.group('subject')} {verb}{statement[match.end('subject') + 2 :]}"
+    if statement.startswith(("Here's", "Here’s")):
+        return "Here is" + statement[6:]
+    has = _HAS_AFTER_ADVERB.match(statement, match.end("subject")) is not None
+    verb = "has" if has or re.fullmatch(_HAS_NEXT, match.group("next")) else "is"
+    lead = match.group("lead") or ""
+    return f"{lead}{match.group('subject')} {verb}{statement[match.end('subject') + 2 :]}"
+
+
+def ambiguous_copula(statement: str) -> bool:
+    """Whether the "'s" spelled out may be a possessive ("Caroline's painting", "Melanie's
+    beautiful ..."): then only a statement with no other finite verb takes "is"."""
+    match = _CONTRACTED.match(statement)
+    if match is None:
+        return False
+    word = match.group("next")
+    return not (
+        re.fullmatch(_ONLY_COPULA_NEXT, word) or re.fullmatch(_HAS_NEXT, word) or word[:1].isupper()
+    )

@@ -62,7 +62,15 @@ _SUBJECT_POSITION = re.compile(
     r"\s*$",
     re.I,
 )
-_NEXT_WORDS = re.compile(r"\s+((?:[a-z]+(?:\s+|(?=[^\w'’-])|$)){0,3})")
+_NEXT_WORDS = re.compile(r"\s+((?:[a-z]+(?:-[a-z]+)*(?:\s+|(?=[^\w'’-])|$)){0,3})")
+_AUXILIARY_AFTER_ADVERBS = re.compile(
+    rf"\s+(?P<adverbs>(?:[a-z]+ly\s+|never\s+|just\s+|still\s+|also\s+|really\s+)+)"
+    rf"(?P<aux>don{_Q}t|do not|haven{_Q}t|have not|have|am|{_Q}m)\b"
+)
+_AUXILIARY_FORMS = {
+    "don't": "doesn't", "do not": "does not", "haven't": "hasn't", "have not": "has not",
+    "have": "has", "am": "is",
+}  # fmt: skip
 _THIRD_PERSON = re.compile(r"\b(?:[Hh]e|[Ss]he|[Hh]im|[Hh]is|[Hh]er|[Hh]ers)\b")
 _VOCATIVE_AFTER = re.compile(r"^\s*[!?]|^\s*,\s*(?:[a-z]+\s+){0,2}[!?]")
 _VOCATIVE_BEFORE = re.compile(
@@ -145,34 +153,29 @@ def _first_person_edits(
     text: str, start: int, end: int, speaker: str, named: bool = False
 ) -> list[Replacement]:
     """The first subject "I"/"we" names the speaker; once it (or "me") is named, a later
-    subject is "they" ("Maya gets this error when they hit the endpoint"), as a writer
-    would put it; "my" and "me" keep the name."""
+    subject of the same number is "they" ("Maya gets this error when they hit the
+    endpoint"), as a writer would put it; after "we", a later "I" is named again ("Since
+    Maya and others last spoke, Maya took ..."); "my" and "me" keep the name."""
     edits: list[Replacement] = []
-    last = start
+    said: set[str] = {"i"} if named else set()
     for match in _FIRST_PERSON.finditer(text, start, end):
         word = match.group(0).lower()
-        subject = match.group("i") or match.group("we")
-        if subject:
-            later = named and not _REPORTED.match(text[last : match.start()])
+        number = "i" if match.group("i") else "we" if match.group("we") else _NUMBER.get(word, "")
+        if match.group("i") or match.group("we"):
+            later = number in said
             edits.append(
                 _later_subject(text, match) if later else _subject_edit(text, match, end, speaker)
             )
-            last = match.end()
-        elif named and word in _LATER_OBJECTS:
+        elif said and word in _LATER_OBJECTS:
             edits.append((match.start(), match.end(), _LATER_OBJECTS[word]))
         else:
             edits.append((match.start(), match.end(), _object_phrase(match.group(0), speaker)))
-        named = named or bool(subject) or word in {"me", "us"}
+        said |= {number} if number else set()
     return edits
 
 
-_REPORTED = re.compile(
-    r"\s*(?:really\s+|still\s+)?(?:think|believe|guess|suppose|reckon|feel|hope|heard|"
-    r"know|said|say|told\s+\w+)(?:\s+that)?\s*$",
-    re.IGNORECASE,
-)
-"""Between "I" and a reported "I" ("I think I live in Berlin"): the reported clause names
-the speaker again, so its statement keeps its subject (and its slot)."""
+_NUMBER = {"me": "i", "us": "we"}
+"""Which first person a word names: the speaker alone or the speaker and others."""
 
 _LATER_OBJECTS = {
     "us": "them", "our": "their", "ours": "theirs", "ourselves": "themselves",
@@ -240,22 +243,37 @@ def _i_edit(text: str, match: re.Match[str], end: int, speaker: str) -> Replacem
 
 
 def _second_person_edits(text: str, start: int, end: int, listener: str) -> list[Replacement]:
-    edits = []
+    """ "you" names the listener; once a "you" subject is named, a later one is "they"
+    ("Jon found his true self and now they are helping others")."""
+    edits: list[Replacement] = []
+    named = False
     for match in _SECOND_PERSON.finditer(text, start, end):
         if _PLURAL_YOU.match(text, match.end()):
             continue  # "you two", "you guys": more than the listener, left unresolved
         word, tail = match.group("word").lower(), (match.group("tail") or "").replace("’", "'")
+        subject = bool(tail) or (
+            word == "you" and _SUBJECT_POSITION.search(text, 0, match.start()) is not None
+        )
         if word.startswith("your"):
             edits.append(
                 (match.start(), match.end(), f"{listener}'s" if word != "yourself" else listener)
             )
+        elif subject and named:
+            edits.append((match.start(), match.end(), f"they{_THEY_YOU_TAILS.get(tail, '')}"))
         elif tail:
             edits.append((match.start(), match.end(), f"{listener} {_YOU_TAILS[tail]}"))
-        elif _SUBJECT_POSITION.search(text, 0, match.start()):
+        elif subject:
             edits.append(_agreeing_verb(text, match, end, listener))
         else:
             edits.append((match.start(), match.end(), listener))
+        named = named or subject
     return edits
+
+
+_THEY_YOU_TAILS = {
+    "'re": " are", " are": " are", "'ve": " have", " have": " have", "'ll": " will",
+    "'d": " would", " were": " were",
+}  # fmt: skip
 
 
 def _inner_vocative_edits(text: str, start: int, end: int, listener: str) -> list[Replacement]:
@@ -315,7 +333,12 @@ def _self_introduction_edits(text: str, start: int, end: int, speaker: str) -> l
 
 
 def _agreeing_verb(text: str, match: re.Match[str], end: int, speaker: str) -> Replacement:
-    """``I (adverbs) verb`` -> ``Speaker (adverbs) verbs`` for a present-tense verb."""
+    """``I (adverbs) verb`` -> ``Speaker (adverbs) verbs`` for a present-tense verb (and an
+    auxiliary after adverbs: "I definitely don't" -> "Maya definitely doesn't")."""
+    auxiliary = _AUXILIARY_AFTER_ADVERBS.match(text, match.end(), end)
+    if auxiliary and auxiliary.group("aux").replace("’", "'") in _AUXILIARY_FORMS:
+        form = _AUXILIARY_FORMS[auxiliary.group("aux").replace("’", "'")]
+        return match.start(), auxiliary.end(), f"{speaker} {auxiliary.group('adverbs')}{form}"
     following = _NEXT_WORDS.match(text, match.end(), end)
     words = following.group(1).split() if following else []
     adverbs = _leading_adverbs(words)
@@ -327,7 +350,7 @@ def _agreeing_verb(text: str, match: re.Match[str], end: int, speaker: str) -> R
 
 
 def _present_verb(word: str) -> bool:
-    if word in MODALS_AND_PAST or not word.isalpha():
+    if word in MODALS_AND_PAST or not word.replace("-", "").isalpha():
         return False
     if word.endswith(("ed", "ing")) and word not in VERBS_ENDING_IN_ED_OR_ING:
         return False
@@ -370,8 +393,9 @@ def _third_person_edits(
     if len({s.text for s in named}) != 1:
         return []
     person = named[0]
+    name = re.sub(r"['’]s$", "", person.text)  # "Oliver's done" names Oliver
     return [
-        (m.start(), m.end(), _person_form(text, m, person.text))
+        (m.start(), m.end(), _person_form(text, m, name))
         for m in _THIRD_PERSON.finditer(text, start, end)
         if m.start() > person.end
     ]
