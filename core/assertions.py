@@ -265,7 +265,8 @@ HAS_PRONOUN_SUBJECT = re.compile(r"\b(?:I|we|he|she|they|it|you)\b", re.I)
 
 
 _ADVERBS_BEFORE_PAST = re.compile(
-    r"(?:(?:just|finally|recently|also|actually|already|totally|really)\s+)+(?=[a-z]+ed\b)", re.I
+    r"(?:(?:just|finally|recently|also|actually|already|totally|really)\s+)+(?=[a-z]+ed\b|been\b)",
+    re.I,
 )
 
 

@@ -234,7 +234,7 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
         return None
     has_verb = has_finite_verb(body)
     elided = _elided(body, has_verb)
-    if _no_assertion(body, has_verb, elided):
+    if _no_assertion(body, has_verb, elided) or _elliptical(body):
         return None  # an imperative or a verbless fragment stays raw evidence
     statement = rewrite_clause(
         text, start, end, turn.signals, turn.speaker, turn.listener, subject_elided=bool(elided)
@@ -286,7 +286,9 @@ def _spelled(statement: str) -> str:
     if spelled == statement or not ambiguous_copula(statement):
         return spelled
     bare = re.sub(r"['’]s\b(?: (?:been|got|gotten|had)\b)?|\bto \w+", "", statement)
-    segment = re.split(r";|,? but ", bare, maxsplit=1)[0]  # "Life's unpredictable, but ..."
+    # The clause of the "'s" up to a relative clause or a complement ("Art's awesome for
+    # showing who we are", "Life's unpredictable, but ...").
+    segment = re.split(r";|,? but |\b(?:who|which|that|what|how|when|for|to)\b", bare)[0]
     return statement if FINITE_WORD.search(segment) or has_finite_verb(segment) else spelled
 
 
@@ -397,6 +399,16 @@ def _informative(body: str, listener_known: bool) -> bool:
 def _addresses_listener(words: list[str]) -> bool:
     """About the listener only: second person and no first person (the listener is unnamed)."""
     return FIRST_PERSON.isdisjoint(words) and not SECOND_PERSON.isdisjoint(words)
+
+
+def _elliptical(body: str) -> bool:
+    """A verb phrase left to the context: "Yeah, I love to.", "We will if we can"."""
+    ellipsis = re.compile(
+        r"\b(?:(?:love|like|want|need|have|has|had|try|tried|plan|hope|going|got|used|mean)s?"
+        r"\s+to|if\s+\w+\s+can)\W*$",
+        re.I,
+    )
+    return ellipsis.search(body) is not None
 
 
 def _assemble(

@@ -29,7 +29,11 @@ _CLAUSE_BREAK = re.compile(
     r"|,\s+(?=(?:so|and|but)\s+(?:make\s+sure|don['’]t|remember|keep|be\s+sure)\b)"
     r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s|(?i:it|we|they|he|she)(?:['’](?:s|re|ve|ll|d))?\s"
     r"|(?:there['’]s|that['’]s)\s"
-    r"|(?:the|only|this|these|those)\s+(?:[\w'’-]+\s+){0,3}(?:is|are|was|were|has|have)\b"
+    r"|(?:the|only|this|these|those)\s+(?:[\w'’-]+\s+){0,3}(?:is|are|was|were|has|have"
+    r"|(?:really|also|just|still|always|never)\s+[a-z]{3,})\b"
+    # An elided "I" before "been" and a gerund subject before its verb: "Store's going
+    # good, just been busy"; "You're right, staying positive is key".
+    r"|(?:just\s+|also\s+)?been\s|[a-z]{3,}ing\s+(?:[\w'’-]+\s+){0,3}(?:is|was|makes|helps|keeps)\b"
     r"|(?:his|her|their|my|our)\s+[\w'’-]+\s+(?:[a-z]+ly\s+)?(?:is|are|was|were|has|have|\w+ed)\b"
     r"|[A-Z][a-z]+\s+(?:did|is|was|has|does)\b)"
 )

@@ -54,7 +54,7 @@ _FINITE_AFTER = re.compile(
     r"\b(?:is|are|was|were|am|has|have|had|do|does|did|will|would|can|could|should|may"
     r"|might|must|make|makes|made|let|lets|help|helps|helped|keep|keeps|kept|give|gives|gave"
     r"|bring|brings|brought|mean|means|meant|matter|matters|feel|feels|felt|take|takes|took"
-    r"|seem|seems|seemed|become|becomes|became|sounds|looks|"
+    r"|seem|seems|seemed|become|becomes|became|sounds|looks|[a-z]{3,}ly [a-z]{3,}s|"
     + "|".join(sorted(IRREGULAR_PAST))
     + r")\b|['’](?:s|re|ve|ll|d)\b|(?<!\bget )(?<!\bgot )(?<!\bit )(?<!\bbe )(?<!\bbeen )"
     r"\b[a-z]{3,}ed\b",

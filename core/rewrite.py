@@ -113,6 +113,9 @@ def rewrite_clause(
 
 def _finish(clause: str) -> str:
     clause = " ".join(clause.split()).rstrip(" ,;:-–—")
+    clause = re.sub(
+        r"\b(a|an|the|to|of|and|in|on)\s+\1\b", r"\1", clause, flags=re.I
+    )  # "a a bunch"
     clause = re.sub(r"[.!…]+([\"”)]+)$", r"\1", clause)  # the full stop after a closing quote
     clause = re.sub(r"[.!…]+$", "", clause).rstrip()
     return clause[:1].upper() + clause[1:] + "."
@@ -153,16 +156,17 @@ def _first_person_edits(
     text: str, start: int, end: int, speaker: str, named: bool = False
 ) -> list[Replacement]:
     """The first subject "I"/"we" names the speaker; once it (or "me") is named, a later
-    subject of the same number is "they" ("Maya gets this error when they hit the
-    endpoint"), as a writer would put it; after "we", a later "I" is named again ("Since
-    Maya and others last spoke, Maya took ..."); "my" and "me" keep the name."""
+    subject is "they" ("Maya gets this error when they hit the endpoint", "Maya was scared
+    when they got into the accident"), as a writer would put it; but after "we", a later
+    "I" is named again ("Since Maya and others last spoke, Maya took ..."): "they" would be
+    the group. "my" and "me" keep the name."""
     edits: list[Replacement] = []
     said: set[str] = {"i"} if named else set()
     for match in _FIRST_PERSON.finditer(text, start, end):
         word = match.group(0).lower()
         number = "i" if match.group("i") else "we" if match.group("we") else _NUMBER.get(word, "")
         if match.group("i") or match.group("we"):
-            later = number in said
+            later = number in said or (number == "we" and bool(said))
             edits.append(
                 _later_subject(text, match) if later else _subject_edit(text, match, end, speaker)
             )
