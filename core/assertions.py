@@ -211,6 +211,8 @@ def _plural_before_verb(words: list[str], at: int) -> bool:
     if not plural and noun.lower() not in _IRREGULAR_PLURALS:
         return False
     before = words[at - 1].lower() if at else ""
+    if before.endswith("ing") and at > 1:
+        return False  # "helping kids learn": a gerund's object
     if before in (",", ";") or before in NOT_SUBJECTS - {"many", "some", "few", "all", "both"}:
         return False
     rest = words[at + 1 : at + 3]

@@ -17,27 +17,22 @@ from datetime import date, datetime, time
 
 from .assertions import (
     ASSISTANT,
-    FINITE_WORD,
     assistant_reading,
-    elided_subject,
     has_finite_verb,
     past_expressive,
     speech_act,
-    verbless_main_clause,
     you_as_user,
 )
 from .clauses import HAS_SUBJECT, Clause, split_clauses
 from .events import SpeakerRole as Role
 from .extraction import Claim, Signal, SignalKind, Slot
 from .fragments import (
-    addressed_imperative,
-    ambiguous_copula,
-    elided_copula,
-    elided_feeling,
-    elided_it,
-    elided_modal,
-    spelled_out_copula,
+    elided_words,
+    elliptical,
+    no_assertion,
+    spelled,
     with_elided_it,
+    with_subject,
 )
 from .lexicon import (
     ADVERBS_BEFORE_VERB,
@@ -233,8 +228,8 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
     if slot_match is None and not _informative(body, turn.listener is not None):
         return None
     has_verb = has_finite_verb(body)
-    elided = _elided(body, has_verb)
-    if _no_assertion(body, has_verb, elided) or _elliptical(body):
+    elided = elided_words(body, has_verb)
+    if no_assertion(body, has_verb, elided) or elliptical(body):
         return None  # an imperative or a verbless fragment stays raw evidence
     statement = rewrite_clause(
         text, start, end, turn.signals, turn.speaker, turn.listener, subject_elided=bool(elided)
@@ -242,9 +237,9 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
     if _tautology(statement) or _LISTENER_LEFT.search(statement):
         return None  # "Your support means a lot to Jon": the addressee is not named
     if elided:
-        statement = _with_subject(statement, turn.speaker, elided)
+        statement = with_subject(statement, turn.speaker, elided)
     else:
-        statement = with_elided_it(_spelled(statement))
+        statement = with_elided_it(spelled(statement))
     slot, rule_negated = slot_match if slot_match else (None, False)
     spans = _support(turn, start, end)
     if not spans:
@@ -252,52 +247,6 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
     claim = _assemble(statement, spans, slot, rule_negated, inside, turn)
     hedge = HEDGE_CUES.search(text, clause.start, clause.end)
     return replace(claim, hedge=hedge.group(0).lower()) if hedge else claim
-
-
-def _no_assertion(body: str, has_verb: bool, elided: tuple[str, int] | None) -> bool:
-    """A bare verb to the listener ("Cherish those moments") or a fragment without a verb of
-    its own ("Three times a week.", "So much since we talked"): an answer or an exclamation
-    that needs the other speaker's words to be a sentence, so it is no claim."""
-    if elided is not None:
-        return False
-    if addressed_imperative(body) or verbless_main_clause(body):
-        return True
-    return not (has_verb or elided_it(body))
-
-
-def _elided(body: str, has_verb: bool) -> tuple[str, int] | None:
-    """What an elided subject "I" needs: the verb to put before the clause ("Been busy" ->
-    ``has``), or the clause's own first words in the third person and how many they are
-    ("Love it" -> ``loves``, "Can't wait" -> ``can't``, replacing them), or None when the
-    clause has its subject."""
-    verb = elided_subject(body)
-    if verb is not None:
-        return verb, 0
-    replaced = elided_feeling(body) or elided_modal(body)
-    if replaced is not None:
-        return replaced
-    return ("is", 0) if elided_copula(body, has_verb) else None
-
-
-def _spelled(statement: str) -> str:
-    """The copula a subject's "'s" stands for, spelled out when the statement has no other
-    finite verb ("Life's tough" -> "Life is tough"; "Caroline's painting is done" stays)."""
-    spelled = spelled_out_copula(statement)
-    if spelled == statement or not ambiguous_copula(statement):
-        return spelled
-    bare = re.sub(r"['’]s\b(?: (?:been|got|gotten|had)\b)?|\bto \w+", "", statement)
-    # The clause of the "'s" up to a relative clause or a complement ("Art's awesome for
-    # showing who we are", "Life's unpredictable, but ...").
-    segment = re.split(r";|,? but |\b(?:who|which|that|what|how|when|for|to)\b", bare)[0]
-    return statement if FINITE_WORD.search(segment) or has_finite_verb(segment) else spelled
-
-
-def _with_subject(statement: str, speaker: str, elided: tuple[str, int]) -> str:
-    verb, replaces = elided
-    words = statement.split(" ", replaces)
-    rest = words[-1] if replaces and len(words) > replaces else statement
-    rest = rest if replaces else rest[:1].lower() + rest[1:]
-    return " ".join(w for w in (speaker, verb, rest) if w)
 
 
 def _assistant_claim(turn: _Turn, clause: Clause, start: int, end: int) -> Claim | None:
@@ -399,16 +348,6 @@ def _informative(body: str, listener_known: bool) -> bool:
 def _addresses_listener(words: list[str]) -> bool:
     """About the listener only: second person and no first person (the listener is unnamed)."""
     return FIRST_PERSON.isdisjoint(words) and not SECOND_PERSON.isdisjoint(words)
-
-
-def _elliptical(body: str) -> bool:
-    """A verb phrase left to the context: "Yeah, I love to.", "We will if we can"."""
-    ellipsis = re.compile(
-        r"\b(?:(?:love|like|want|need|have|has|had|try|tried|plan|hope|going|got|used|mean)s?"
-        r"\s+to|if\s+\w+\s+can)\W*$",
-        re.I,
-    )
-    return ellipsis.search(body) is not None
 
 
 def _assemble(

@@ -6,17 +6,25 @@ Chat drops the subject "I" and the copula: "Trying to get it fixed." ("I'm tryin
 "Pottery's so relaxing" ("Pottery is"). Each is rewritten with the speaker as subject or
 the copula spelled out, so the statement has a subject and a finite verb. A bare-verb
 fragment addressed to the listener ("Cherish those moments!", "Spill the beans") says
-nothing about the speaker and is no claim.
+nothing about the speaker and is no claim; so is a fragment with no verb of its own
+("Three times a week.", "So much since we talked"), an answer that needs the other
+speaker's question, and an elided verb phrase ("Yeah, I love to.").
 """
 
 from __future__ import annotations
 
 import re
 
+from .assertions import FINITE_WORD, elided_subject, has_finite_verb, verbless_main_clause
 from .lexicon import FUNCTION_WORDS, IRREGULAR_PAST
 
 __all__ = [
     "addressed_imperative",
+    "elided_words",
+    "elliptical",
+    "no_assertion",
+    "spelled",
+    "with_subject",
     "ambiguous_copula",
     "elided_copula",
     "elided_feeling",
@@ -204,3 +212,60 @@ def ambiguous_copula(statement: str) -> bool:
     return not (
         re.fullmatch(_ONLY_COPULA_NEXT, word) or re.fullmatch(_HAS_NEXT, word) or word[:1].isupper()
     )
+
+
+def no_assertion(body: str, has_verb: bool, elided: tuple[str, int] | None) -> bool:
+    """A bare verb to the listener ("Cherish those moments") or a fragment without a verb of
+    its own ("Three times a week.", "So much since we talked"): an answer or an exclamation
+    that needs the other speaker's words to be a sentence, so it is no claim."""
+    if elided is not None:
+        return False
+    if addressed_imperative(body) or verbless_main_clause(body):
+        return True
+    return not (has_verb or elided_it(body))
+
+
+def elided_words(body: str, has_verb: bool) -> tuple[str, int] | None:
+    """What an elided subject "I" needs: the verb to put before the clause ("Been busy" ->
+    ``has``), or the clause's own first words in the third person and how many they are
+    ("Love it" -> ``loves``, "Can't wait" -> ``can't``, replacing them), or None when the
+    clause has its subject."""
+    verb = elided_subject(body)
+    if verb is not None:
+        return verb, 0
+    replaced = elided_feeling(body) or elided_modal(body)
+    if replaced is not None:
+        return replaced
+    return ("is", 0) if elided_copula(body, has_verb) else None
+
+
+def spelled(statement: str) -> str:
+    """The copula a subject's "'s" stands for, spelled out when the statement has no other
+    finite verb ("Life's tough" -> "Life is tough"; "Caroline's painting is done" stays)."""
+    out = spelled_out_copula(statement)
+    if out == statement or not ambiguous_copula(statement):
+        return out
+    bare = re.sub(r"['’]s\b(?: (?:been|got|gotten|had)\b)?|\bto \w+", "", statement)
+    # The clause of the "'s" up to a relative clause or a complement ("Art's awesome for
+    # showing who we are", "Life's unpredictable, but ...").
+    segment = re.split(r";|,? but |\b(?:who|which|that|what|how|when|for|to)\b", bare)[0]
+    return statement if FINITE_WORD.search(segment) or has_finite_verb(segment) else out
+
+
+def with_subject(statement: str, speaker: str, elided: tuple[str, int]) -> str:
+    """The statement with the speaker (and the verb the elision needs) put first."""
+    verb, replaces = elided
+    words = statement.split(" ", replaces)
+    rest = words[-1] if replaces and len(words) > replaces else statement
+    rest = rest if replaces else rest[:1].lower() + rest[1:]
+    return " ".join(w for w in (speaker, verb, rest) if w)
+
+
+def elliptical(body: str) -> bool:
+    """A verb phrase left to the context: "Yeah, I love to.", "We will if we can"."""
+    ellipsis = re.compile(
+        r"\b(?:(?:love|like|want|need|have|has|had|try|tried|plan|hope|going|got|used|mean)s?"
+        r"\s+to|if\s+\w+\s+can)\W*$",
+        re.I,
+    )
+    return ellipsis.search(body) is not None
