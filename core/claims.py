@@ -94,6 +94,8 @@ _MIN_CONTENT_WORDS = 2
 _LISTENER_LEFT = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 _IMAGE_SHARE = re.compile(r"\[shares? (?:an? )?(?:image|photo|picture)s?:\s*([^\]\n]+)\]", re.I)
 _CAPTION_TEXT = re.compile(r"[^\s\[\]]+")
+_DANGLING = frozenset("to and or of a an the with for from at by in on about but because".split())
+_REPEATED_RUN = re.compile(r"\b((?:\w+ ){1,4}\w+)(?: and)? \1\b")
 # A short lead-in without a subject before a colon introduces the clause after it: "Good news: the
 # p95 latency is now 290ms", "Update: we moved to Seattle".
 _LEAD_IN = re.compile(r"(?:[A-Za-z][\w'’-]*\s+){0,2}[A-Za-z][\w'’-]*:\s+(?=\S)")
@@ -204,8 +206,9 @@ def _image_claim(turn: _Turn, start: int, end: int) -> Claim | None:
     """A shared image as a sentence with its sharer as subject: "Melanie shared a photo
     of a dog on a beach." (a caption alone is no statement)."""
     caption = " ".join(_CAPTION_TEXT.findall(turn.original[start:end])).strip(" .")
-    if len(caption.split()) < 3:
-        return None
+    caption = _REPEATED_RUN.sub(r"\1", caption)  # "a car with a broken window and a broken window"
+    if len(caption.split()) < 3 or caption.split()[-1].lower() in _DANGLING:
+        return None  # too short, or cut off ("a sign that says don't be afraid to")
     return _assemble(f"{turn.speaker} shared {caption}.", ((start, end),), None, False, (), turn)
 
 

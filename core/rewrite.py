@@ -10,19 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .agreement import Replacement, agreeing_verb, coordinated, verb_after_adverbs
 from .extraction import Signal, SignalKind
 from .lexicon import (
-    ADVERB_PHRASES,
-    ADVERBS_BEFORE_VERB,
     FUNCTION_WORDS,
-    MODALS_AND_PAST,
     PAST_PARTICIPLES,
-    VERBS_ENDING_IN_ED_OR_ING,
-    VERBS_ENDING_IN_LY,
 )
 from .temporal import render
-
-Replacement = tuple[int, int, str]
 
 _Q = "['’]"
 _OWN_PREPOSITIONS = {"on", "in", "at", "during"}
@@ -62,15 +56,6 @@ _SUBJECT_POSITION = re.compile(
     r"\s*$",
     re.I,
 )
-_NEXT_WORDS = re.compile(r"\s+((?:[a-z]+(?:-[a-z]+)*(?:\s+|(?=[^\w'’-])|$)){0,3})")
-_AUXILIARY_AFTER_ADVERBS = re.compile(
-    rf"\s+(?P<adverbs>(?:[a-z]+ly\s+|never\s+|just\s+|still\s+|also\s+|really\s+)+)"
-    rf"(?P<aux>don{_Q}t|do not|haven{_Q}t|have not|have|am|{_Q}m)\b"
-)
-_AUXILIARY_FORMS = {
-    "don't": "doesn't", "do not": "does not", "haven't": "hasn't", "have not": "has not",
-    "have": "has", "am": "is",
-}  # fmt: skip
 _THIRD_PERSON = re.compile(r"\b(?:[Hh]e|[Ss]he|[Hh]im|[Hh]is|[Hh]er|[Hh]ers)\b")
 _VOCATIVE_AFTER = re.compile(r"^\s*[!?]|^\s*,\s*(?:[a-z]+\s+){0,2}[!?]")
 _VOCATIVE_BEFORE = re.compile(
@@ -167,9 +152,12 @@ def _first_person_edits(
         number = "i" if match.group("i") else "we" if match.group("we") else _NUMBER.get(word, "")
         if match.group("i") or match.group("we"):
             later = number in said or (number == "we" and bool(said))
-            edits.append(
+            edit = (
                 _later_subject(text, match) if later else _subject_edit(text, match, end, speaker)
             )
+            edits.append(edit)
+            if not later and match.group("i") and not match.group("tail"):
+                edits += coordinated(text, edit, match, end)
         elif said and word in _LATER_OBJECTS:
             edits.append((match.start(), match.end(), _LATER_OBJECTS[word]))
         else:
@@ -238,12 +226,12 @@ _I_TAILS = {
 def _i_edit(text: str, match: re.Match[str], end: int, speaker: str) -> Replacement:
     tail = (match.group("tail") or "").replace("’", "'")
     if tail == "'d":
-        verb = _verb_after_adverbs(text[match.end() : end])
+        verb = verb_after_adverbs(text[match.end() : end])
         had = verb in PAST_PARTICIPLES or verb.endswith("ed")
         return match.start(), match.end(), f"{speaker} {'had' if had else 'would'}"
     if tail:
         return match.start(), match.end(), f"{speaker} {_I_TAILS[tail]}"
-    return _agreeing_verb(text, match, end, speaker)
+    return agreeing_verb(text, match, end, speaker)
 
 
 def _second_person_edits(text: str, start: int, end: int, listener: str) -> list[Replacement]:
@@ -267,7 +255,8 @@ def _second_person_edits(text: str, start: int, end: int, listener: str) -> list
         elif tail:
             edits.append((match.start(), match.end(), f"{listener} {_YOU_TAILS[tail]}"))
         elif subject:
-            edits.append(_agreeing_verb(text, match, end, listener))
+            edits.append(agreeing_verb(text, match, end, listener))
+            edits += coordinated(text, edits[-1], match, end)
         else:
             edits.append((match.start(), match.end(), listener))
         named = named or subject
@@ -301,31 +290,6 @@ def addressee(text: str, signals: list[Signal]) -> str | None:
     return names.pop() if len(names) == 1 else None
 
 
-def _verb_after_adverbs(following: str) -> str:
-    words = re.findall(r"[a-z]+", following.lower())[:4]
-    adverbs = _leading_adverbs(words)
-    return words[len(adverbs)] if len(adverbs) < len(words) else ""
-
-
-def _leading_adverbs(words: list[str]) -> list[str]:
-    """The adverbs before a verb: "now", "really", "kind of", any "-ly" but "apply"."""
-    adverbs: list[str] = []
-    while len(adverbs) < len(words):
-        word = words[len(adverbs)]
-        pair = tuple(words[len(adverbs) : len(adverbs) + 2])
-        if pair in ADVERB_PHRASES:
-            adverbs += list(pair)
-        elif word in ADVERBS_BEFORE_VERB or _ly_adverb(word):
-            adverbs.append(word)
-        else:
-            break
-    return adverbs
-
-
-def _ly_adverb(word: str) -> bool:
-    return len(word) > 4 and word.endswith("ly") and word not in VERBS_ENDING_IN_LY
-
-
 def _self_introduction_edits(text: str, start: int, end: int, speaker: str) -> list[Replacement]:
     """ "I'm Maya, a nurse" -> "I'm a nurse": the speaker's name in apposition to "I"."""
     intro = re.compile(
@@ -334,42 +298,6 @@ def _self_introduction_edits(text: str, start: int, end: int, speaker: str) -> l
     )
     match = intro.match(text, start, end)
     return [(match.start("name"), match.end(), "")] if match else []
-
-
-def _agreeing_verb(text: str, match: re.Match[str], end: int, speaker: str) -> Replacement:
-    """``I (adverbs) verb`` -> ``Speaker (adverbs) verbs`` for a present-tense verb (and an
-    auxiliary after adverbs: "I definitely don't" -> "Maya definitely doesn't")."""
-    auxiliary = _AUXILIARY_AFTER_ADVERBS.match(text, match.end(), end)
-    if auxiliary and auxiliary.group("aux").replace("’", "'") in _AUXILIARY_FORMS:
-        form = _AUXILIARY_FORMS[auxiliary.group("aux").replace("’", "'")]
-        return match.start(), auxiliary.end(), f"{speaker} {auxiliary.group('adverbs')}{form}"
-    following = _NEXT_WORDS.match(text, match.end(), end)
-    words = following.group(1).split() if following else []
-    adverbs = _leading_adverbs(words)
-    if len(adverbs) == len(words) or not _present_verb(words[len(adverbs)]):
-        return match.start(), match.end(), speaker
-    verb = words[len(adverbs)]
-    stop = text.index(verb, match.end()) + len(verb)
-    return match.start(), stop, " ".join([speaker, *adverbs, _third_person(verb)])
-
-
-def _present_verb(word: str) -> bool:
-    if word in MODALS_AND_PAST or not word.replace("-", "").isalpha():
-        return False
-    if word.endswith(("ed", "ing")) and word not in VERBS_ENDING_IN_ED_OR_ING:
-        return False
-    return word not in FUNCTION_WORDS - {"have", "do", "go"} and len(word) > 1
-
-
-def _third_person(verb: str) -> str:
-    irregular = {"have": "has", "do": "does", "go": "goes", "be": "is"}
-    if verb in irregular:
-        return irregular[verb]
-    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
 
 
 def _we_phrase(match: re.Match[str], speaker: str) -> str:

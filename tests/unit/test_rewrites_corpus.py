@@ -253,6 +253,25 @@ CORPUS: list[tuple[SpeakerRole, str, list[str]]] = [
         "Wow, Tom! You found your true self and now you're helping others.",
         ["Tom found Tom's true self and now they are helping others."],
     ),
+    # A shared image's caption: a repeated run folded, a cut-off caption no statement.
+    (
+        "user",
+        "Look! [shares an image: a photo of a car with a broken window and a broken window]",
+        ["Maya shared a photo of a car with a broken window."],
+    ),
+    ("user", "Ok [shares an image: a photo of a board with a sign saying don't be afraid to]", []),
+    # A second verb joined by "and" and an adverb agrees; a past form after a prefix stays.
+    (
+        "user",
+        "I never shy away from a challenge and always try something new.",
+        ["Maya never shies away from a challenge and always tries something new."],
+    ),
+    ("user", "I like tea and coffee.", ["Maya likes tea and coffee."]),
+    (
+        "user",
+        "Wow, Tom, you really overcame those challenges.",
+        ["Tom really overcame those challenges."],
+    ),
     (
         "assistant",
         "I'd recommend using PostgreSQL for the session store.",
