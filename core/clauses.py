@@ -28,6 +28,7 @@ _CLAUSE_BREAK = re.compile(
     r"|(?:,\s+|,?\s+(?:and|but|so)\s+)(?=(?:please|pls|kindly)\b|(?:can|could|would|should|shall)\s+(?:you|we|I)\b)"
     r"|,\s+(?=(?:so|and|but)\s+(?:make\s+sure|don['’]t|remember|keep|be\s+sure)\b)"
     r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s|(?i:it|we|they|he|she)(?:['’](?:s|re|ve|ll|d))?\s"
+    r"|(?:everything|everyone|nothing|nobody|someone|something)\s+[a-z]+s\b"
     r"|(?:there['’]s|that['’]s)\s"
     r"|(?:the|only|this|these|those)\s+(?:[\w'’-]+\s+){0,3}(?:is|are|was|were|has|have"
     r"|(?:really|also|just|still|always|never)\s+[a-z]{3,})\b"

@@ -272,6 +272,12 @@ CORPUS: list[tuple[SpeakerRole, str, list[str]]] = [
         "Wow, Tom, you really overcame those challenges.",
         ["Tom really overcame those challenges."],
     ),
+    # A comma before an indefinite pronoun subject and its verb starts a sentence.
+    (
+        "user",
+        "I have never used Docker for the app, everything runs on my laptop.",
+        ["Maya has never used Docker for the app.", "Everything runs on Maya's laptop."],
+    ),
     (
         "assistant",
         "I'd recommend using PostgreSQL for the session store.",
