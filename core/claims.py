@@ -94,10 +94,16 @@ _MIN_CONTENT_WORDS = 2
 _LISTENER_LEFT = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 _IMAGE_SHARE = re.compile(r"\[shares? (?:an? )?(?:image|photo|picture)s?:\s*([^\]\n]+)\]", re.I)
 _CAPTION_TEXT = re.compile(r"[^\s\[\]]+")
-_DANGLING = frozenset("to and or of a an the with for from at by in on about but because".split())
+_DANGLING = frozenset("to and or of a an the with for from but because".split())
 _REPEATED_RUN = re.compile(r"\b((?:\w+ ){1,4}\w+)(?: and)? \1\b")
 # A short lead-in without a subject before a colon introduces the clause after it: "Good news: the
 # p95 latency is now 290ms", "Update: we moved to Seattle".
+# A reminder to the listener asserts its complement: "Just remember that it gets easier".
+_REMINDER = re.compile(
+    r"(?:just\s+|always\s+)?(?:remember|don['’]t\s+forget|never\s+forget|keep\s+in\s+mind)"
+    r"\s+that\s+(?=\w)",
+    re.I,
+)
 _LEAD_IN = re.compile(r"(?:[A-Za-z][\w'’-]*\s+){0,2}[A-Za-z][\w'’-]*:\s+(?=\S)")
 
 
@@ -315,6 +321,9 @@ def _content_start(turn: _Turn, clause: Clause) -> int:
     if name and (listener or (not name.group("bare") and _called_by_name(text, name))):
         lead = _DISCOURSE.match(text, name.end(), clause.end)
         start = lead.end() if lead else name.end()
+    reminder = _REMINDER.match(text, start, clause.end)
+    if reminder and has_finite_verb(text[reminder.end() : clause.end]):
+        start = reminder.end()  # "Just remember that setbacks can be lessons": the speaker's view
     past = past_expressive(text[start : clause.end])
     if past > 0:
         return _content_start(turn, replace(clause, start=start + past))

@@ -171,7 +171,9 @@ CORPUS: list[tuple[SpeakerRole, str, list[str]]] = [
     ("user", "I bet!", []),
     ("user", "Kudos for helping kids learn.", []),
     ("user", "Hold onto those moments of peace.", []),
-    ("user", "Just remember that setbacks can be lessons.", []),
+    ("user", "Remember to bring snacks.", []),
+    # A reminder asserts its complement.
+    ("user", "Just remember that setbacks can be lessons.", ["Setbacks can be lessons."]),
     ("user", "When things get rough, keep going.", []),
     (
         "user",
