@@ -256,6 +256,8 @@ _SUBORDINATOR = re.compile(
 def verbless_main_clause(body: str) -> bool:
     """Words before a subordinate clause with no verb of their own: "So much since we
     talked", "Almost as silly as when she fed a horse", "Mainly because it is cheap"."""
+    if _SUBORDINATE_ONLY.match(body) and "," not in body:
+        return True  # "Now that we are in Valencia.", "Even though it can be hard."
     cut = _SUBORDINATOR.search(body)
     if cut is None or cut.start() == 0 or "," in body[cut.end() :]:
         return False  # "Especially after the accident, she thought ...": a main clause follows
@@ -263,6 +265,12 @@ def verbless_main_clause(body: str) -> bool:
     return not (has_finite_verb(head) or HAS_PRONOUN_SUBJECT.search(head))
 
 
+# Openings that make a clause subordinate even without a comma after a fronted phrase
+# ("Since March I have lived here" has its main clause; "Because I love it." has none).
+_SUBORDINATE_ONLY = re.compile(
+    r"(?:now\s+that|even\s+though|even\s+if|although|though|because|unless|whereas|so\s+that)\b",
+    re.I,
+)
 HAS_PRONOUN_SUBJECT = re.compile(r"\b(?:I|we|he|she|they|it|you)\b", re.I)
 
 

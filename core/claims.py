@@ -90,6 +90,7 @@ _ADDRESSED = re.compile(
 """After "Name, ": the rest speaks to that person or of what is before them ("Mel, that's
 a great pic"), so the name is a vocative, not a subject."""
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_APPOSITION = re.compile(r"(?:my|our|his|her|their)\s+[\w'’-]+(?:\s+[\w'’-]+)?,")
 _MIN_CONTENT_WORDS = 2
 _LISTENER_LEFT = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 _IMAGE_SHARE = re.compile(r"\[shares? (?:an? )?(?:image|photo|picture)s?:\s*([^\]\n]+)\]", re.I)
@@ -342,6 +343,8 @@ def _called_by_name(text: str, name: re.Match[str]) -> bool:
     that speaks to its listener."""
     word = name.group(1).lower()
     common = word in NOT_NAMES | ADVERBS_BEFORE_VERB | CALENDAR_WORDS or word.endswith("ly")
+    if _APPOSITION.match(text, name.end()):
+        return False  # "Jonah, my brother, is based in Chicago": the subject and its apposition
     return not common and _ADDRESSED.match(text, name.end()) is not None
 
 

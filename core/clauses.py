@@ -34,7 +34,7 @@ _CLAUSE_BREAK = re.compile(
     r"|(?:really|also|just|still|always|never)\s+[a-z]{3,})\b"
     # An elided "I" before "been" and a gerund subject before its verb: "Store's going
     # good, just been busy"; "You're right, staying positive is key".
-    r"|(?:just\s+|also\s+)?been\s|[a-z]{3,}ing\s+(?:[\w'’-]+\s+){0,3}(?:is|was|makes|helps|keeps)\b"
+    r"|(?:just\s+|also\s+)?been\s|[a-z]{2,}ing\s+(?:[\w'’-]+\s+){0,8}(?:is|was|makes|helps|keeps)\b"
     r"|(?:his|her|their|my|our)\s+[\w'’-]+\s+(?:[a-z]+ly\s+)?(?:is|are|was|were|has|have|\w+ed)\b"
     r"|[A-Z][a-z]+\s+(?:did|is|was|has|does)\b)"
 )
@@ -46,7 +46,7 @@ _NOUN_PHRASE = re.compile(
 HAS_SUBJECT = re.compile(r"\b(?:I|I['’]\w+|we|he|she|they|it|it['’]s|that['’]s|there['’]s)\b", re.I)
 _SUBORDINATE = re.compile(
     r"(?:when|whenever|if|because|since|after|before|while|although|though|once|as|until"
-    r"|unless|whether|even though|so that)\b",
+    r"|unless|whether|even though|so that|now that)\b",
     re.I,
 )
 # A question that follows a statement in one sentence: "The image is 380MB now, so can we

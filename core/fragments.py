@@ -90,13 +90,14 @@ _IS_NEXT = (
     r"|always|never|not|a|an|the|about|from|like|everything|nothing|ok|okay|still|also"
     r"|good|great|nice|tough|hard|huge|fine|perfect|awesome|amazing|cool|fun|small|big"
     r"|short|busy|crazy|hilarious|important|beautiful|incredible|unpredictable|precious"
+    r"|on|in|at|here|there|around"
 )
 # Words after "'s" that only a copula takes (an adverb, a determiner, a preposition): with
 # any other (an adjective, an -ing word) the "'s" may be a possessive ("Jon's hard work").
 _ONLY_COPULA_NEXT = (
     r"gonna|going|getting|so|such|too|very|really|super|pretty|all|just|mostly|always|never"
     r"|not|a|an|the|about|from|like|everything|nothing|ok|okay|still|also|my|your|his|her"
-    r"|our|their"
+    r"|our|their|on|in|at|here|there|around"
 )
 # "It's definitely been ...": "has" also after an adverb.
 _HAS_AFTER_ADVERB = re.compile(
@@ -107,7 +108,7 @@ _CONTRACTED = re.compile(
     rf"^(?P<lead>[A-Z][a-z]+ly, )?"
     rf"(?P<subject>(?:[A-Z][\w-]*|[Tt]he [\w-]+)(?:['’]s)?(?: [a-z][\w-]*(?:['’]s)?){{0,5}}?)['’]s"
     rf" (?P<next>{_HAS_NEXT}|{_IS_NEXT}|{_ADJECTIVE_ENDINGS}|(?<=name['’]s )[A-Z]\w*"
-    r"|my|your|his|her|our|their|[A-Z]\w*['’]s(?= [a-z]))\b"
+    r"|my|your|his|her|our|their|[A-Z]\w*['’]s(?= [a-z]))\b(?![-'’])"
 )
 
 # A clause whose elided subject is the speaker, opening with a modal or a contraction of

@@ -96,8 +96,16 @@ def rewrite_clause(
     return _finish(clause)
 
 
+_TRAILING_TAG = re.compile(
+    r",\s*(?:by\s+the\s+way|btw|lol|haha\w*|honestly|for\s+sure|though|right|you\s+know)"
+    r"\s*[.!?…]*$",
+    re.I,
+)
+
+
 def _finish(clause: str) -> str:
     clause = " ".join(clause.split()).rstrip(" ,;:-–—")
+    clause = _TRAILING_TAG.sub("", clause)  # "Mei's birthday is on 5 February, by the way."
     clause = re.sub(
         r"\b(a|an|the|to|of|and|in|on)\s+\1\b", r"\1", clause, flags=re.I
     )  # "a a bunch"

@@ -280,6 +280,29 @@ CORPUS: list[tuple[SpeakerRole, str, list[str]]] = [
         "I have never used Docker for the app, everything runs on my laptop.",
         ["Maya has never used Docker for the app.", "Everything runs on Maya's laptop."],
     ),
+    # A subordinate clause alone is no statement; a trailing tag is no part of one.
+    ("user", "Now that we're in Valencia.", []),
+    ("user", "Because I love it.", []),
+    ("user", "Since March I have lived in Berlin.", ["Since March 2026 Maya has lived in Berlin."]),
+    ("user", "My birthday's on 5 February, by the way.", ["Maya's birthday is on 5 February."]),
+    # A name before "my brother," is the subject with its apposition, not a vocative.
+    (
+        "user",
+        "Jonah, my brother, is based in Chicago.",
+        ["Jonah, Maya's brother, is based in Chicago."],
+    ),
+    (
+        "user",
+        "Now that I'm working as a nurse, my weekends are free again.",
+        ["Now that Maya is working as a nurse, Maya's weekends are free again."],
+    ),
+    (
+        "user",
+        "Work has been busy, being a barista near the station is a lot.",
+        ["Work has been busy.", "Being a barista near the station is a lot."],
+    ),
+    ("user", "My mom's in Paris.", ["Maya's mom is in Paris."]),
+    ("user", "We have each other's back.", ["Maya and others have each other's back."]),
     (
         "assistant",
         "I'd recommend using PostgreSQL for the session store.",
