@@ -221,9 +221,17 @@ def _dangles(doc: Any, last: Any) -> bool:
 def _vocative(doc: Any) -> list[str]:
     """A name or noun set off by a comma at the start that is not the subject."""
     if len(doc) > 2 and doc[1].text == "," and doc[0].pos_ in ("PROPN", "NOUN"):
-        if doc[0].dep_ in ("npadvmod", "intj", "dep", "ROOT", "nmod"):
+        if doc[0].dep_ in ("npadvmod", "intj", "dep", "ROOT", "nmod") and not _apposed(doc):
             return [f"vocative: {doc[0].text!r}"]
     return []
+
+
+def _apposed(doc: Any) -> bool:
+    """ "Tara, Ana's sister, is based in Seattle": a noun phrase between two commas and a
+    finite verb after it make the name the subject with its apposition."""
+    close = next((t.i for t in doc[2:9] if t.text == ","), None)
+    after = doc[close + 1] if close is not None and close + 1 < len(doc) else None
+    return after is not None and after.tag_ in FINITE_TAGS
 
 
 def _clause(doc: Any) -> list[str]:

@@ -48,6 +48,7 @@ GOOD = [
     '"Brave" by Sara Bareilles means a lot to Ana.',  # a sentence opening with a title
     "Tom will make sure to spread the word about it.",  # a statement, not a request
     "Taking time to rest is important in a busy week.",  # a gerund subject, misparsed
+    "Tara, Ana's sister, is based in Seattle.",  # a subject and its apposition
 ]
 
 # (statement, the reason code expected among the problems); most from issue 16.
