@@ -61,7 +61,7 @@ __all__ = [
     "split_clauses",
 ]
 
-EXTRACTION_VERSION = "rules/3"
+EXTRACTION_VERSION = "rules/4"  # stop 22: fragments, agreement, tense, open readings
 
 _DISCOURSE = re.compile(
     r"(?:(?:(?i:hey|hi|hello|wow|whoa|oh|ooh|yeah|yes|yep|yup|haha\w*|lol|omg|aww*"
