@@ -30,15 +30,18 @@ _VERB_AFTER_DATE = re.compile(
 _SPAN_PREPOSITION = re.compile(
     r"^(?P<prep>on|in|during|at|by|from|until|till|since|of|early|late|mid)\s+", re.I
 )
+# a pronoun is a word of its own, never part of a name or value ("us-east-1", "my_app")
+_NOT_IN_NAME, _NOT_BEFORE_NAME = r"(?<![-/._])", r"(?![-/_]\w)"
 _FIRST_PERSON = re.compile(
-    rf"\b(?:(?P<i>[Ii])(?P<tail>{_Q}m|{_Q}ve|{_Q}ll|{_Q}d| am| haven{_Q}t| have not| have"
-    rf"| do not| don{_Q}t| do\b)?"
+    rf"{_NOT_IN_NAME}\b(?:(?P<i>[Ii])"
+    rf"(?P<tail>{_Q}m|{_Q}ve|{_Q}ll|{_Q}d| am| haven{_Q}t| have not| have| do not| don{_Q}t| do\b)?"
     rf"|(?P<we>[Ww]e)(?P<wetail>{_Q}re|{_Q}ve|{_Q}ll|{_Q}d)?"
     r"|(?P<other>[Mm]yself|[Mm]ine|[Mm]y|[Mm]e|[Oo]urselves|[Oo]urs|[Oo]ur|[Uu]s))\b"
+    rf"{_NOT_BEFORE_NAME}"
 )
 _SECOND_PERSON = re.compile(
-    r"\b(?P<word>[Yy]ourself|[Yy]ours|[Yy]our|[Yy]ou)"
-    rf"(?P<tail>{_Q}re|{_Q}ve|{_Q}ll|{_Q}d| are| have| were)?\b"
+    rf"{_NOT_IN_NAME}\b(?P<word>[Yy]ourself|[Yy]ours|[Yy]our|[Yy]ou)"
+    rf"(?P<tail>{_Q}re|{_Q}ve|{_Q}ll|{_Q}d| are| have| were)?\b{_NOT_BEFORE_NAME}"
 )
 _PLURAL_YOU = re.compile(r"\s+(?:two|three|both|all|guys|folks|people)\b", re.I)
 _YOU_TAILS = {

@@ -371,3 +371,16 @@ def test_an_interjected_no_negates_nothing(text: str) -> None:
 def test_a_determiner_no_still_negates() -> None:
     found = extract_claims("I have no car.", speaker="Maya", captured_at=AT)
     assert [c.negated for c in found] == [True]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We moved the cluster to us-east-1.", "Maya and others moved the cluster to us-east-1."),
+        ("I renamed the repo to my-app.", "Maya renamed the repo to my-app."),
+    ],
+)
+def test_a_pronoun_inside_a_name_or_value_is_left_alone(text: str, expected: str) -> None:
+    """ "us-east-1" is a region, not "Maya and others-east-1"."""
+    found = extract_claims(text, speaker="Maya", captured_at=AT)
+    assert [c.statement for c in found] == [expected]
