@@ -257,7 +257,9 @@ def verbless_main_clause(body: str) -> bool:
     """Words before a subordinate clause with no verb of their own: "So much since we
     talked", "Almost as silly as when she fed a horse", "Mainly because it is cheap"."""
     if _SUBORDINATE_ONLY.match(body) and "," not in body:
-        return True  # "Now that we are in Valencia.", "Even though it can be hard."
+        # "Now that we are in Valencia.", "Even though it can be hard." have no main
+        # clause; "Now that we're on Python 3.13 I'd like ..." has one without a comma
+        return len(_SUBJECT_PRONOUN.findall(body)) < 2
     cut = _SUBORDINATOR.search(body)
     if cut is None or cut.start() == 0 or "," in body[cut.end() :]:
         return False  # "Especially after the accident, she thought ...": a main clause follows
@@ -272,6 +274,7 @@ _SUBORDINATE_ONLY = re.compile(
     re.I,
 )
 HAS_PRONOUN_SUBJECT = re.compile(r"\b(?:I|we|he|she|they|it|you)\b", re.I)
+_SUBJECT_PRONOUN = re.compile(r"\b(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey)\b")  # never an object
 
 
 _ADVERBS_BEFORE_PAST = re.compile(

@@ -384,3 +384,12 @@ def test_a_pronoun_inside_a_name_or_value_is_left_alone(text: str, expected: str
     """ "us-east-1" is a region, not "Maya and others-east-1"."""
     found = extract_claims(text, speaker="Maya", captured_at=AT)
     assert [c.statement for c in found] == [expected]
+
+
+def test_a_main_clause_after_now_that_without_a_comma_is_kept() -> None:
+    """ "Now that we're on Python 3.13 I'd like ..." states the new version: it is no
+    subordinate clause alone (those stay raw: "Because I love it.")."""
+    text = "Now that we're on Python 3.13 I'd like to use the new typing features."
+    found = extract_claims(text, speaker="Maya", captured_at=AT)
+    assert any("3.13" in c.statement for c in found), found
+    assert extract_claims("Because I love it.", speaker="Maya", captured_at=AT) == []
