@@ -171,12 +171,33 @@ def _noun_and_verb(body: str) -> bool:
     phrase alone: "Three times a week", "with friends", "a gorgeous piece", "the dance
     classes and workshops", "helping kids"."""
     words = _TOKENS.findall(body)
-    if not words or words[0].lower() in _FRAGMENT_OPENERS or words[0][:1].isdigit():
-        return False  # "Plenty of times.", "To help out veterans."
+    if not words:
+        return False
+    if words[0].lower() in _FRAGMENT_OPENERS or words[0][:1].isdigit():
+        # "Plenty of times.", "To help out veterans."; but "About 2.5% of requests fail"
+        return any(
+            _quantity_of(words, at) and _plural_before_verb(words, at)
+            for at in range(2, len(words))
+        )
     if _plural_before_verb(words, 0) or _compound_gerund(words):
         return True
     later = range(1, len(words))
     return any(_verb_after(words, at) or _plural_before_verb(words, at) for at in later)
+
+
+_QUANTITIES = frozenset("most many some all half none each share percent rest".split())
+
+
+def _quantity_of(words: list[str], at: int) -> bool:
+    """ "2.5% of requests", "most of the tests": a plural after a quantity and "of"."""
+    before = words[at - 2 : at]
+    if len(before) == 2 and before[1].lower() == "the" and at >= 3:
+        before = words[at - 3 : at - 1]
+    return (
+        len(before) == 2
+        and before[1].lower() == "of"
+        and (before[0][:1].isdigit() or before[0].lower() in _QUANTITIES)
+    )
 
 
 def _compound_gerund(words: list[str]) -> bool:
@@ -213,14 +234,33 @@ def _plural_before_verb(words: list[str], at: int) -> bool:
     before = words[at - 1].lower() if at else ""
     if before.endswith("ing") and at > 1:
         return False  # "helping kids learn": a gerund's object
-    if before in (",", ";") or before in NOT_SUBJECTS - {"many", "some", "few", "all", "both"}:
+    quantity = before == "of" and _quantity_of(words, at)
+    if before in (",", ";") or (
+        before in NOT_SUBJECTS - {"many", "some", "few", "all", "both"} and not quantity
+    ):
         return False
+    if words[at + 1 : at + 2] and words[at + 1].lower() in _PLACE_PREPOSITIONS:
+        return _verb_after_phrase(words, at + 2)  # "the paths in settings.py break"
     rest = words[at + 1 : at + 3]
     if rest and _ly_adverb(rest[0]):
         rest = rest[1:]
     verb = rest[0] if rest else ""
     closed = FUNCTION_WORDS | NOT_SUBJECTS
     return verb.isalpha() and verb.islower() and verb not in closed and not _inflected(verb)
+
+
+_PLACE_PREPOSITIONS = frozenset("in on at under inside".split())
+
+
+def _verb_after_phrase(words: list[str], start: int) -> bool:
+    """A bare verb that ends the clause within a short phrase: "(in) settings.py break."."""
+    closed = FUNCTION_WORDS | NOT_SUBJECTS
+    for at in range(start + 1, min(start + 5, len(words))):
+        word, after = words[at], words[at + 1 : at + 2]
+        ends = not after or after[0] in (".", ",", ";", "!", "?")
+        if ends and word.isalpha() and word.islower() and word not in closed:
+            return not _inflected(word)
+    return False
 
 
 def _inflected(word: str) -> bool:

@@ -393,3 +393,22 @@ def test_a_main_clause_after_now_that_without_a_comma_is_kept() -> None:
     found = extract_claims(text, speaker="Maya", captured_at=AT)
     assert any("3.13" in c.statement for c in found), found
     assert extract_claims("Because I love it.", speaker="Maya", captured_at=AT) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "On Windows the paths in settings.py break.",
+            "On Windows the paths in settings.py break.",
+        ),
+        ("About 2.5% of requests fail right now.", "About 2.5% of requests fail right now."),
+    ],
+)
+def test_a_plural_subject_with_a_phrase_before_its_bare_verb_is_a_clause(
+    text: str, expected: str
+) -> None:
+    """A plural subject followed by a place phrase, or a quantity "of" a plural, then a bare
+    verb is a clause, not a fragment."""
+    found = extract_claims(text, speaker="Maya", captured_at=AT)
+    assert [c.statement for c in found] == [expected]
