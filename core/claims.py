@@ -165,9 +165,10 @@ def extract_turn(
     if role not in ("user", "assistant"):
         return TurnExtraction((), segments, anchors)
     view, shares = _without_image_shares(prose_view(text, segments))
-    subject = ASSISTANT if role == "assistant" else speaker
+    subject = ASSISTANT if role == "assistant" else proper_name(speaker)
     signals = find_signals(view, speaker=subject, captured_at=captured_at)
     listener = None if role != "user" else addressee(view, signals) or _other(speaker, participants)
+    listener = listener and proper_name(listener)
     code = tuple(s for s in segments if s.kind in CODE_KINDS)
     turn = _Turn(view, text, signals, subject, listener, captured_at, role, code)
     found = [_claim_for(turn, clause) for clause in split_clauses(view)]
@@ -179,6 +180,12 @@ def extract_turn(
     ]
     kept = within_budget(claims)
     return TurnExtraction(tuple(kept), segments, anchors, len(claims) - len(kept))
+
+
+def proper_name(name: str) -> str:
+    """A name as a sentence writes it: an all-lower-case name ("sam", an id used as the
+    speaker) gets its capitals ("Sam"); any other spelling is the speaker's own."""
+    return name.title() if name.islower() else name
 
 
 def _other(speaker: str, participants: Sequence[str]) -> str | None:

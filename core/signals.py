@@ -75,7 +75,10 @@ _CUE_RULES: tuple[tuple[SignalKind, str], ...] = (
     ),
     (
         SignalKind.NEGATION,
-        rf"\b(?:not|never|no|nothing|nobody|none|neither|nor|cannot)\b|\b\w+n{_Q}t\b",
+        # "No, we moved ..." answers a question: an interjection ("no" before a comma or a
+        # stop) negates nothing in the clause that follows it
+        rf"\b(?:not|never|nothing|nobody|none|neither|nor|cannot)\b|\bno\b(?!\s*[,!.?;])"
+        rf"|\b\w+n{_Q}t\b",
     ),
 )
 _CUES = tuple((kind, re.compile(pattern, re.I)) for kind, pattern in _CUE_RULES)

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from provmem.core.events import FactStatus, TurnRecorded
 from provmem.core.memory_state import ScopeMemory
 from provmem.core.retrieval import (
+    RRF_K,
     Bundle,
     Lookups,
     RouteResult,
@@ -36,7 +37,7 @@ def test_rrf_rewards_items_found_by_several_routes() -> None:
     fused = fuse([RouteResult("a", ("x", "y")), RouteResult("b", ("y", "z"))])
     assert [f.item for f in fused] == ["y", "x", "z"]
     assert fused[0].routes == ("a", "b")
-    assert abs(fused[0].score - (1 / 62 + 1 / 61)) < 1e-12
+    assert abs(fused[0].score - (1 / (RRF_K + 2) + 1 / (RRF_K + 1))) < 1e-12
 
 
 def test_route_weights_scale_contributions() -> None:
@@ -68,7 +69,8 @@ def test_a_bundle_counts_once_per_route_at_its_best_rank() -> None:
     lookups = Lookups({"f1": fact, "f2": other}, {"ev_1": ["f1"], "ev_2": ["f1"], "ev_3": ["f2"]})
     bundles = project([RouteResult("raw", ("ev_1", "ev_2", "ev_3"))], lookups)
     assert [b.key for b in bundles] == ["f1", "f2"]
-    assert abs(bundles[0].score - 1 / 61) < 1e-12 and abs(bundles[1].score - 1 / 63) < 1e-12
+    assert abs(bundles[0].score - 1 / (RRF_K + 1)) < 1e-12
+    assert abs(bundles[1].score - 1 / (RRF_K + 3)) < 1e-12
 
 
 def test_a_half_credit_hit_does_not_mask_a_better_one_further_down() -> None:
@@ -76,7 +78,7 @@ def test_a_half_credit_hit_does_not_mask_a_better_one_further_down() -> None:
     old = _fact("f1", "Alice lives in Paris.", status=FactStatus.SUPERSEDED, superseded_by="f2")
     lookups = Lookups({"f1": old, "f2": new}, {"ev_1": ["f1"], "ev_2": ["f2"]})
     (bundle,) = project([RouteResult("raw", ("ev_1", "ev_2"))], lookups)
-    assert abs(bundle.score - 1 / 62) < 1e-12  # full credit at rank 2 beats half at rank 1
+    assert abs(bundle.score - 1 / (RRF_K + 2)) < 1e-12  # full credit at rank 2 beats half at rank 1
 
 
 def test_ignored_items_are_passed_over_and_the_rest_keep_their_ranks() -> None:
@@ -84,7 +86,7 @@ def test_ignored_items_are_passed_over_and_the_rest_keep_their_ranks() -> None:
     routes = [RouteResult("dense", ("f1", "f2", "f3")), RouteResult("bm25", ("f3", "f2"))]
     bundles = project(routes, Lookups(facts, {}), ignore={"f2"})
     assert [b.key for b in bundles] == ["f3", "f1"]
-    assert abs(bundles[0].score - (1 / 63 + 1 / 61)) < 1e-12
+    assert abs(bundles[0].score - (1 / (RRF_K + 3) + 1 / (RRF_K + 1))) < 1e-12
     fused = {f.item: f.score for f in fuse(routes)}
     assert all(abs(b.score - fused[b.key]) < 1e-12 for b in bundles)  # active facts: as fused
 

@@ -195,3 +195,34 @@ def test_each_hard_rewrite_yields_exactly_its_statements(
     found = extract_claims(text, speaker=speaker, captured_at=AT, role=role)
     assert [c.statement for c in found] == expected
     assert all(c.review_reason is None for c in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "We're going to visit my parents in Pune.",
+            "Sam and others are going to visit Sam's parents in Pune.",
+        ),
+        ("Now I have about 1,200 products.", "Now Sam has about 1,200 products."),
+    ],
+)
+def test_a_speaker_known_by_a_lower_case_id_is_written_with_capitals(
+    text: str, expected: str
+) -> None:
+    """A facade passes the user id ("sam") as the speaker: a statement never writes a
+    person's name in lower case, at its start or inside it."""
+    found = extract_claims(text, speaker="sam", captured_at=AT)
+    assert [c.statement for c in found] == [expected]
+
+
+@pytest.mark.parametrize("text", ["No, I moved to Boulder last March.", "Oh no! I lost my keys."])
+def test_an_interjected_no_negates_nothing(text: str) -> None:
+    """ "No," answering a question is no negation of the clause after it."""
+    found = extract_claims(text, speaker="Maya", captured_at=AT)
+    assert found and not any(c.negated for c in found), found
+
+
+def test_a_determiner_no_still_negates() -> None:
+    found = extract_claims("I have no car.", speaker="Maya", captured_at=AT)
+    assert [c.negated for c in found] == [True]
