@@ -5,13 +5,15 @@ ago", "next month", "in May", "on 8 May 2023"...) becomes DATE signals whose val
 an ISO date (``2023-05-07``) or an inclusive range (``2023-05-01/2023-05-31``).
 Vaguer cues ("recently", "for two weeks", "anymore") become TEMPORAL signals.
 
-A date said without a year resolves by the sentence's tense: "in October" said in April
-is this year's October in the future tense ("we're flying to Japan in October") and last
-year's in the past ("we went in October"). In the present tense ("my birthday is on 3
-March") no year is said or implied, and the value has none: ``--03-03``, ``--10`` (ISO
-8601's yearless forms), unless the caller asks to assume one (``assume_year``: a query's
-"in May" means the nearest past May). Weekdays take the nearest past occurrence, or the
-nearest future one in the future tense.
+A date said without a year resolves by what it dates (``core/tense.py``): "in October"
+said in April is this year's October of a coming occasion ("we're flying to Japan in
+October", "we might go in October", "our flight is on 3 October") and last year's of a
+past one ("we went in October"). A recurring or life date ("my birthday is on 3 March",
+"I was born on 3 March") and what the present says of every year ("Rome is lovely in
+October") have no year said or implied, and the value has none: ``--03-03``, ``--10``
+(ISO 8601's yearless forms), unless the caller asks to assume one (``assume_year``: a
+query's "in May" means the nearest past May). Weekdays take the nearest past occurrence,
+or the nearest future one of a coming occasion.
 """
 
 from __future__ import annotations
@@ -19,16 +21,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
-from enum import StrEnum
 
 from .extraction import Signal, SignalKind
 from .lexicon import MONTH_ABBREVIATIONS, MONTHS, NUMBER_WORDS, SEASONS, WEEKDAYS
+from .tense import Tense, date_tense, tense_at
 
-
-class Tense(StrEnum):
-    PAST = "past"
-    PRESENT = "present"
-    FUTURE = "future"
+__all__ = ["Tense", "find_temporal", "render", "tense_at"]
 
 
 Resolver = Callable[[re.Match[str], date, Tense], str | None]
@@ -42,35 +40,6 @@ _COUNT = r"(?:a couple of|couple of|a couple|a few|few|several|an?|\d{1,2}|"
 _COUNT += "|".join(w for w in NUMBER_WORDS if " " not in w and len(w) > 2) + ")"
 _UNIT = r"(?:day|week|month|year)s?"
 _PREP = r"(?:(?i:on|in|during|at|by|from|until|till) )?"
-_FUTURE = re.compile(
-    r"\b(?:will|'ll|going to|gonna|(?:am|are|is|'m|'re) going|plan(?:ning|s)?|hope|hoping"
-    r"|want to|wanna|next|upcoming"
-    r"|tomorrow|can't wait|looking forward|about to|intend|schedul"
-    r"|(?:am|is|are|'m|'re|'s|’m|’re)\s+(?:\w+ly\s+)?(?:heading|flying|leaving|traveling"
-    r"|travelling|moving|starting|visiting|coming|getting married|having|hosting|attending"
-    r"|taking|meeting|seeing|doing|running|driving|off)\b)",
-    re.I,
-)
-_PAST = re.compile(
-    r"\b(?:was|were|did|had|went|got|ago|last|yesterday|used to|came|saw|made|took|met|left"
-    r"|bought|spent|visited|began|became|gave|found|told|said|wrote|won|lost|flew|drove|ate"
-    r"|(?:have|has|'ve|’ve)\s+(?:\w+ly\s+)?(?:been|\w+ed))\b"
-    r"|(?<!\bam )(?<!\bis )(?<!\bare )(?<!'m )(?<!’m )(?<!\bso )(?<!\bvery )(?<!\bget )"
-    r"\b(?!(?:need|feed|speed|seed|bleed|breed|proceed|exceed|succeed|indeed|embed|shed|red"
-    r"|bed|wed|excited|interested|tired|married|scared|worried|bored|pleased|thrilled"
-    r"|stressed|supposed|based|used|engaged|obsessed|amazed|relieved)\b)[a-z]{2,}ed\b",
-    re.I,
-)
-_SENTENCE_EDGE = re.compile(r"[.!?\n]")
-# A date something was moved to or set for is a target, ahead of when it is said, whatever
-# the verb's tense: "the launch slipped to August 27", "the beta is planned for June 11".
-_TARGET_DATE = re.compile(
-    r"\b(?:pushed|moved|postponed|delayed|slipped|rescheduled|deferred|planned|scheduled"
-    r"|set|due|slated|targeted|bumped|shifted|brought forward)(?: (?:back|out|up))?"
-    r"(?: (?:the|our|its|their|his|her|my) [a-z]+)?(?: (?:back|out|up))?"
-    r" (?:to|for|until|till)(?: (?:on|in))? $",
-    re.I,
-)
 
 
 def find_temporal(text: str, captured_at: datetime, *, assume_year: bool = True) -> list[Signal]:
@@ -143,29 +112,13 @@ def _long(day: date) -> str:
 def _resolve(
     match: re.Match[str], resolver: Resolver, text: str, today: date, assume_year: bool
 ) -> Signal | None:
-    tense = tense_at(text, match.start())
+    tense = date_tense(text, match.start(), day=bool(match.groupdict().get("day")))
     if assume_year and tense is Tense.PRESENT:
         tense = Tense.PAST
-    if _TARGET_DATE.search(text, max(0, match.start() - 60), match.start()):
-        tense = Tense.FUTURE
     value = resolver(match, today, tense)
     if value is None:
         return None
     return Signal(SignalKind.DATE, match.group(0), match.start(), match.end(), value)
-
-
-def tense_at(text: str, position: int) -> Tense:
-    """The tense of the sentence around ``position``: its cue nearest before it wins."""
-    starts = [m.end() for m in _SENTENCE_EDGE.finditer(text, 0, position)]
-    start = starts[-1] if starts else 0
-    edge = _SENTENCE_EDGE.search(text, position)
-    stop = edge.start() if edge else len(text)
-    cues = [(m.start(), Tense.FUTURE) for m in _FUTURE.finditer(text, start, stop)]
-    cues += [(m.start(), Tense.PAST) for m in _PAST.finditer(text, start, stop)]
-    if not cues:
-        return Tense.PRESENT
-    before = [cue for cue in cues if cue[0] < position]
-    return max(before)[1] if before else min(cues)[1]
 
 
 def _overlaps(signal: Signal, taken: list[Signal]) -> bool:
