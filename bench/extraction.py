@@ -16,7 +16,11 @@ observations):
 - wrong speaker: share of facts whose statement's subject names a participant who did not
   speak any of its evidence turns, or (technical set) that stem only from the assistant's
   turns yet are not marked as the assistant's (the statement names the assistant, or a fact
-  field such as `speaker` says so).
+  field such as `speaker` says so). This counts a speaker's assertion about the listener
+  ("Jon's passion is awesome" said by Gina to Jon) as wrong speaker;
+- misattributed: the same, but a subject who did not speak counts only when the support
+  neither names them nor addresses the listener ("you", "your"): a statement put on the
+  wrong person, not a statement about the other person.
 
 The same well-formedness and speaker checks run on the gold observations as a reference
 for what the checks themselves flag.
@@ -123,6 +127,32 @@ def wrong_speaker(fact: Fact, subject: str, speakers: set[str], participants: se
     return speakers == {ASSISTANT} and not marked_as_assistant(fact, subject)
 
 
+_ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|u)\b", re.IGNORECASE)
+
+
+def misattributed(
+    fact: Fact, subject: str, speakers: set[str], participants: set[str], support: Sequence[str]
+) -> bool:
+    """The statement is put on someone its support does not speak of: its subject names a
+    participant who did not speak it and whom the supporting text neither names nor
+    addresses, or the assistant's words are presented as a user's fact."""
+    others = names_in(subject, participants - {ASSISTANT}) - speakers
+    if any(not _spoken_of(name, support) for name in others):
+        return True
+    return speakers == {ASSISTANT} and not marked_as_assistant(fact, subject)
+
+
+def _spoken_of(name: str, support: Sequence[str]) -> bool:
+    named = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
+    return any(named.search(text) or _ADDRESSED.search(text) for text in support)
+
+
+def support_texts(fact: Fact, text_of: Mapping[str, str]) -> list[str]:
+    """The supporting characters of each evidence (its whole text when no span is kept)."""
+    spans = [text_of.get(s.evidence_id, "")[s.start : s.end] for s in fact.support]
+    return [t for t in spans if t] or [text_of.get(e, "") for e in fact.evidence_ids]
+
+
 # --- scoring -------------------------------------------------------------------------------
 
 
@@ -154,6 +184,7 @@ async def score(
     published = await evidence_turns(memory, turns)
     turn_of = {evidence: turn_key(t) for evidence, t in published.items()}  # unique across scopes
     speaker_of = {turn_key(t): t["speaker"] for t in turns}
+    text_of = {evidence: t["text"] for evidence, t in published.items()}
     markup = {turn_key(t): markup_ranges(t["text"]) for t in turns}
     per_conv = [(c, active(await memory.facts(c.scope))) for c in conversations]
     facts = [f for _, fs in per_conv for f in fs]
@@ -165,6 +196,7 @@ async def score(
     vectors = dict(zip(texts, matrix, strict=True))
     hits: dict[str, list[bool]] = {"cosine": [], "f1": [], "either": []}
     wrong: list[bool] = []
+    moved: list[bool] = []
     subjects = subject_phrases([f.statement for f in facts])
     position = 0
     for conv, conv_facts in per_conv:
@@ -173,10 +205,20 @@ async def score(
         for fact in conv_facts:
             spoken = {speaker_of.get(turn_of.get(e, ""), "") for e in fact.evidence_ids}
             wrong.append(wrong_speaker(fact, subjects[position], spoken, conv.participants))
+            support = support_texts(fact, text_of)
+            moved.append(
+                misattributed(fact, subjects[position], spoken, conv.participants, support)
+            )
             position += 1
     if facts_out is not None:
         write_facts(facts_out, facts, wrong, subjects, turn_of)
-    return summarize(conversations, turns, facts, hits, wrong, turn_of, markup, speaker_of, tech)
+    report = summarize(conversations, turns, facts, hits, wrong, turn_of, markup, speaker_of, tech)
+    report["misattributed"] = {
+        "share": mean([float(m) for m in moved]),
+        "count": sum(moved),
+        "gold_share": gold_misattributed_share(conversations),
+    }
+    return report
 
 
 def write_facts(
@@ -248,6 +290,20 @@ def gold_speaker_share(conversations: list[Conversation]) -> float:
     return mean([float(f) for f in flagged])
 
 
+def gold_misattributed_share(conversations: list[Conversation]) -> float:
+    """How often a gold observation is put on someone its own turn neither names nor
+    addresses (the refined wrong-speaker check, on the gold)."""
+    flagged: list[bool] = []
+    for conv in conversations:
+        turn = {turn_key(t): t for t in conv.turns}
+        subjects = subject_phrases([o for o, _ in conv.observations])
+        for (_, key), subject in zip(conv.observations, subjects, strict=True):
+            said = turn.get(key, {"speaker": "", "text": ""})
+            others = names_in(subject, conv.participants - {ASSISTANT}) - {said["speaker"]}
+            flagged.append(any(not _spoken_of(name, [said["text"]]) for name in others))
+    return mean([float(f) for f in flagged])
+
+
 async def run(
     locomo: Path | None, tech: Path | None, folder: Path, facts_out: Path | None = None
 ) -> dict[str, Any]:
@@ -274,6 +330,7 @@ ROWS = [
     ("claims from code or markup", lambda r: _count_share(r["from_code"])),
     ("ill-formed statements (gold observations)", lambda r: _with_gold(r, "ill_formed")),
     ("wrong speaker (gold observations)", lambda r: _with_gold(r, "wrong_speaker")),
+    ("misattributed (gold observations)", lambda r: _with_gold(r, "misattributed")),
 ]  # fmt: skip
 
 

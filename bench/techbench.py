@@ -47,6 +47,8 @@ from bench.common import (
     raw_embedding_rate,
 )
 from bench.techgen import ASSISTANT, BLOCK_KINDS, DATA, load
+from bench.techlinks import links_report
+from bench.techreport import print_misses, table
 from bench.wellformed import problems_many, share_ill_formed
 from provmem.core.events import Fact, FactStatus
 from provmem.services.memory.logs import configure_logging
@@ -55,6 +57,7 @@ from provmem.services.memory.results import BundleView
 from provmem.services.tools.evaluation_data import RawBM25
 
 K = 10
+MISSES_OF = ("provmem", "history", "flagged")  # metrics whose misses are listed
 MONTHS = "January February March April May June July August September October November December"
 
 
@@ -130,9 +133,13 @@ def _bounded(form: str, text: str) -> bool:
 @dataclass
 class Tally:
     counts: dict[str, list[bool]] = field(default_factory=dict)
+    misses: dict[str, list[str]] = field(default_factory=dict)
+    item: str = ""  # the gold item being scored, named in its misses
 
     def add(self, name: str, ok: bool) -> None:
         self.counts.setdefault(name, []).append(ok)
+        if not ok and name.endswith(MISSES_OF):
+            self.misses.setdefault(name, []).append(self.item)
 
     def share(self, name: str) -> float:
         return mean([float(v) for v in self.counts.get(name, [])])
@@ -174,6 +181,8 @@ async def score_update(
     bm25: Callable[[str, int], list[str]], now: datetime, tally: Tally,
 ) -> None:  # fmt: skip
     old, new = update["original"], update["updated"]
+    tally.item = f"{conv['conversation_id']} {update['key']} ({update['style']}): "
+    tally.item += f"{old['text']!r} -> {new['text']!r}"
     result = await memory.query(conv["scope"], update["question"], limit=K, now=now)
     ranked = ranked_turns(result, corpus.turn_of)
     tally.add("update.top10.provmem", new["turn_id"] in covered(ranked, K))
@@ -229,6 +238,8 @@ async def score_history(
         and not states(f.statement, new["value"])
     ]  # fmt: skip
     tally.add("update.stale_active", bool(stale))
+    if stale:
+        tally.misses.setdefault("update.stale_active", []).append(tally.item)
 
 
 # --- contradictions ------------------------------------------------------------------------
@@ -253,6 +264,8 @@ async def score_contradiction(
     bm25: Callable[[str, int], list[str]], now: datetime, tally: Tally,
 ) -> None:  # fmt: skip
     first, second = pair["first"]["turn_id"], pair["second"]["turn_id"]
+    tally.item = f"{conv['conversation_id']} {pair['key']} ({pair['kind']}): "
+    tally.item += f"{pair['first']['text']!r} / {pair['second']['text']!r}"
     result = await memory.query(conv["scope"], pair["question"], limit=K, now=now)
     top = covered(ranked_turns(result, corpus.turn_of), K)
     tally.add("contradiction.both_top10.provmem", first in top and second in top)
@@ -296,6 +309,8 @@ async def run(data: Path, folder: Path, facts_out: Path | None = None) -> dict[s
     if facts_out is not None:
         write_facts(corpus, facts_out)
     report.update({name: {"share": tally.share(name), "n": tally.n(name)} for name in tally.counts})
+    report["misses"] = tally.misses
+    report["links"] = links_report(corpus.conversations, corpus.facts, corpus.turn_of)
     report["throughput"] = {
         "turns": len(turns),
         "ingest_s": ingest_s,
@@ -367,51 +382,6 @@ def write_facts(corpus: Corpus, path: Path) -> None:
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
-ROWS = [
-    ("claims from code or markup (count, share)", None, "0"),
-    ("claims per user turn", None, ""),
-    ("claims per assistant turn", None, ""),
-    ("ill-formed statements", None, ""),
-    ("update: updating turn in top 10", "update.top10", ">= BM25"),
-    ("update: updating turn ranked above the original", "update.turn_above", ""),
-    ("update: updated value's fact ranked above the original's", "update.value_above", ">= 0.90"),
-    ("update: a current fact states the updated value", "update.current_fact", ""),
-    ("update: original in the current fact's history", "update.history", ">= 0.80"),
-    ("update: original value still active (lost update)", "update.stale_active", "0"),
-    ("contradiction: both turns in top 10", "contradiction.both_top10", ">= BM25"),
-    ("contradiction: conflict flagged", "contradiction.flagged", ">= 0.80"),
-    ("contradiction: both facts still active", "contradiction.both_active", ""),
-]
-
-
-def table(report: dict[str, Any]) -> str:
-    lines = ["| metric | n | provmem | raw BM25 | target |", "|---|---|---|---|---|"]
-    code = report["claims_from_code"]
-    fixed = {
-        ROWS[0][0]: (report["active_facts"], f"{code['count']} ({code['share']:.1%})"),
-        ROWS[1][0]: ("", f"{report['claims_per_user_turn']:.2f}"),
-        ROWS[2][0]: ("", f"{report['claims_per_assistant_turn']:.2f}"),
-        ROWS[3][0]: (report["active_facts"], f"{report['ill_formed']['share']:.1%}"),
-    }
-    for label, key, target in ROWS:
-        if key is None:
-            n, ours = fixed[label]
-            lines.append(f"| {label} | {n} | {ours} | | {target} |")
-            continue
-        ours_key = f"{key}.provmem" if f"{key}.provmem" in report else key
-        ours = report.get(ours_key, {"share": 0.0, "n": 0})
-        bm25 = report.get(f"{key}.bm25")
-        bm25_text = f"{bm25['share']:.2f}" if bm25 else ""
-        lines.append(f"| {label} | {ours['n']} | {ours['share']:.2f} | {bm25_text} | {target} |")
-    t = report["throughput"]
-    lines.append(
-        f"| ingest (publish + derive) vs raw embedding | {t['turns']} | "
-        f"{t['ingest_turns_per_s']:.1f} turns/s | {t['raw_embedding_texts_per_s']:.1f} texts/s "
-        f"(embedding) | ratio {t['ratio']:.2f} (>= 0.7) |"
-    )
-    return "\n".join(lines)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -419,6 +389,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--facts-out", type=Path, help="write every active fact here (JSONL)")
+    parser.add_argument("--misses", action="store_true", help="list the missed items and links")
     args = parser.parse_args()
     configure_logging()
     with tempfile.TemporaryDirectory(prefix="provmem-bench-tech-") as folder:
@@ -432,6 +403,8 @@ def main() -> None:
     print(f"ill-formed by reason: {report['ill_formed']['reasons']}")
     for example in report["ill_formed"]["examples"]:
         print(f"ill-formed: {example}")
+    if args.misses:
+        print_misses(report)
 
 
 if __name__ == "__main__":

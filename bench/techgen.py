@@ -134,6 +134,7 @@ class Persona:
     purpose: str
     stack: Stack
     rng: random.Random
+    wording: Wording
 
     def fill(self, template: str, **extra: str) -> str:
         values = {
@@ -702,8 +703,25 @@ class Plan:
         self.slots.setdefault(index, []).append((kind, text, observations))
 
 
+@dataclass(frozen=True)
+class Wording:
+    """The templates of the labelled sentences: the base set or bench/techvaried's."""
+
+    updates: Sequence[UpdateSpec]
+    contradictions: Sequence[ContradictionSpec]
+    clashes: dict[str, str]
+
+
+def wording(name: str) -> Wording:
+    if name == "varied":
+        from bench import techvaried
+
+        return Wording(techvaried.UPDATES, techvaried.CONTRADICTIONS, techvaried.CLASHES)
+    return Wording(UPDATES, CONTRADICTIONS, CLASHES)
+
+
 def place_updates(p: Persona, plan: Plan, n_user: int, count: int) -> None:
-    for spec in p.rng.sample(UPDATES, count):
+    for spec in p.rng.sample(list(p.wording.updates), count):
         old, new = spec.values(p.rng, p.stack)
         start = p.rng.randrange(0, n_user // 3)
         later = p.rng.randrange(max(start + 4, n_user // 2), n_user)
@@ -731,8 +749,8 @@ CLASHES = {"team": "solo", "build": "ci", "image": "docker", "tests": "tests", "
 
 
 def place_contradictions(p: Persona, plan: Plan, n_user: int, count: int) -> None:
-    clashing = {CLASHES.get(u["key"]) for u in plan.updates}
-    allowed = [c for c in CONTRADICTIONS if c.key not in clashing]
+    clashing = {p.wording.clashes.get(u["key"]) for u in plan.updates}
+    allowed = [c for c in p.wording.contradictions if c.key not in clashing]
     for spec in p.rng.sample(allowed, count):
         start = p.rng.randrange(0, n_user // 2)
         later = p.rng.randrange(max(start + 4, n_user // 2), n_user)
@@ -836,7 +854,7 @@ def assistant_turn(p: Persona, echo: str | None) -> Turn:
     return Turn(ASSISTANT, _join([c for c in chunks if c]))
 
 
-def conversation(index: int, rng: random.Random) -> dict[str, Any]:
+def conversation(index: int, rng: random.Random, words: Wording) -> dict[str, Any]:
     p = Persona(
         conv=f"tech-{index + 1:02d}",
         user=USERS[index % len(USERS)],
@@ -845,6 +863,7 @@ def conversation(index: int, rng: random.Random) -> dict[str, Any]:
         purpose=PURPOSES[index % len(PURPOSES)],
         stack=STACKS[index % len(STACKS)],
         rng=rng,
+        wording=words,
     )
     n_user = rng.randrange(15, 31)
     plan = Plan()
@@ -953,9 +972,10 @@ def markup_ranges(text: str) -> list[list[Any]]:
     return sorted(found)
 
 
-def generate(seed: int, count: int) -> list[dict[str, Any]]:
+def generate(seed: int, count: int, words: str = "base") -> list[dict[str, Any]]:
     rng = random.Random(seed)
-    return [conversation(i, rng) for i in range(count)]
+    chosen = wording(words)
+    return [conversation(i, rng, chosen) for i in range(count)]
 
 
 def write(conversations: list[dict[str, Any]], out: Path) -> tuple[Path, Path]:
@@ -988,8 +1008,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--conversations", type=int, default=12)
     parser.add_argument("--out", type=Path, default=DATA)
+    parser.add_argument(
+        "--wording", choices=("base", "varied"), default="base",
+        help="the labelled sentences' templates: base, or bench/techvaried's (bench/data/varied)",
+    )  # fmt: skip
     args = parser.parse_args()
-    conversations = generate(args.seed, args.conversations)
+    conversations = generate(args.seed, args.conversations, args.wording)
     turns_path, gold_path = write(conversations, args.out)
     n_turns = sum(len(c["turns"]) for c in conversations)
     n_updates = sum(len(c["updates"]) for c in conversations)

@@ -53,7 +53,7 @@ GREETING = re.compile(
 )
 REQUEST = re.compile(
     r"\b(can|could|would|will|won't|wouldn't) you\b|\bplease\b|\blet me know\b|\bhelp me\b|"
-    r"^let'?s\b|\bi'd like you to\b|\bi want you to\b|\bmake sure (to|you)\b",
+    r"^let'?s\b|\bi'd like you to\b|\bi want you to\b|(^|[,;] |\bso |\band )make sure (to|you)\b",
     re.IGNORECASE,
 )
 VOCATIVE_END = re.compile(r", [A-Z][a-z]+[!.?]$")
@@ -112,10 +112,20 @@ def _reparse_named(docs: list[Any], found: list[list[str]]) -> None:
     are re-judged: agreement and the rest stay from the first parse.
     """
     pending = [i for i, p in enumerate(found) if any(r.startswith(CLAUSE_CODES) for r in p)]
-    variants = {i: v for i in pending if (v := _pronoun_variant(docs[i])) is not None}
+    variants = {i: v for i in pending if (v := _variant(docs[i])) is not None}
     for i, doc in zip(variants, _nlp().pipe(list(variants.values())), strict=True):
         if not _clause(doc):
             found[i] = [r for r in found[i] if not r.startswith(CLAUSE_CODES)]
+
+
+def _variant(doc: Any) -> str | None:
+    """The sentence with its leading name as a pronoun, or its leading gerund phrase made a
+    noun phrase ("Taking time to rest is important" -> "The act of taking time to rest is
+    important"), which the small model parses with its subject; a verbless fragment
+    ("Trying to get it fixed") stays without a finite verb either way."""
+    if len(doc) > 1 and doc[0].tag_ == "VBG" and doc[0].is_title:
+        return "The act of " + doc.text[:1].lower() + doc.text[1:]
+    return _pronoun_variant(doc)
 
 
 def _pronoun_variant(doc: Any) -> str | None:
@@ -152,7 +162,8 @@ def _surface(text: str) -> list[str]:
     if not stripped:
         return ["empty: no text"]
     first = next((c for c in stripped if c.isalnum()), "")
-    if not (first.isupper() or first.isdigit()) or not stripped[0].isalnum():
+    quoted = stripped[0] in "\"“'‘" and stripped[1:2].isalnum()  # '"Brave" by Sara ...'
+    if not (first.isupper() or first.isdigit()) or not (stripped[0].isalnum() or quoted):
         found.append(f"capital: starts with {stripped[:1]!r}")
     if stripped.endswith("?"):
         found.append("question: ends with ?")
@@ -210,9 +221,17 @@ def _dangles(doc: Any, last: Any) -> bool:
 def _vocative(doc: Any) -> list[str]:
     """A name or noun set off by a comma at the start that is not the subject."""
     if len(doc) > 2 and doc[1].text == "," and doc[0].pos_ in ("PROPN", "NOUN"):
-        if doc[0].dep_ in ("npadvmod", "intj", "dep", "ROOT", "nmod"):
+        if doc[0].dep_ in ("npadvmod", "intj", "dep", "ROOT", "nmod") and not _apposed(doc):
             return [f"vocative: {doc[0].text!r}"]
     return []
+
+
+def _apposed(doc: Any) -> bool:
+    """ "Tara, Ana's sister, is based in Seattle": a noun phrase between two commas and a
+    finite verb after it make the name the subject with its apposition."""
+    close = next((t.i for t in doc[2:9] if t.text == ","), None)
+    after = doc[close + 1] if close is not None and close + 1 < len(doc) else None
+    return after is not None and after.tag_ in FINITE_TAGS
 
 
 def _clause(doc: Any) -> list[str]:
@@ -294,7 +313,10 @@ def _disagrees(subject: Any, verb: Any) -> bool:
     if subject.lower_ in ("%", "percent") or any(c.lower_ == "of" for c in subject.rights):
         return False  # "1.8% of requests fail", "a lot of people say": the head is not the number
     single = subject.tag_ in ("NNP", "NN") or subject.lower_ in ("she", "he", "it")
-    singular = single and not any(c.dep_ == "conj" for c in subject.children)
+    # A coordination anywhere before the verb in the subject ("Jon's passion for the
+    # project and belief in its success are") makes it plural, wherever the parser hung it.
+    coordinated = any(t.dep_ == "conj" and t.i < verb.i for t in subject.subtree)
+    singular = single and not coordinated
     if word.lower_ == "am":
         return subject.lower_ != "i"
     return singular and word.tag_ == "VBP" and subject.lower_ not in SPEAKER_PRONOUNS
@@ -307,7 +329,7 @@ def _garble(doc: Any, words: list[Any]) -> list[str]:
             found.append(f"garbled-token: {token.text}")
         if re.fullmatch(r"'(m|re|ve)", token.lower_) and token.i > 0:
             previous = doc[token.i - 1]
-            if previous.lower_ not in SPEAKER_PRONOUNS | {"they", "we", "who"}:
+            if previous.lower_ not in SPEAKER_PRONOUNS | {"they", "we", "who", "there"}:
                 found.append(f"garbled-token: {previous.text}{token.text}")
     for a, b in zip(words, words[1:], strict=False):
         if a.lower_ == b.lower_ and a.lower_ not in DOUBLE_OK and b.i == a.i + 1:
@@ -317,22 +339,47 @@ def _garble(doc: Any, words: list[Any]) -> list[str]:
 
 
 def _renamed(doc: Any) -> list[str]:
-    """One name as the subject of two clauses, where the second wants a pronoun
-    ("Sofia gets this error when Sofia hit the endpoint")."""
-    names = [t.lower_ for t in doc if t.dep_ in ("nsubj", "nsubjpass") and t.is_title]
+    """One name as the subject of two finite clauses, where the second wants a pronoun
+    ("Sofia gets this error when Sofia hit the endpoint"). The subject the parser gives a
+    bare infinitive or a small clause ("It helped Maria grow", "makes Maria happy") is the
+    object of the verb before it, where a name is what the rewrite writes for "me"."""
+    names = [
+        t.lower_
+        for t in doc
+        if t.dep_ in ("nsubj", "nsubjpass")
+        and t.is_title
+        and _is_finite(t.head)
+        and not any(c.dep_ == "conj" for c in t.children)  # "Maya and others", then "Maya"
+    ]
     twice = sorted({n for n in names if names.count(n) > 1})
     return [f"repeated-subject: {', '.join(twice)}"] if twice else []
 
 
 def _repeats(words: list[Any]) -> list[str]:
-    seen: set[tuple[str, ...]] = set()
+    """A phrase of three or more words said again right after itself, or after "and" or a
+    comma ("Maya lives in Chicago and Maya lives in Chicago", "never give up never give
+    up"); a phrase that comes back later in the sentence ("on the floor with its head on the
+    floor", "why they are doing what they are doing") is ordinary English."""
     lowered = [w.lower_ for w in words]
+    first: dict[tuple[str, ...], int] = {}
     for i in range(len(lowered) - 2):
         gram = tuple(lowered[i : i + 3])
-        if gram in seen:
+        if gram in first and _adjacent(words, lowered, first[gram], i):
             return [f"repeated-phrase: {' '.join(gram)}"]
-        seen.add(gram)
+        first.setdefault(gram, i)
     return []
+
+
+def _adjacent(words: list[Any], lowered: list[str], first: int, second: int) -> bool:
+    """Nothing but "and" or a comma between the end of the repeated run and its repeat."""
+    length = 0
+    while second + length < len(lowered) and lowered[first + length] == lowered[second + length]:
+        length += 1
+    end = first + length
+    if end >= second:
+        return True  # the repeat follows at once: "never give up never give up"
+    gap = words[0].doc[words[end - 1].i + 1 : words[second].i]
+    return all(t.lower_ in ("and", ",") for t in gap)
 
 
 def _self_apposition(doc: Any) -> list[str]:

@@ -23,17 +23,16 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .lexicon import FUNCTION_WORDS, MONTHS, NOT_NAMES
+from .categories import CATEGORIES
+from .lexicon import FUNCTION_WORDS, MONTHS, NOT_NAMES, UNITS
 
 __all__ = [
     "Reading",
     "change_cue",
-    "comparable",
     "lemma",
     "read_attribute",
     "read_attributes",
-    "same_attribute",
-    "value_shape",
+    "value_change_cue",
 ]
 
 
@@ -49,49 +48,7 @@ class Reading:
         return f"{self.subject}|{self.attribute}"
 
 
-_UNITS = {
-    "%": "%",
-    "percent": "%",
-    "ms": "ms",
-    "millisecond": "ms",
-    "milliseconds": "ms",
-    "s": "s",
-    "sec": "s",
-    "secs": "s",
-    "second": "s",
-    "seconds": "s",
-    "min": "min",
-    "mins": "min",
-    "minute": "min",
-    "minutes": "min",
-    "h": "h",
-    "hr": "h",
-    "hrs": "h",
-    "hour": "h",
-    "hours": "h",
-    "kb": "kb",
-    "mb": "mb",
-    "gb": "gb",
-    "tb": "tb",
-    "kib": "kib",
-    "mib": "mib",
-    "gib": "gib",
-    "k": "k",
-    "x": "x",
-    "rps": "rps",
-    "qps": "qps",
-    "fps": "fps",
-    "px": "px",
-    "usd": "usd",
-    "eur": "eur",
-    "dollars": "usd",
-    "euros": "eur",
-    "km": "km",
-    "kg": "kg",
-    "lbs": "lb",
-    "miles": "mi",
-}
-_UNIT = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
+_UNIT = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
 _NUMBER = r"\d[\d,]*(?:\.\d+)?"
 _MONTH = "|".join(m.capitalize() for m in MONTHS)
 _COUNTED = r"(?:[a-z][a-z-]* ){0,2}?[a-z][a-z-]*s"  # "open issues": a plural noun phrase
@@ -107,6 +64,20 @@ _VALUE = (
     rf"|(?P<ident>{_IDENT})\b"
     r"|(?P<name>[A-Z][\w+#-]*(?:\.[A-Za-z]\w*)?(?: (?:[A-Z][\w+#-]*|\d+(?:\.\d+)*))*)"
 )
+_MEASURE = (
+    rf"(?P<cur>[$€£])\s?(?P<camount>{_NUMBER})(?P<cmult>[kKmM]\b)?"
+    rf"|(?P<qnum>{_NUMBER})\s?(?P<unit>(?i:{_UNIT}))(?![\w.])"
+    r"|(?P<version>v?\d+(?:\.\d+){1,3})(?![\w.%])"
+    rf"|(?P<ident>{_IDENT})\b"
+    rf"|(?P<anum>{_NUMBER}) (?P<acronym>(?!(?:AM|PM)\b)[A-Z]{{2,5}})s?\b"
+)
+# A subject phrase without a preposition, for the open verb below ("the worker", not
+# "we depend on"), and words that are no verb.
+_FUNCTION = r"(?:the|a|an|our|its|their|his|her|my|your|this|that|and|but|or|for|with|from"
+_FUNCTION += r"|into|onto|around|about|over|under|than|then|also|very)"
+_PREPOSITION = r"(?:on|in|at|to|for|of|by|with|from|per|into|onto|after|before)"
+_PLAIN_NP = rf"(?P<np>[A-Za-z][\w'’+#-]*(?: (?!{_PREPOSITION}\b)[A-Za-z][\w'’+#-]*){{0,3}}?)"
+_NOT_VERB = _FUNCTION
 _NP = r"(?P<np>[A-Za-z][\w'’+#-]*(?: [A-Za-z][\w'’+#-]*){0,6}?)"
 _ADV = (
     r"(?:(?:now|currently|recently|finally|just|already|still|actually|officially|also"
@@ -140,7 +111,8 @@ _PATTERNS = (
         rf" to {_APPROX}(?P<value>{_VALUE})"
     ),
     re.compile(
-        rf"\b(?P<cue>{_CHANGE_VERB}) (?P<obj>(?:the |our |its |their |his |her )?"
+        rf"\b(?P<cue>{_CHANGE_VERB}|[a-z]{{3,}}(?:ed|ing))"
+        rf" (?P<obj>(?:the |our |its |their |his |her )?"
         rf"[A-Za-z][\w'’+#-]*(?: [A-Za-z][\w'’+#-]*){{0,3}}?)(?: (?:up|down|back))?{_FROM}"
         rf" to {_APPROX}(?P<value>{_VALUE})"
     ),
@@ -148,7 +120,7 @@ _PATTERNS = (
     # "About 1.8% of requests fail": the share of a group that does something
     re.compile(
         rf"^(?i:{_APPROX})(?P<value>(?P<qnum>{_NUMBER})\s?(?P<unit>%|percent)) of"
-        r" (?:the |our |all |its |their )?(?P<np>(?:[a-z][\w-]* )??[a-z][\w-]*s)"
+        r" (?:the |our |all |its |their )?(?P<np>(?:[A-Za-z][\w-]* )??[a-z][\w-]*s)"
         r" (?P<predicate>[a-z]{3,})\b"
     ),
     re.compile(rf"^{_NP} {_ADV}{_COPULA} {_ADV}{_APPROX}(?P<value>{_VALUE})"),
@@ -156,6 +128,20 @@ _PATTERNS = (
         rf"^{_NP} {_HAVE}{_ADV}(?:has|have|had|got|gets|reached|hit|passed|crossed|surpassed"
         rf"|totals|totaled|totalled|counts|shows|lists|says) {_ADV}{_APPROX}"
         rf"(?P<value>{_VALUE})"
+    ),
+    # "Each worker uses 900MB of RAM", "the image comes in at 1.8GB": a measure given to
+    # the subject by any verb (names and plain numbers need the copulas above)
+    re.compile(
+        rf"^{_PLAIN_NP} {_HAVE}{_ADV}(?!{_NOT_VERB}\b)(?P<verb>[a-z]{{3,}})"
+        rf" (?:(?:in|out|up|down|back) )?(?:(?:in|at|on|to|for|within|by|with) )?{_APPROX}"
+        rf"(?:(?:the|our|its|their) )?(?P<value>{_MEASURE})(?: of (?P<of>[A-Za-z][\w-]*))?"
+    ),
+    # "Arjun is our tech lead": a name that is the attribute's value
+    re.compile(
+        rf"^(?P<value>(?P<name>[A-Z][a-z]+)) {_ADV}(?:is|was|'s|’s|became|becomes) {_ADV}"
+        r"(?:our|the|my|their|its|his|her|[A-Z][a-z]+['’]s) (?:(?:new|current) )?"
+        r"(?!(?:only|sole|\w+est)\b)"
+        r"(?P<np>[a-z][\w-]*(?: [a-z][\w-]*){0,2}?)(?= (?:on|of|for|in|at|as|since|now)\b|$)"
     ),
 )
 # A thing set to happen on a date: "ship the beta on 17 April", "release v2 by June".
@@ -180,6 +166,8 @@ _IN_PASSING = (
         r"\b(?P<thing>[A-Z][\w+#-]*) (?P<value>(?P<version>v?\d+(?:\.\d+){1,2}))(?![\w.%])"
         rf"(?!\s?(?i:{_UNIT})\b)"
     ),
+    # "depend on fastapi 0.110.0": a package's three-part version, the name in any case
+    re.compile(r"\b(?P<thing>[a-z][\w-]+) (?P<value>(?P<version>\d+\.\d+\.\d+))(?![\w.%])"),
 )
 # A value in parentheses right after a noun phrase qualifies it: "the image (only 380MB now)".
 _APPOSITION = re.compile(
@@ -203,6 +191,13 @@ _CHANGE_CUE = re.compile(
     rf"|moved|relocated|renamed|joined|left|started|{_CHANGE_VERB}|actually|correction"
     r"|meant|mistake|instead|rather|down to|up to|slipped|pushed|went|gone)\b"
     r"|\bfrom \S+(?: \S+)? to\b",
+    re.I,
+)
+# A value's own change, for the gate's guesses across wording: time ("now", "these
+# days") or a change verb, not a start or a novelty ("since the project started").
+_VALUE_CHANGE = re.compile(
+    r"\b(?:now|currently|these days|nowadays|recently|lately|anymore|any more|no longer"
+    rf"|as of|{_CHANGE_VERB}|down to|up to)\b|\bfrom \S+(?: \S+)? to\b",
     re.I,
 )
 _GENERIC = frozenset(
@@ -251,80 +246,15 @@ def read_attributes(statement: str, speaker: str) -> tuple[Reading, ...]:
     return tuple(found.values())
 
 
+def value_change_cue(statement: str) -> bool:
+    """Whether the statement says a value changed by time or a change verb ("now",
+    "dropped to", "from X to Y"): what the gate's guesses across wording need."""
+    return _VALUE_CHANGE.search(statement) is not None
+
+
 def change_cue(statement: str) -> bool:
     """Whether the statement says something changed ("now", "improved to", "from X to")."""
     return _CHANGE_CUE.search(statement) is not None
-
-
-_UNIT_CLASS = {
-    **dict.fromkeys(("ms", "s", "min", "h"), "duration"),
-    **dict.fromkeys(("kb", "mb", "gb", "tb", "kib", "mib", "gib"), "size"),
-    **dict.fromkeys(("usd", "$"), "usd"),
-    **dict.fromkeys(("eur", "€"), "eur"),
-}
-_PLAIN_NUMBER = re.compile(r"^\d+(?:\.\d+)*$")
-
-
-def value_kind(value: str) -> str:
-    """``number`` (counts, versions), a quantity's unit (``ms``, ``$``), else ``text``
-    (names, places, dates)."""
-    if _PLAIN_NUMBER.match(value):
-        return "number"
-    if value[:1] in "$€£" and value[1:2].isdigit():
-        return _UNIT_CLASS.get(value[0], value[0])
-    number, _, unit = value.partition(" ")
-    if _PLAIN_NUMBER.match(number) and unit in _UNITS.values():
-        return _UNIT_CLASS.get(unit, unit)
-    return "text"
-
-
-_DATE_VALUE = re.compile(rf"\b(?:{'|'.join(MONTHS)})\b")
-
-
-def value_shape(value: str) -> str:
-    """A finer kind of value: a count apart from a version ("4" / "3.11"), a date apart
-    from a name; quantities by unit class as in :func:`value_kind`."""
-    kind = value_kind(value)
-    if kind == "number":
-        return "version" if "." in value else "count"
-    if kind == "text":
-        return "date" if _DATE_VALUE.search(value) else "text"
-    return kind
-
-
-def same_attribute(first: str, second: str) -> bool:
-    """Whether two attribute keys name the same thing: the head word of one is a word of
-    the other ("image size" ~ "docker image" ~ "image"; "open issue" !~ "open ticket"), or
-    one is an acronym of the other ("MAU" ~ "monthly user": first and last initials); with
-    one head, modifiers that share nothing name two things ("python version" !~ "express
-    version", "build time" !~ "response time")."""
-    words, others = first.split(), second.split()
-    if not (words and others):
-        return False
-    if words[-1] == others[-1]:  # one head: the modifiers must not name two things
-        mine, theirs = set(words[:-1]), set(others[:-1])
-        return not mine or not theirs or bool(mine & theirs)
-    return (
-        words[-1] in others
-        or others[-1] in words
-        or _acronym_of(first, others)
-        or (_acronym_of(second, words))
-    )
-
-
-def _acronym_of(acronym: str, words: list[str]) -> bool:
-    """ "MAU" for "monthly (active) user": its first letter starts the phrase, its last
-    starts the head, and it has a letter for every word."""
-    if not (acronym.isupper() and acronym.isalpha()) or len(words) < 2:
-        return False
-    letters = acronym.lower()
-    return letters[0] == words[0][0] and letters[-1] == words[-1][0] and len(words) <= len(letters)
-
-
-def comparable(first: str, second: str) -> bool:
-    """Whether two values of one attribute can replace each other: the same kind of value
-    (a number, a quantity in the same unit, a text)."""
-    return value_kind(first) == value_kind(second)
 
 
 def _clauses(text: str) -> list[str]:
@@ -356,19 +286,28 @@ def _reading(match: re.Match[str], speaker: str, changed: bool) -> Reading | Non
     value = _value(match)
     if value is None:
         return None
+    if not words and subject != speaker and value[1] == "quantity" and not groups.get("noun"):
+        subject, words = speaker, [subject]  # "Coverage stands at 74%": no one's name
     noun = groups.get("noun")
     if groups.get("acronym"):
         return Reading(subject, groups["acronym"], value[0], changed)
     if groups.get("predicate"):
         words = [*words, groups["predicate"]]
+    if groups.get("of"):  # "uses 900MB of RAM": a measure of the worker's RAM
+        words = [*words, groups["of"]]
     if noun:
         nouns = noun.split()
         if nouns[-1] in _TIME_NOUNS or nouns[-1] in FUNCTION_WORDS:
             return None
         words = nouns
+    versioned = _NAMED_VERSION.fullmatch(value[0]) if value[1] == "name" else None
+    if versioned:  # "is on Postgres 15.6": the version of a named thing
+        words, value = [*words, *versioned.group(1).split()], (versioned.group(2), "version")
     words = _attribute_words(words, speaker)
     if value[1] == "version" and "version" not in words:
         words.append("version")
+    if len(words) == 1:  # "our Postgres runs in ...": where the database runs
+        words = [_KIND_OF.get(words[0], words[0])]
     attribute = " ".join(words[-KEY_WORDS:])
     if not attribute or (value[1] == "name" and not _named_value(match)):
         return None
@@ -384,6 +323,7 @@ def _owner(phrase: str, speaker: str, named_alone: bool) -> tuple[str, list[str]
     for word in words:
         bare = word.removesuffix("'s").removesuffix("'")
         named = bare[:1].isupper() and not bare.isupper() and bare.lower() not in NON_NAMES
+        named = named and "'" not in bare
         alone = named_alone and len(words) == 1
         if named and subject == speaker and (word.endswith("'s") or alone):
             subject = bare.lower()
@@ -392,13 +332,26 @@ def _owner(phrase: str, speaker: str, named_alone: bool) -> tuple[str, list[str]
     return subject, kept
 
 
+_NAMED_VERSION = re.compile(r"([a-z][\w+#-]*(?: [a-z][\w+#-]*)?) v?(\d+(?:\.\d+){1,3})")
+# Prepositions after which a phrase only qualifies its head ("the tech lead on Ledgerly",
+# "latency at p95"): the attribute is what comes before.
+_QUALIFYING = frozenset({"on", "in", "at", "for", "with", "from"})
+
+
 def _attribute_words(words: list[str], speaker: str) -> list[str]:
-    """Content lemmas of an attribute phrase; "X of Y" reads as "Y X"."""
+    """Content lemmas of an attribute phrase; "X of Y" and "X per Y" read as "Y X", and a
+    qualifying phrase ("on the site", "at p95") is left out."""
     lowered = [w.lower() for w in words]
-    if "of" in lowered:
-        cut = lowered.index("of")
-        lowered = lowered[cut + 1 :] + lowered[:cut]
-    lemmas = [lemma(w) for w in lowered if w not in FUNCTION_WORDS and w != speaker]
+    cut = next((i for i, w in enumerate(lowered) if w in _QUALIFYING and i > 0), len(lowered))
+    lowered = lowered[:cut]
+    for joint in ("of", "per"):
+        if joint in lowered:
+            cut = lowered.index(joint)
+            lowered = lowered[cut + 1 :] + lowered[:cut]
+    content = [
+        w for w in lowered if w not in FUNCTION_WORDS and w != speaker and "'" not in w
+    ]  # fmt: skip
+    lemmas = [lemma(w) for w in content]
     return [w for w in lemmas if w not in _GENERIC and not w.isdigit() and len(w) > 1]
 
 
@@ -409,7 +362,7 @@ def _value(match: re.Match[str]) -> tuple[str, str] | None:
         amount = _number(group["camount"]) + (group.get("cmult") or "").lower()
         return f"{group['cur']}{amount}", "quantity"
     if group.get("unit"):
-        return f"{_number(group['qnum'])} {_UNITS[group['unit'].lower()]}", "quantity"
+        return f"{_number(group['qnum'])} {UNITS[group['unit'].lower()]}", "quantity"
     if group.get("version"):
         return group["version"].removeprefix("v"), "version"
     if group.get("date"):
@@ -444,3 +397,14 @@ def lemma(word: str) -> str:
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
+
+
+# A member of an exclusive category that is a whole attribute names the category's thing
+# ("our Postgres runs in eu-west-1": where the database runs); "Postgres version" stays.
+_KIND_OF = {
+    lemma(alias): category.split()[-1]
+    for category, members in CATEGORIES.items()
+    for aliases in members.values()
+    for alias in aliases
+    if " " not in alias and "." not in alias
+}

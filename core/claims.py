@@ -17,9 +17,7 @@ from datetime import date, datetime, time
 
 from .assertions import (
     ASSISTANT,
-    FINITE_WORD,
     assistant_reading,
-    elided_subject,
     has_finite_verb,
     past_expressive,
     speech_act,
@@ -29,12 +27,12 @@ from .clauses import HAS_SUBJECT, Clause, split_clauses
 from .events import SpeakerRole as Role
 from .extraction import Claim, Signal, SignalKind, Slot
 from .fragments import (
-    addressed_imperative,
-    elided_copula,
-    elided_feeling,
-    elided_modal,
-    spelled_out_copula,
+    elided_words,
+    elliptical,
+    no_assertion,
+    spelled,
     with_elided_it,
+    with_subject,
 )
 from .lexicon import (
     ADVERBS_BEFORE_VERB,
@@ -63,22 +61,27 @@ __all__ = [
     "split_clauses",
 ]
 
-EXTRACTION_VERSION = "rules/3"
+EXTRACTION_VERSION = "rules/4"  # stop 22: fragments, agreement, tense, open readings
 
 _DISCOURSE = re.compile(
-    r"(?:(?i:hey|hi|hello|wow|whoa|oh|ooh|yeah|yes|yep|yup|nope|no|well|so|haha\w*|lol|omg|aww*"
-    r"|ah|oof|woah|yay|ugh|phew|ok(?:ay)?|sure|anyway|by the way|btw|honestly|actually|also"
-    r"|plus|and"
-    r"|but|totally|true|right|hmm+|um+|oh my|gosh|man|dude|cool|nice|awesome|great|sorry(?=[,!.])"
-    r"|guess what|you know what)"
-    r"\b[,!.…]*\s*)*"
+    r"(?:(?:(?i:hey|hi|hello|wow|whoa|oh|ooh|yeah|yes|yep|yup|haha\w*|lol|omg|aww*"
+    r"|ah|oof|woah|yay|ugh|phew|ok(?:ay)?|anyway|by the way|btw|honestly|actually|also"
+    r"|plus|and|but|hmm+|um+|oh my|gosh|guess what|you know what|sure thing|no doubt)\b"
+    # An exclamation before its clause: "So cool you found a class", "How nice you came".
+    r"|(?i:so|how|really)\s+(?i:cool|nice|great|awesome|amazing|wonderful|sweet|lovely|fun"
+    r"|good)\b"
+    # Words that are interjections only when set off ("No, ...", but "No doubt ..."; "So
+    # I ...", but "So much ..."; "Great, ...", but "Great to chat").
+    r"|(?i:no|nope|well|sure|totally|true|right|man|dude|cool|nice|awesome|great|sorry)"
+    r"(?=[,!.…])|(?i:so)\b(?=[,!.…]|\s+(?:I|we|he|she|they|it|my|our|the|that|this)\b))"
+    r"[,!.…]*\s*)*"
 )
 _NOT_NEGATING = re.compile(
     r"\b(?:can['’]t wait|couldn['’]t be happier|not only|no doubt|no wonder|never been happier"
     r"|no matter|not bad|nothing but)\b",
     re.I,
 )
-_LEADING_VOCATIVE = re.compile(r"([A-Z][a-z]+)[,!]\s+")
+_LEADING_VOCATIVE = re.compile(r"([A-Z][a-z]+)(?:[,!]\s+|(?P<bare>\s+)(?=(?:you|your)\b))")
 _TRAILING_VOCATIVE = re.compile(r",\s*[A-Z][a-z]+\s*[.!…]*\s*$")
 _OWN_SUBJECT = re.compile(r"(?:I|we|my|our)\b", re.I)
 _ADDRESSED = re.compile(
@@ -87,12 +90,21 @@ _ADDRESSED = re.compile(
 """After "Name, ": the rest speaks to that person or of what is before them ("Mel, that's
 a great pic"), so the name is a vocative, not a subject."""
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_APPOSITION = re.compile(r"(?:my|our|his|her|their)\s+[\w'’-]+(?:\s+[\w'’-]+)?,")
 _MIN_CONTENT_WORDS = 2
 _LISTENER_LEFT = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 _IMAGE_SHARE = re.compile(r"\[shares? (?:an? )?(?:image|photo|picture)s?:\s*([^\]\n]+)\]", re.I)
 _CAPTION_TEXT = re.compile(r"[^\s\[\]]+")
+_DANGLING = frozenset("to and or of a an the with for from but because".split())
+_REPEATED_RUN = re.compile(r"\b((?:\w+ ){1,4}\w+)(?: and)? \1\b")
 # A short lead-in without a subject before a colon introduces the clause after it: "Good news: the
 # p95 latency is now 290ms", "Update: we moved to Seattle".
+# A reminder to the listener asserts its complement: "Just remember that it gets easier".
+_REMINDER = re.compile(
+    r"(?:just\s+|always\s+)?(?:remember|don['’]t\s+forget|never\s+forget|keep\s+in\s+mind)"
+    r"\s+that\s+(?=\w)",
+    re.I,
+)
 _LEAD_IN = re.compile(r"(?:[A-Za-z][\w'’-]*\s+){0,2}[A-Za-z][\w'’-]*:\s+(?=\S)")
 
 
@@ -208,8 +220,9 @@ def _image_claim(turn: _Turn, start: int, end: int) -> Claim | None:
     """A shared image as a sentence with its sharer as subject: "Melanie shared a photo
     of a dog on a beach." (a caption alone is no statement)."""
     caption = " ".join(_CAPTION_TEXT.findall(turn.original[start:end])).strip(" .")
-    if len(caption.split()) < 3:
-        return None
+    caption = _REPEATED_RUN.sub(r"\1", caption)  # "a car with a broken window and a broken window"
+    if len(caption.split()) < 3 or caption.split()[-1].lower() in _DANGLING:
+        return None  # too short, or cut off ("a sign that says don't be afraid to")
     return _assemble(f"{turn.speaker} shared {caption}.", ((start, end),), None, False, (), turn)
 
 
@@ -232,20 +245,18 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
     if slot_match is None and not _informative(body, turn.listener is not None):
         return None
     has_verb = has_finite_verb(body)
-    elided = _elided(body, has_verb)
-    if elided is None and addressed_imperative(body):
-        return None
-    if not (has_verb or elided is not None):
-        return None  # a verbless fragment ("Three times a week.") stays raw evidence
+    elided = elided_words(body, has_verb)
+    if no_assertion(body, has_verb, elided) or elliptical(body):
+        return None  # an imperative or a verbless fragment stays raw evidence
     statement = rewrite_clause(
         text, start, end, turn.signals, turn.speaker, turn.listener, subject_elided=bool(elided)
     )
     if _tautology(statement) or _LISTENER_LEFT.search(statement):
         return None  # "Your support means a lot to Jon": the addressee is not named
     if elided:
-        statement = _with_subject(statement, turn.speaker, elided)
+        statement = with_subject(statement, turn.speaker, elided)
     else:
-        statement = with_elided_it(_spelled(statement))
+        statement = with_elided_it(spelled(statement))
     slot, rule_negated = slot_match if slot_match else (None, False)
     spans = _support(turn, start, end)
     if not spans:
@@ -253,38 +264,6 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
     claim = _assemble(statement, spans, slot, rule_negated, inside, turn)
     hedge = HEDGE_CUES.search(text, clause.start, clause.end)
     return replace(claim, hedge=hedge.group(0).lower()) if hedge else claim
-
-
-def _elided(body: str, has_verb: bool) -> tuple[str, int] | None:
-    """What an elided subject "I" needs: the verb to put before the clause ("Been busy" ->
-    ``has``), or the clause's own first words in the third person and how many they are
-    ("Love it" -> ``loves``, "Can't wait" -> ``can't``, replacing them), or None when the
-    clause has its subject."""
-    verb = elided_subject(body)
-    if verb is not None:
-        return verb, 0
-    replaced = elided_feeling(body) or elided_modal(body)
-    if replaced is not None:
-        return replaced
-    return ("is", 0) if elided_copula(body, has_verb) else None
-
-
-def _spelled(statement: str) -> str:
-    """The copula a subject's "'s" stands for, spelled out when the statement has no other
-    finite verb ("Life's tough" -> "Life is tough"; "Caroline's painting is done" stays)."""
-    spelled = spelled_out_copula(statement)
-    if spelled == statement:
-        return statement
-    bare = re.sub(r"['’]s\b(?: (?:been|got|gotten|had)\b)?|\bto \w+", "", statement)
-    return statement if FINITE_WORD.search(bare) else spelled
-
-
-def _with_subject(statement: str, speaker: str, elided: tuple[str, int]) -> str:
-    verb, replaces = elided
-    words = statement.split(" ", replaces)
-    rest = words[-1] if replaces and len(words) > replaces else statement
-    rest = rest if replaces else rest[:1].lower() + rest[1:]
-    return " ".join(w for w in (speaker, verb, rest) if w)
 
 
 def _assistant_claim(turn: _Turn, clause: Clause, start: int, end: int) -> Claim | None:
@@ -346,9 +325,13 @@ def _content_start(turn: _Turn, clause: Clause) -> int:
     if heading and not HAS_SUBJECT.search(heading.group(0)):
         start = heading.end()
     name = _LEADING_VOCATIVE.match(text, start, clause.end)
-    if name and (name.group(1) == turn.listener or _called_by_name(text, name)):
+    listener = name is not None and name.group(1) == turn.listener
+    if name and (listener or (not name.group("bare") and _called_by_name(text, name))):
         lead = _DISCOURSE.match(text, name.end(), clause.end)
         start = lead.end() if lead else name.end()
+    reminder = _REMINDER.match(text, start, clause.end)
+    if reminder and has_finite_verb(text[reminder.end() : clause.end]):
+        start = reminder.end()  # "Just remember that setbacks can be lessons": the speaker's view
     past = past_expressive(text[start : clause.end])
     if past > 0:
         return _content_start(turn, replace(clause, start=start + past))
@@ -360,6 +343,8 @@ def _called_by_name(text: str, name: re.Match[str]) -> bool:
     that speaks to its listener."""
     word = name.group(1).lower()
     common = word in NOT_NAMES | ADVERBS_BEFORE_VERB | CALENDAR_WORDS or word.endswith("ly")
+    if _APPOSITION.match(text, name.end()):
+        return False  # "Jonah, my brother, is based in Chicago": the subject and its apposition
     return not common and _ADDRESSED.match(text, name.end()) is not None
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from .assertions import has_finite_verb
+from .assertions import elided_subject, has_finite_verb
+from .fragments import elided_feeling, elided_modal
 
 __all__ = ["HAS_SUBJECT", "Clause", "split_clauses"]
 
@@ -25,8 +26,15 @@ _CLAUSE_BREAK = re.compile(
     r"|,?\s+(?:and|but|so|because)\s+(?=(?:I|we|he|she|they|it)\b|my(?:\s+\w+){1,2}\s+"
     r"(?:is|was|are|were|has|had|have|will|just|also|\w+ed|\w+s)\b)"
     r"|(?:,\s+|,?\s+(?:and|but|so)\s+)(?=(?:please|pls|kindly)\b|(?:can|could|would|should|shall)\s+(?:you|we|I)\b)"
-    r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s|(?:it|it['’]s|we|they|he|she|there['’]s|that['’]s)\s"
-    r"|(?:the|only|this|these|those)\s+(?:[\w'’-]+\s+){0,3}(?:is|are|was|were|has|have)\b"
+    r"|,\s+(?=(?:so|and|but)\s+(?:make\s+sure|don['’]t|remember|keep|be\s+sure)\b)"
+    r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s|(?i:it|we|they|he|she)(?:['’](?:s|re|ve|ll|d))?\s"
+    r"|(?:everything|everyone|nothing|nobody|someone|something)\s+[a-z]+s\b"
+    r"|(?:there['’]s|that['’]s)\s"
+    r"|(?:the|only|this|these|those)\s+(?:[\w'’-]+\s+){0,3}(?:is|are|was|were|has|have"
+    r"|(?:really|also|just|still|always|never)\s+[a-z]{3,})\b"
+    # An elided "I" before "been" and a gerund subject before its verb: "Store's going
+    # good, just been busy"; "You're right, staying positive is key".
+    r"|(?:just\s+|also\s+)?been\s|[a-z]{2,}ing\s+(?:[\w'’-]+\s+){0,8}(?:is|was|makes|helps|keeps)\b"
     r"|(?:his|her|their|my|our)\s+[\w'’-]+\s+(?:[a-z]+ly\s+)?(?:is|are|was|were|has|have|\w+ed)\b"
     r"|[A-Z][a-z]+\s+(?:did|is|was|has|does)\b)"
 )
@@ -38,7 +46,7 @@ _NOUN_PHRASE = re.compile(
 HAS_SUBJECT = re.compile(r"\b(?:I|I['’]\w+|we|he|she|they|it|it['’]s|that['’]s|there['’]s)\b", re.I)
 _SUBORDINATE = re.compile(
     r"(?:when|whenever|if|because|since|after|before|while|although|though|once|as|until"
-    r"|unless|whether|even though|so that)\b",
+    r"|unless|whether|even though|so that|now that)\b",
     re.I,
 )
 # A question that follows a statement in one sentence: "The image is 380MB now, so can we
@@ -83,11 +91,19 @@ def _keeps_together(before: str, joint: str, after: str) -> bool:
     """A subordinate opening ("When I was young, I ...") or a compound subject ("My wife
     and I moved") is no clause of its own; a clause with its own verb before a comma is
     ("Clay is incredible, it brings me joy": two clauses, no comma splice)."""
+    before = before.strip()
     if joint.strip() == ",":
-        has_clause = HAS_SUBJECT.search(before) or has_finite_verb(before)
+        has_clause = HAS_SUBJECT.search(before) or has_finite_verb(before) or _elided(before)
         return _SUBORDINATE.match(before) is not None or not has_clause
     compound = joint.strip() == "and" and after.startswith("I ")
-    return compound and _NOUN_PHRASE.fullmatch(before.strip()) is not None
+    return compound and _NOUN_PHRASE.fullmatch(before) is not None
+
+
+def _elided(before: str) -> bool:
+    """A clause whose subject "I" is left out ("Really appreciate your support, it means a
+    lot"): a clause of its own before the comma."""
+    body = before.strip()
+    return bool(elided_feeling(body) or elided_modal(body) or elided_subject(body))
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:

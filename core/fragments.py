@@ -6,19 +6,29 @@ Chat drops the subject "I" and the copula: "Trying to get it fixed." ("I'm tryin
 "Pottery's so relaxing" ("Pottery is"). Each is rewritten with the speaker as subject or
 the copula spelled out, so the statement has a subject and a finite verb. A bare-verb
 fragment addressed to the listener ("Cherish those moments!", "Spill the beans") says
-nothing about the speaker and is no claim.
+nothing about the speaker and is no claim; so is a fragment with no verb of its own
+("Three times a week.", "So much since we talked"), an answer that needs the other
+speaker's question, and an elided verb phrase ("Yeah, I love to.").
 """
 
 from __future__ import annotations
 
 import re
 
+from .assertions import FINITE_WORD, elided_subject, has_finite_verb, verbless_main_clause
 from .lexicon import FUNCTION_WORDS, IRREGULAR_PAST
 
 __all__ = [
     "addressed_imperative",
+    "elided_words",
+    "elliptical",
+    "no_assertion",
+    "spelled",
+    "with_subject",
+    "ambiguous_copula",
     "elided_copula",
     "elided_feeling",
+    "elided_it",
     "elided_modal",
     "spelled_out_copula",
     "with_elided_it",
@@ -45,13 +55,14 @@ _NOT_GERUNDS = frozenset(
     """.split()
 )
 _GERUND = re.compile(rf"^{_DEGREE}(?P<word>[A-Za-z]{{2,}}ing)\b", re.I)
+_AND_GERUND = re.compile(r",? (?:and|or) [a-z]{2,}ing\b")
 # A finite verb after a leading gerund makes the gerund the subject ("Talking to them made
 # me ...", "Painting and drawing have helped"): then nothing is elided.
 _FINITE_AFTER = re.compile(
     r"\b(?:is|are|was|were|am|has|have|had|do|does|did|will|would|can|could|should|may"
     r"|might|must|make|makes|made|let|lets|help|helps|helped|keep|keeps|kept|give|gives|gave"
     r"|bring|brings|brought|mean|means|meant|matter|matters|feel|feels|felt|take|takes|took"
-    r"|seem|seems|seemed|become|becomes|became|sounds|looks|"
+    r"|seem|seems|seemed|become|becomes|became|sounds|looks|[a-z]{3,}ly [a-z]{3,}s|"
     + "|".join(sorted(IRREGULAR_PAST))
     + r")\b|['’](?:s|re|ve|ll|d)\b|(?<!\bget )(?<!\bgot )(?<!\bit )(?<!\bbe )(?<!\bbeen )"
     r"\b[a-z]{3,}ed\b",
@@ -79,11 +90,27 @@ _IS_NEXT = (
     r"|always|never|not|a|an|the|about|from|like|everything|nothing|ok|okay|still|also"
     r"|good|great|nice|tough|hard|huge|fine|perfect|awesome|amazing|cool|fun|small|big"
     r"|short|busy|crazy|hilarious|important|beautiful|incredible|unpredictable|precious"
+    r"|on|in|at|here|there|around"
 )
+# Words after "'s" that only a copula takes (an adverb, a determiner, a preposition): with
+# any other (an adjective, an -ing word) the "'s" may be a possessive ("Jon's hard work").
+_ONLY_COPULA_NEXT = (
+    r"gonna|going|getting|so|such|too|very|really|super|pretty|all|just|mostly|always|never"
+    r"|not|a|an|the|about|from|like|everything|nothing|ok|okay|still|also|my|your|his|her"
+    r"|our|their|on|in|at|here|there|around"
+)
+# "It's definitely been ...": "has" also after an adverb.
+_HAS_AFTER_ADVERB = re.compile(
+    rf"^['’]s (?:[a-z]+ly|just|always|never|still|also) (?:{_HAS_NEXT})\b"
+)
+_ADJECTIVE_ENDINGS = r"[a-z]{3,}(?:able|ible|ful|ous|ive|ic|al|ent|ant|less)"
 _CONTRACTED = re.compile(
-    rf"^(?P<subject>(?:[A-Z][\w-]*|[Tt]he [\w-]+)(?:['’]s)?(?: [a-z][\w-]*(?:['’]s)?){{0,5}}?)['’]s"
-    rf" (?P<next>{_HAS_NEXT}|{_IS_NEXT}|(?<=name['’]s )[A-Z]\w*)\b"
+    rf"^(?P<lead>[A-Z][a-z]+ly, )?"
+    rf"(?P<subject>(?:[A-Z][\w-]*|[Tt]he [\w-]+)(?:['’]s)?(?: [a-z][\w-]*(?:['’]s)?){{0,5}}?)['’]s"
+    rf" (?P<next>{_HAS_NEXT}|{_IS_NEXT}|{_ADJECTIVE_ENDINGS}|(?<=name['’]s )[A-Z]\w*"
+    r"|my|your|his|her|our|their|[A-Z]\w*['’]s(?= [a-z]))\b(?![-'’])"
 )
+
 # A clause whose elided subject is the speaker, opening with a modal or a contraction of
 # one ("Can't wait to see it" -> "Maya can't wait ..."; "Gotta focus" -> "Maya has got to").
 _MODAL_OPENINGS = {
@@ -108,7 +135,7 @@ def elided_feeling(body: str) -> tuple[str, int] | None:
     while adverbs < len(words) - 1 and words[adverbs].lower() in _ADVERBS_BEFORE_FEELING:
         adverbs += 1
     first = words[adverbs].lower().strip(",.!") if words else ""
-    if first not in _FEELING_VERBS or not body[:1].isupper():
+    if first not in _FEELING_VERBS:
         return None
     verb = first[:-1] + "ies" if first.endswith("y") and first != "enjoy" else first + "s"
     return " ".join([*(w.lower() for w in words[:adverbs]), verb]), adverbs + 1
@@ -121,7 +148,13 @@ def elided_modal(body: str) -> tuple[str, int] | None:
     verb = _MODAL_OPENINGS.get(words[0]) if words else None
     if len(words) > 1 and words[1] == "be":
         return None  # "Gonna be a great night": the elided subject is "it", not "I"
-    return (verb, 1) if verb and body[:1].isupper() else None
+    return (verb, 1) if verb else None
+
+
+def elided_it(body: str) -> bool:
+    """Whether the clause opens with a verb whose elided subject is "it" ("Reminds me of
+    home", "Must have taken a lot of work")."""
+    return _IT_OPENING.match(body) is not None
 
 
 def with_elided_it(statement: str) -> str:
@@ -142,6 +175,8 @@ def elided_copula(body: str, has_verb: bool) -> bool:
     gerund = _GERUND.match(body)
     if gerund is None or gerund.group("word").lower() in _NOT_GERUNDS:
         return False
+    if _AND_GERUND.match(body, gerund.end()):
+        return False  # "Playing and singing let me ...": a compound subject
     return not (has_verb and _FINITE_AFTER.search(body, gerund.end()))
 
 
@@ -160,5 +195,78 @@ def spelled_out_copula(statement: str) -> str:
     match = _CONTRACTED.match(statement)
     if match is None:
         return statement
-    verb = "has" if re.fullmatch(_HAS_NEXT, match.group("next")) else "is"
-    return f"{match.group('subject')} {verb}{statement[match.end('subject') + 2 :]}"
+    if statement.startswith(("Here's", "Here’s")):
+        return "Here is" + statement[6:]
+    has = _HAS_AFTER_ADVERB.match(statement, match.end("subject")) is not None
+    verb = "has" if has or re.fullmatch(_HAS_NEXT, match.group("next")) else "is"
+    lead = match.group("lead") or ""
+    return f"{lead}{match.group('subject')} {verb}{statement[match.end('subject') + 2 :]}"
+
+
+def ambiguous_copula(statement: str) -> bool:
+    """Whether the "'s" spelled out may be a possessive ("Caroline's painting", "Melanie's
+    beautiful ..."): then only a statement with no other finite verb takes "is"."""
+    match = _CONTRACTED.match(statement)
+    if match is None:
+        return False
+    word = match.group("next")
+    return not (
+        re.fullmatch(_ONLY_COPULA_NEXT, word) or re.fullmatch(_HAS_NEXT, word) or word[:1].isupper()
+    )
+
+
+def no_assertion(body: str, has_verb: bool, elided: tuple[str, int] | None) -> bool:
+    """A bare verb to the listener ("Cherish those moments") or a fragment without a verb of
+    its own ("Three times a week.", "So much since we talked"): an answer or an exclamation
+    that needs the other speaker's words to be a sentence, so it is no claim."""
+    if elided is not None:
+        return False
+    if addressed_imperative(body) or verbless_main_clause(body):
+        return True
+    return not (has_verb or elided_it(body))
+
+
+def elided_words(body: str, has_verb: bool) -> tuple[str, int] | None:
+    """What an elided subject "I" needs: the verb to put before the clause ("Been busy" ->
+    ``has``), or the clause's own first words in the third person and how many they are
+    ("Love it" -> ``loves``, "Can't wait" -> ``can't``, replacing them), or None when the
+    clause has its subject."""
+    verb = elided_subject(body)
+    if verb is not None:
+        return verb, 0
+    replaced = elided_feeling(body) or elided_modal(body)
+    if replaced is not None:
+        return replaced
+    return ("is", 0) if elided_copula(body, has_verb) else None
+
+
+def spelled(statement: str) -> str:
+    """The copula a subject's "'s" stands for, spelled out when the statement has no other
+    finite verb ("Life's tough" -> "Life is tough"; "Caroline's painting is done" stays)."""
+    out = spelled_out_copula(statement)
+    if out == statement or not ambiguous_copula(statement):
+        return out
+    bare = re.sub(r"['’]s\b(?: (?:been|got|gotten|had)\b)?|\bto \w+", "", statement)
+    # The clause of the "'s" up to a relative clause or a complement ("Art's awesome for
+    # showing who we are", "Life's unpredictable, but ...").
+    segment = re.split(r";|,? but |\b(?:who|which|that|what|how|when|for|to)\b", bare)[0]
+    return statement if FINITE_WORD.search(segment) or has_finite_verb(segment) else out
+
+
+def with_subject(statement: str, speaker: str, elided: tuple[str, int]) -> str:
+    """The statement with the speaker (and the verb the elision needs) put first."""
+    verb, replaces = elided
+    words = statement.split(" ", replaces)
+    rest = words[-1] if replaces and len(words) > replaces else statement
+    rest = rest if replaces else rest[:1].lower() + rest[1:]
+    return " ".join(w for w in (speaker, verb, rest) if w)
+
+
+def elliptical(body: str) -> bool:
+    """A verb phrase left to the context: "Yeah, I love to.", "We will if we can"."""
+    ellipsis = re.compile(
+        r"\b(?:(?:love|like|want|need|have|has|had|try|tried|plan|hope|going|got|used|mean)s?"
+        r"\s+to|if\s+\w+\s+can)\W*$",
+        re.I,
+    )
+    return ellipsis.search(body) is not None

@@ -21,21 +21,14 @@ from typing import Protocol
 
 import numpy as np
 
-from .attributes import change_cue, comparable, read_attribute, same_attribute, value_shape
-from .categories import exclusive_rival, named_members
+from .attribute_match import comparable, same_attribute, value_kind, value_shape
+from .attributes import change_cue, read_attribute, read_attributes, value_change_cue
+from .contradictions import claim_role, claim_speaker, contradicted, exclusive_rival_fact
 from .events import Fact
-from .extraction import Claim, SignalKind, Slot
+from .extraction import Claim, Slot
 from .lexicon import IRREGULAR_PAST
 from .memory_state import ScopeMemory, Vector, open_owner, slot_key
-from .polarity import (
-    content_lemmas,
-    denied_terms,
-    denies_for_all_time,
-    lead_subject,
-    mentions,
-    plain_negation,
-    polarity_change_cue,
-)
+from .polarity import denies_for_all_time, polarity_change_cue
 from .slot_rules import is_open_attribute
 from .temporal import Tense, tense_at
 
@@ -113,20 +106,22 @@ def adaptive_threshold(memory: ScopeMemory, config: GateConfig) -> float:
     return min(config.threshold, config.density_factor * float(np.median(distances)))
 
 
-def claim_role(claim: Claim) -> str:
-    """Who asserted the claim: the extractor's ``role`` when it has one, else the user."""
-    return claim.role or "user"
-
-
 def slotted(claim: Claim, speaker: str) -> Claim:
     """The claim keyed by its open (subject, attribute, value) reading when no slot rule
-    keyed it (core/attributes.py), so a later value of the same attribute meets it."""
-    if claim.slot is not None or claim.negated:
+    keyed it, or only a many-valued one and the reading gives a measure
+    (core/attributes.py), so a later value of the same attribute meets it."""
+    if claim.negated or (claim.slot is not None and not _many_valued(claim.slot)):
         return claim
     reading = read_attribute(claim.statement, speaker)
-    if reading is None:
+    if reading is None or (claim.slot is not None and value_kind(reading.value) == "text"):
         return claim
     return replace(claim, slot=Slot(reading.subject, reading.attribute, reading.value))
+
+
+def _many_valued(slot: Slot) -> bool:
+    """A rule's slot that holds many values at once ("likes", "hobby"): a measure the
+    statement gives ("a run is 8 minutes now") says more about what can change."""
+    return "=" in slot_key(slot.subject, slot.attribute, slot.value)
 
 
 def decide(
@@ -135,22 +130,29 @@ def decide(
     vector: Vector,
     config: GateConfig,
     advisor: MergeAdvisor | None = None,
+    speaker: str = "",
 ) -> Decision:
-    """The gate's verdict for one candidate claim."""
+    """The gate's verdict for one candidate claim (said by ``speaker``, if known)."""
     if claim.review_reason:
         return Decision(Verdict.REVIEW, None, f"needs review: {claim.review_reason}")
-    current = _slot_conflict(memory, claim) or _paraphrased_change(memory, claim, vector, config)
+    current = (
+        _slot_conflict(memory, claim)
+        or _paraphrased_change(memory, claim, vector, config)
+        or _implied_subject_change(memory, claim, speaker or claim_speaker(claim))
+    )
     if current is not None:
         return _value_change(claim, current)
-    rival = _exclusive_rival(memory, claim)
+    rival = exclusive_rival_fact(memory, claim)
     if rival is not None:
         return _rival_change(claim, *rival)
     if len(memory) == 0:
         return Decision(Verdict.ADD, None, "store empty")
     found = novelty(memory, vector, config)
-    contradicted = _contradiction(memory, claim, vector, config)
-    if contradicted is not None:
-        return replace(_polarity_change(claim, contradicted), novelty=found)
+    contradicting = contradicted(
+        memory, claim, vector, config.contradiction_similarity, config.contradiction_neighbours
+    )
+    if contradicting is not None:
+        return replace(_polarity_change(claim, contradicting), novelty=found)
     nearest = memory.facts[found.nearest] if found.nearest else None
     if found.score < found.threshold and nearest and compatible(claim, nearest):
         return Decision(Verdict.NOOP, nearest, "already known (corroborates)", found)
@@ -196,14 +198,16 @@ def _paraphrased_change(
 ) -> Fact | None:
     """The fact a said change of value updates when its attribute is worded differently:
     of the subject's open facts with a value of the same shape (a count, a version, a
-    quantity of one unit class, a date, a name), the one closest in meaning, if close
-    enough and clearly closer than the next. Without a change cue nothing is inferred."""
+    quantity of one unit class), the one closest in meaning, if close enough and clearly
+    closer than the next. Without a change cue, or for a name, nothing is inferred."""
     slot = claim.slot
     if slot is None or not is_open_attribute(slot.attribute) or claim.hedge:
         return None
-    if not (claim.correction or change_cue(claim.statement)):
+    if not (claim.correction or value_change_cue(claim.statement)):
         return None
     shape = value_shape(slot.value)
+    if shape == "text":
+        return None  # a name or a place: its attribute must be worded alike (no guess)
     owned = memory.open_facts(open_owner(slot.subject, slot.attribute, claim_role(claim)))
     if any(same_attribute((f.slot or "").partition("|")[2], slot.attribute) for f in owned):
         return None  # the attribute is known by its own words: the slot rules decided
@@ -213,6 +217,22 @@ def _paraphrased_change(
         if f.slot_value is not None and f.slot_value != slot.value
         and value_shape(f.slot_value) == shape
     ]  # fmt: skip
+    same_unit = [f for f in candidates if _unit(f.slot_value) == _unit(slot.value)]
+    return _closest(memory, same_unit or candidates, vector, config)
+
+
+def _unit(value: str | None) -> str:
+    """The unit a quantity is written in ("ms" apart from "min": a latency is no build)."""
+    text = value or ""
+    if " " in text:
+        return text.rpartition(" ")[2]
+    return text[:1] if text[:1] in "$€£" else ""
+
+
+def _closest(
+    memory: ScopeMemory, candidates: list[Fact], vector: Vector, config: GateConfig
+) -> Fact | None:
+    """The candidate closest in meaning, if close enough and clearly closer than the next."""
     scored = sorted(
         ((float(memory.vectors[f.fact_id] @ vector), f) for f in candidates),
         key=lambda pair: -pair[0],
@@ -221,6 +241,45 @@ def _paraphrased_change(
         return None
     runner_up = scored[1][0] if len(scored) > 1 else 0.0
     return scored[0][1] if scored[0][0] - runner_up >= config.paraphrase_margin else None
+
+
+def _implied_subject_change(memory: ScopeMemory, claim: Claim, speaker: str) -> Fact | None:
+    """The fact a said change updates when one of the two readings names its subject and
+    the other leaves it to the speaker ("Tidepool has 2,100 MAU" ... "the monthly user
+    count has climbed to 2,500", "we have 2,500 monthly users now"): the one active fact of
+    the same attribute and kind of value across those subjects. Two named subjects never
+    meet, and without a change cue nothing is inferred."""
+    slot = claim.slot
+    if slot is None or not is_open_attribute(slot.attribute) or claim.hedge:
+        return None
+    if not (claim.correction or value_change_cue(claim.statement)):
+        return None
+    speaker, role = speaker.lower(), claim_role(claim)
+    found = [
+        fact
+        for fact in _open_facts_of_role(memory, role)
+        if _implied_pair(fact, slot, speaker) and fact.slot_value is not None
+        and fact.slot_value != slot.value and comparable(fact.slot_value, slot.value)
+    ]  # fmt: skip
+    return found[0] if len(found) == 1 else None
+
+
+def _open_facts_of_role(memory: ScopeMemory, role: str) -> list[Fact]:
+    ids = (i for owner, held in memory.open_slots.items() for i in held)
+    return [memory.facts[i] for i in ids if memory.facts[i].asserted_by == role]
+
+
+def _implied_pair(fact: Fact, slot: Slot, speaker: str) -> bool:
+    subject, _, attribute = (fact.slot or "").partition("|")
+    if subject == slot.subject or speaker not in (subject, slot.subject):
+        return False
+    return same_attribute(attribute, slot.attribute)
+
+
+def _said_change(claim: Claim) -> bool:
+    """The statement's own reading says the value changed ("relocating the database to
+    eu-central-1", "postponed the beta to July 23": a verb that takes a thing to a value)."""
+    return any(reading.changed for reading in read_attributes(claim.statement, ""))
 
 
 def _past_tense(statement: str) -> bool:
@@ -233,25 +292,6 @@ def _past_tense(statement: str) -> bool:
 
 
 _PRESENT = re.compile(r"\b(?:is|are|am|has|have|now|currently)\b", re.I)
-
-
-def _exclusive_rival(memory: ScopeMemory, claim: Claim) -> tuple[Fact, str] | None:
-    """The latest active fact that names another member of an exclusive category (another
-    database, license, host ...) for the same subject, and the category."""
-    if claim.negated or claim.hedge or not named_members(claim.statement):
-        return None
-    subject, role = lead_subject(claim.statement), claim_role(claim)
-    for fact_id in reversed(memory.active):
-        fact = memory.facts[fact_id]
-        if fact.negated or fact.asserted_by != role:
-            continue
-        theirs = lead_subject(fact.statement)
-        if subject and theirs and subject != theirs:
-            continue  # about someone or something else
-        category = exclusive_rival(claim.statement, fact.statement)
-        if category is not None:
-            return fact, category
-    return None
 
 
 def _rival_change(claim: Claim, fact: Fact, category: str) -> Decision:
@@ -274,7 +314,7 @@ def _value_change(claim: Claim, current: Fact) -> Decision:
     if not is_open_attribute(slot.attribute):
         return Decision(Verdict.UPDATE, current, "new value for a single-valued slot")
     change = f"{slot.attribute}: {current.slot_value} -> {slot.value}"
-    if claim.correction or change_cue(claim.statement):
+    if claim.correction or change_cue(claim.statement) or _said_change(claim):
         return Decision(Verdict.UPDATE, current, f"new value for {change}")
     if current.slot_value is not None and value_shape(slot.value) not in IDENTITIES:
         if _past_tense(claim.statement):
@@ -284,62 +324,11 @@ def _value_change(claim: Claim, current: Fact) -> Decision:
     return Decision(Verdict.CONFLICT, current, why)
 
 
-def _contradiction(
-    memory: ScopeMemory, claim: Claim, vector: Vector, config: GateConfig
-) -> Fact | None:
-    """The close active fact of the other polarity that says the same thing: the claim
-    and the fact share at least two content words, half of the negated one's."""
-    sims = memory.matrix @ vector
-    order = np.argsort(-sims)[: config.contradiction_neighbours]
-    role = claim_role(claim)
-    for row in order:
-        if float(sims[row]) < config.contradiction_similarity:
-            break
-        fact = memory.facts[memory.active[int(row)]]
-        if fact.negated != claim.negated and fact.asserted_by == role:
-            if _same_matter(claim, fact, memory):
-                return fact
-    return None
-
-
-def _same_matter(claim: Claim, fact: Fact, memory: ScopeMemory) -> bool:
-    """The negated one denies what the other says: a named thing it denies is named by
-    the other, or both are about the same subject and share most of the negated one's
-    content words."""
-    negated, positive = (claim, fact) if claim.negated else (fact, claim)
-    if not plain_negation(negated.statement):
-        return False
-    speaker = _speaker(claim)
-    terms = denied_terms(negated.statement, speaker)
-    if any(mentions(positive.statement, t) and _specific(memory, t) for t in terms):
-        return True
-    subject = lead_subject(claim.statement)
-    if not subject or subject != lead_subject(fact.statement):
-        return False
-    ours, theirs = content_lemmas(claim.statement), content_lemmas(fact.statement)
-    shared = ours & theirs
-    return len(shared) >= 2 and 2 * len(shared) >= len(ours if claim.negated else theirs)
-
-
-def _specific(memory: ScopeMemory, term: str) -> bool:
-    """A term few of the scope's facts name (a tool, a platform), not one most of them do
-    (a person the conversation is about, the project itself): only a specific term
-    says that two statements are about the same thing."""
-    named = sum(1 for i in memory.active if term in (e.lower() for e in memory.facts[i].entities))
-    return named < max(SPECIFIC_TERM_FACTS, len(memory) // 50)
-
-
-SPECIFIC_TERM_FACTS = 5
 # A measure (a count, a version, a quantity) changes over time: a later one in the present
 # tense replaces the earlier, said with a change cue or not (in the past tense, without a
 # cue, it is another event: "I ran 5 miles" ... "I ran 10 miles"). A different name or
 # date (``IDENTITIES``) without a change cue contradicts the earlier one instead.
 IDENTITIES = frozenset({"text", "date"})
-
-
-def _speaker(claim: Claim) -> str:
-    spoken = (s.value or s.text for s in claim.signals if s.kind is SignalKind.SPEAKER)
-    return next(spoken, "")
 
 
 def _polarity_change(claim: Claim, fact: Fact) -> Decision:

@@ -12,14 +12,16 @@ import re
 from functools import lru_cache
 
 from .attributes import NON_NAMES, lemma
-from .lexicon import CALENDAR_WORDS, FUNCTION_WORDS
+from .lexicon import ADVERBS_BEFORE_VERB, CALENDAR_WORDS, FUNCTION_WORDS
 
 __all__ = [
     "content_lemmas",
+    "denied_head",
     "denied_terms",
     "denies_for_all_time",
     "lead_subject",
     "mentions",
+    "names_matter",
     "plain_negation",
     "polarity_change_cue",
 ]
@@ -60,14 +62,94 @@ def denied_terms(statement: str, speaker: str) -> tuple[str, ...]:
     cue = _NEGATION_CUE.search(statement)
     if cue is None:
         return ()
-    words = (m.group(0).strip("`.") for m in _TERM.finditer(statement, cue.end()))
-    return tuple(w.lower() for w in words if _topical(w) and w.lower() != speaker.lower())
+    boundary = _CLAUSE_END.search(statement, cue.end())  # "..., Ines owns that code"
+    end = boundary.start() if boundary else len(statement)
+    found = [m.group(0).strip("`.") for m in _TERM.finditer(statement, cue.end(), end)]
+    terms = [w.lower() for w in found if _topical(w) and w.lower() != speaker.lower()]
+    return tuple(terms + _initials(found))
+
+
+_CLAUSE_END = re.compile(r"[,;:!?]|\.(?:\s|$)")
+
+
+def _initials(words: list[str]) -> list[str]:
+    """The acronyms a denial spells out: the initials of two or three consecutive common
+    content words ("never had any continuous integration" -> ``ci``), for a later
+    statement that writes the acronym in capitals."""
+    content = [w.lower() for w in words if w.islower() and w not in FUNCTION_WORDS]
+    runs = (content[i : i + n] for n in (2, 3) for i in range(len(content) - n + 1))
+    return [SPELLED + "".join(w[0] for w in run) for run in runs if all(len(w) > 2 for w in run)]
+
+
+SPELLED = "~"  # marks a denied term the denial spelled out (compare in capitals only)
 
 
 def mentions(statement: str, term: str) -> bool:
     """Whether the statement names ``term`` as a word of its own (any case)."""
     pattern = rf"(?<![\w@/.-]){re.escape(term)}(?![\w-])"
     return re.search(pattern, statement, re.I) is not None
+
+
+def spells_out(statement: str, acronym: str) -> bool:
+    """Whether consecutive words of the statement have the acronym's letters as initials
+    ("object relational mapper" for ``ORM``); three letters at least (two-letter initials
+    are everywhere: "container image" is no "CI").
+
+    >>> spells_out("We map rows with an object relational mapper.", "ORM")
+    True
+    """
+    letters = acronym.lower()
+    initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", statement)).lower()
+    return 3 <= len(letters) <= 5 and letters in initials and _spelled(statement, letters)
+
+
+def _spelled(statement: str, letters: str) -> bool:
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", statement)]
+    span = len(letters)
+    return any(
+        "".join(w[0] for w in words[i : i + span]) == letters
+        and all(len(w) > 2 for w in words[i : i + span])
+        for i in range(len(words) - span + 1)
+    )
+
+
+def names_matter(statement: str, term: str, denial: str) -> bool:
+    """Whether ``statement`` names the denied ``term`` and, when the denial gives the term
+    a head noun ("never wrote Flask *routes*"), that head too: "building it with Flask"
+    does not say what "never wrote Flask routes" denies. An acronym the denial wrote in
+    capitals also counts spelled out ("CI" / "continuous integration")."""
+    if term.startswith(SPELLED):  # spelled out in the denial: the acronym in capitals
+        return _capitals(statement, term.removeprefix(SPELLED).upper())
+    named = mentions(statement, term) or (
+        _capitals(denial, term.upper()) and spells_out(statement, term)
+    )
+    head = denied_head(denial, term)
+    return named and (head is None or _shares_stem(statement, head))
+
+
+def _capitals(statement: str, acronym: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(acronym)}(?![\w-])", statement) is not None
+
+
+_HEAD_AFTER = re.compile(r"\s+([a-z]{3,})\b")
+_NOT_HEADS = frozenset({"since", "until", "because", "while", "either", "yet", "ever", "anymore"})
+STEM = 4  # letters two forms of one word share ("routes", "routing", "route")
+
+
+def denied_head(denial: str, term: str) -> str | None:
+    """The noun the denied term modifies in the denial ("Flask routing code" -> ``routing``),
+    or None when the term is the head itself ("never used Docker for ...")."""
+    found = re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", denial, re.I)
+    after = _HEAD_AFTER.match(denial, found.end()) if found else None
+    word = after.group(1) if after else ""
+    if not word or word in FUNCTION_WORDS | _NEGATIONS | ADVERBS_BEFORE_VERB | _NOT_HEADS:
+        return None
+    return None if word.endswith(("ly", "where")) else word
+
+
+def _shares_stem(statement: str, head: str) -> bool:
+    stem = lemma(head)[:STEM]
+    return any(lemma(w).startswith(stem) for w in _WORD.findall(statement.lower()))
 
 
 def denies_for_all_time(statement: str) -> bool:

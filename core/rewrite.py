@@ -10,19 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .agreement import Replacement, agreeing_verb, coordinated, verb_after_adverbs
 from .extraction import Signal, SignalKind
 from .lexicon import (
-    ADVERB_PHRASES,
-    ADVERBS_BEFORE_VERB,
     FUNCTION_WORDS,
-    MODALS_AND_PAST,
     PAST_PARTICIPLES,
-    VERBS_ENDING_IN_ED_OR_ING,
-    VERBS_ENDING_IN_LY,
 )
 from .temporal import render
-
-Replacement = tuple[int, int, str]
 
 _Q = "['’]"
 _OWN_PREPOSITIONS = {"on", "in", "at", "during"}
@@ -36,15 +30,18 @@ _VERB_AFTER_DATE = re.compile(
 _SPAN_PREPOSITION = re.compile(
     r"^(?P<prep>on|in|during|at|by|from|until|till|since|of|early|late|mid)\s+", re.I
 )
+# a pronoun is a word of its own, never part of a name or value ("us-east-1", "my_app")
+_NOT_IN_NAME, _NOT_BEFORE_NAME = r"(?<![-/._])", r"(?![-/_]\w)"
 _FIRST_PERSON = re.compile(
-    rf"\b(?:(?P<i>[Ii])(?P<tail>{_Q}m|{_Q}ve|{_Q}ll|{_Q}d| am| haven{_Q}t| have not| have"
-    rf"| do not| don{_Q}t| do\b)?"
+    rf"{_NOT_IN_NAME}\b(?:(?P<i>[Ii])"
+    rf"(?P<tail>{_Q}m|{_Q}ve|{_Q}ll|{_Q}d| am| haven{_Q}t| have not| have| do not| don{_Q}t| do\b)?"
     rf"|(?P<we>[Ww]e)(?P<wetail>{_Q}re|{_Q}ve|{_Q}ll|{_Q}d)?"
     r"|(?P<other>[Mm]yself|[Mm]ine|[Mm]y|[Mm]e|[Oo]urselves|[Oo]urs|[Oo]ur|[Uu]s))\b"
+    rf"{_NOT_BEFORE_NAME}"
 )
 _SECOND_PERSON = re.compile(
-    r"\b(?P<word>[Yy]ourself|[Yy]ours|[Yy]our|[Yy]ou)"
-    rf"(?P<tail>{_Q}re|{_Q}ve|{_Q}ll|{_Q}d| are| have| were)?\b"
+    rf"{_NOT_IN_NAME}\b(?P<word>[Yy]ourself|[Yy]ours|[Yy]our|[Yy]ou)"
+    rf"(?P<tail>{_Q}re|{_Q}ve|{_Q}ll|{_Q}d| are| have| were)?\b{_NOT_BEFORE_NAME}"
 )
 _PLURAL_YOU = re.compile(r"\s+(?:two|three|both|all|guys|folks|people)\b", re.I)
 _YOU_TAILS = {
@@ -62,7 +59,6 @@ _SUBJECT_POSITION = re.compile(
     r"\s*$",
     re.I,
 )
-_NEXT_WORDS = re.compile(r"\s+((?:[a-z]+(?:\s+|(?=[^\w'’-])|$)){0,3})")
 _THIRD_PERSON = re.compile(r"\b(?:[Hh]e|[Ss]he|[Hh]im|[Hh]is|[Hh]er|[Hh]ers)\b")
 _VOCATIVE_AFTER = re.compile(r"^\s*[!?]|^\s*,\s*(?:[a-z]+\s+){0,2}[!?]")
 _VOCATIVE_BEFORE = re.compile(
@@ -96,14 +92,26 @@ def rewrite_clause(
     ]
     if listener is not None:
         edits += _second_person_edits(text, start, end, listener)
+        edits += _inner_vocative_edits(text, start, end, listener)
     clause = text[start:end]
     for edit_start, edit_end, replacement in sorted(edits, reverse=True):
         clause = clause[: edit_start - start] + replacement + clause[edit_end - start :]
     return _finish(clause)
 
 
+_TRAILING_TAG = re.compile(
+    r",\s*(?:by\s+the\s+way|btw|lol|haha\w*|honestly|for\s+sure|though|right|you\s+know)"
+    r"\s*[.!?…]*$",
+    re.I,
+)
+
+
 def _finish(clause: str) -> str:
     clause = " ".join(clause.split()).rstrip(" ,;:-–—")
+    clause = _TRAILING_TAG.sub("", clause)  # "Mei's birthday is on 5 February, by the way."
+    clause = re.sub(
+        r"\b(a|an|the|to|of|and|in|on)\s+\1\b", r"\1", clause, flags=re.I
+    )  # "a a bunch"
     clause = re.sub(r"[.!…]+([\"”)]+)$", r"\1", clause)  # the full stop after a closing quote
     clause = re.sub(r"[.!…]+$", "", clause).rstrip()
     return clause[:1].upper() + clause[1:] + "."
@@ -144,37 +152,40 @@ def _first_person_edits(
     text: str, start: int, end: int, speaker: str, named: bool = False
 ) -> list[Replacement]:
     """The first subject "I"/"we" names the speaker; once it (or "me") is named, a later
-    subject is "they" ("Maya gets this error when they hit the endpoint"), as a writer
-    would put it; "my" and "me" keep the name."""
+    subject is "they" ("Maya gets this error when they hit the endpoint", "Maya was scared
+    when they got into the accident"), as a writer would put it; but after "we", a later
+    "I" is named again ("Since Maya and others last spoke, Maya took ..."): "they" would be
+    the group. "my" and "me" keep the name."""
     edits: list[Replacement] = []
-    last = start
+    said: set[str] = {"i"} if named else set()
     for match in _FIRST_PERSON.finditer(text, start, end):
         word = match.group(0).lower()
-        subject = match.group("i") or match.group("we")
-        if subject:
-            later = named and not _REPORTED.match(text[last : match.start()])
-            edits.append(
+        number = "i" if match.group("i") else "we" if match.group("we") else _NUMBER.get(word, "")
+        if match.group("i") or match.group("we"):
+            later = number in said or (number == "we" and bool(said))
+            edit = (
                 _later_subject(text, match) if later else _subject_edit(text, match, end, speaker)
             )
-            last = match.end()
-        elif named and word in _LATER_OBJECTS:
+            edits.append(edit)
+            if not later and match.group("i") and not match.group("tail"):
+                edits += coordinated(text, edit, match, end)
+        elif said and word in _LATER_OBJECTS:
             edits.append((match.start(), match.end(), _LATER_OBJECTS[word]))
         else:
             edits.append((match.start(), match.end(), _object_phrase(match.group(0), speaker)))
-        named = named or bool(subject) or word in {"me", "us"}
+        said |= {number} if number else set()
     return edits
 
 
-_REPORTED = re.compile(
-    r"\s*(?:really\s+|still\s+)?(?:think|believe|guess|suppose|reckon|feel|hope|heard|"
-    r"know|said|say|told\s+\w+)(?:\s+that)?\s*$",
-    re.IGNORECASE,
-)
-"""Between "I" and a reported "I" ("I think I live in Berlin"): the reported clause names
-the speaker again, so its statement keeps its subject (and its slot)."""
+_NUMBER = {"me": "i", "us": "we"}
+"""Which first person a word names: the speaker alone or the speaker and others."""
 
-_LATER_OBJECTS = {"us": "them", "our": "their", "ours": "theirs", "ourselves": "themselves"}
-"""After the speaker is named, "us" is "them"; "me" and "my" keep the name (unambiguous)."""
+_LATER_OBJECTS = {
+    "us": "them", "our": "their", "ours": "theirs", "ourselves": "themselves",
+    "myself": "themselves",
+}  # fmt: skip
+"""After the speaker is named, "us" is "them" and "myself" "themselves" ("Maya lets Maya
+express themselves"); "me" and "my" keep the name (unambiguous)."""
 
 
 def _subject_edit(text: str, match: re.Match[str], end: int, speaker: str) -> Replacement:
@@ -226,31 +237,58 @@ _I_TAILS = {
 def _i_edit(text: str, match: re.Match[str], end: int, speaker: str) -> Replacement:
     tail = (match.group("tail") or "").replace("’", "'")
     if tail == "'d":
-        verb = _verb_after_adverbs(text[match.end() : end])
+        verb = verb_after_adverbs(text[match.end() : end])
         had = verb in PAST_PARTICIPLES or verb.endswith("ed")
         return match.start(), match.end(), f"{speaker} {'had' if had else 'would'}"
     if tail:
         return match.start(), match.end(), f"{speaker} {_I_TAILS[tail]}"
-    return _agreeing_verb(text, match, end, speaker)
+    return agreeing_verb(text, match, end, speaker)
 
 
 def _second_person_edits(text: str, start: int, end: int, listener: str) -> list[Replacement]:
-    edits = []
+    """ "you" names the listener; once a "you" subject is named, a later one is "they"
+    ("Jon found his true self and now they are helping others")."""
+    edits: list[Replacement] = []
+    named = False
     for match in _SECOND_PERSON.finditer(text, start, end):
         if _PLURAL_YOU.match(text, match.end()):
             continue  # "you two", "you guys": more than the listener, left unresolved
         word, tail = match.group("word").lower(), (match.group("tail") or "").replace("’", "'")
+        subject = bool(tail) or (
+            word == "you" and _SUBJECT_POSITION.search(text, 0, match.start()) is not None
+        )
         if word.startswith("your"):
             edits.append(
                 (match.start(), match.end(), f"{listener}'s" if word != "yourself" else listener)
             )
+        elif subject and named:
+            edits.append((match.start(), match.end(), f"they{_THEY_YOU_TAILS.get(tail, '')}"))
         elif tail:
             edits.append((match.start(), match.end(), f"{listener} {_YOU_TAILS[tail]}"))
-        elif _SUBJECT_POSITION.search(text, 0, match.start()):
-            edits.append(_agreeing_verb(text, match, end, listener))
+        elif subject:
+            edits.append(agreeing_verb(text, match, end, listener))
+            edits += coordinated(text, edits[-1], match, end)
         else:
             edits.append((match.start(), match.end(), listener))
+        named = named or subject
     return edits
+
+
+_THEY_YOU_TAILS = {
+    "'re": " are", " are": " are", "'ve": " have", " have": " have", "'ll": " will",
+    "'d": " would", " were": " were",
+}  # fmt: skip
+
+
+def _inner_vocative_edits(text: str, start: int, end: int, listener: str) -> list[Replacement]:
+    """ "Your support, Gina, means a lot" -> "Gina's support means a lot": the listener's
+    name set off by commas inside the clause is an address, no part of the statement."""
+    pattern = re.compile(rf",\s*{re.escape(listener)}\s*,\s*")
+    return [
+        (m.start(), m.end(), " ")
+        for m in pattern.finditer(text, start, end)
+        if _SECOND_PERSON.search(text, start, m.start())  # "One of them, Laura, wrote": apposition
+    ]
 
 
 def addressee(text: str, signals: list[Signal]) -> str | None:
@@ -263,31 +301,6 @@ def addressee(text: str, signals: list[Signal]) -> str | None:
     return names.pop() if len(names) == 1 else None
 
 
-def _verb_after_adverbs(following: str) -> str:
-    words = re.findall(r"[a-z]+", following.lower())[:4]
-    adverbs = _leading_adverbs(words)
-    return words[len(adverbs)] if len(adverbs) < len(words) else ""
-
-
-def _leading_adverbs(words: list[str]) -> list[str]:
-    """The adverbs before a verb: "now", "really", "kind of", any "-ly" but "apply"."""
-    adverbs: list[str] = []
-    while len(adverbs) < len(words):
-        word = words[len(adverbs)]
-        pair = tuple(words[len(adverbs) : len(adverbs) + 2])
-        if pair in ADVERB_PHRASES:
-            adverbs += list(pair)
-        elif word in ADVERBS_BEFORE_VERB or _ly_adverb(word):
-            adverbs.append(word)
-        else:
-            break
-    return adverbs
-
-
-def _ly_adverb(word: str) -> bool:
-    return len(word) > 4 and word.endswith("ly") and word not in VERBS_ENDING_IN_LY
-
-
 def _self_introduction_edits(text: str, start: int, end: int, speaker: str) -> list[Replacement]:
     """ "I'm Maya, a nurse" -> "I'm a nurse": the speaker's name in apposition to "I"."""
     intro = re.compile(
@@ -296,37 +309,6 @@ def _self_introduction_edits(text: str, start: int, end: int, speaker: str) -> l
     )
     match = intro.match(text, start, end)
     return [(match.start("name"), match.end(), "")] if match else []
-
-
-def _agreeing_verb(text: str, match: re.Match[str], end: int, speaker: str) -> Replacement:
-    """``I (adverbs) verb`` -> ``Speaker (adverbs) verbs`` for a present-tense verb."""
-    following = _NEXT_WORDS.match(text, match.end(), end)
-    words = following.group(1).split() if following else []
-    adverbs = _leading_adverbs(words)
-    if len(adverbs) == len(words) or not _present_verb(words[len(adverbs)]):
-        return match.start(), match.end(), speaker
-    verb = words[len(adverbs)]
-    stop = text.index(verb, match.end()) + len(verb)
-    return match.start(), stop, " ".join([speaker, *adverbs, _third_person(verb)])
-
-
-def _present_verb(word: str) -> bool:
-    if word in MODALS_AND_PAST or not word.isalpha():
-        return False
-    if word.endswith(("ed", "ing")) and word not in VERBS_ENDING_IN_ED_OR_ING:
-        return False
-    return word not in FUNCTION_WORDS - {"have", "do", "go"} and len(word) > 1
-
-
-def _third_person(verb: str) -> str:
-    irregular = {"have": "has", "do": "does", "go": "goes", "be": "is"}
-    if verb in irregular:
-        return irregular[verb]
-    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
 
 
 def _we_phrase(match: re.Match[str], speaker: str) -> str:
@@ -354,8 +336,9 @@ def _third_person_edits(
     if len({s.text for s in named}) != 1:
         return []
     person = named[0]
+    name = re.sub(r"['’]s$", "", person.text)  # "Oliver's done" names Oliver
     return [
-        (m.start(), m.end(), _person_form(text, m, person.text))
+        (m.start(), m.end(), _person_form(text, m, name))
         for m in _THIRD_PERSON.finditer(text, start, end)
         if m.start() > person.end
     ]

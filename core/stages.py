@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from .contradictions import claim_role
 from .events import Fact, FactChanged, FactOp, FactStatus, SupportSpan, TurnRecorded
 from .extraction import Claim
-from .gate import Decision, GateConfig, MergeAdvisor, Verdict, claim_role, decide, slotted
+from .gate import Decision, GateConfig, MergeAdvisor, Verdict, decide, slotted
 from .ids import fact_id
 from .memory_state import ScopeMemory, Vector
 
@@ -43,7 +44,9 @@ def derive_fact_changes(
     result = GateResult(memory)
     for index, given in enumerate(candidates):
         candidate = replace(given, claim=slotted(given.claim, turn.speaker))
-        decision = decide(result.memory, candidate.claim, candidate.vector, config, advisor)
+        decision = decide(
+            result.memory, candidate.claim, candidate.vector, config, advisor, turn.speaker
+        )
         step = _apply(decision, _Context(turn, index, candidate, extraction_version), result.memory)
         result = GateResult(
             step.memory, [*result.changes, *step.changes], [*result.decisions, decision]

@@ -38,7 +38,7 @@ def test_erase_and_audit_on_a_folder_a_running_api_holds_say_so_and_erase_nothin
     turns = tmp_path / "turns.jsonl"
     turns.write_text(json.dumps(said("t1", "I live in Lyon.")) + "\n", encoding="utf-8")
     assert provmem("ingest", str(turns), *folder).returncode == 0
-    filed = provmem("erase", SCOPE, "--session", "nothing-here", *folder, "--json")
+    filed = provmem("erase", SCOPE, "--session", "nothing-here", *folder)  # the receipt
     assert filed.returncode == 0, filed.stdout + filed.stderr
     request_id = json.loads(filed.stdout)["request_id"]
     before = provmem("facts", SCOPE, *folder, "--json")
@@ -73,3 +73,14 @@ def test_a_surrogate_in_agent_costs_no_good_turn_and_is_named_by_line(tmp_path: 
     assert [r["status"] for r in json.loads(again.stdout)["results"]] == ["duplicate"]
     facts = provmem("facts", SCOPE, *folder, "--json")
     assert "Lyon" in facts.stdout  # the good turn reached the log and became a fact
+
+
+def test_every_turn_is_named_by_its_file_line(tmp_path: Path) -> None:
+    """E4d without E4a's deep line: an accepted turn after a skipped line is named by its
+    line in the file (on 96a0921: ``turn 1``, its index among the parsed lines)."""
+    lines = [json.dumps(said("t1", "I live in Lyon.")), "{not json", ""]
+    lines.append(json.dumps(said("t2", "I play chess.", 1)))
+    path = tmp_path / "turns.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    run = provmem("ingest", str(path), "--data-dir", str(tmp_path / "d"))
+    assert "line 2:" in run.stdout and "line 4: accepted" in run.stdout, run.stdout

@@ -4,7 +4,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from provmem.core.assertions import speech_act
+from provmem.core.assertions import has_finite_verb, speech_act, verbless_main_clause
 from provmem.core.claims import extract_turn
 from provmem.core.events import SpeakerRole
 
@@ -82,3 +82,66 @@ def test_a_request_after_an_assertion_leaves_the_assertion() -> None:
     assert statements("I built the login page, can you add the signup route") == [
         "Dev built the login page."
     ]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Caroline values honesty",
+        "My sister, Ana, lives in Madrid",
+        "Each stroke carries a part of me",
+        "The colors really blend nicely",
+        "People seem to like my designs",
+        "Playing and singing let me express myself",
+        "Taking care of myself physically and mentally helps me",
+        "My family motivates me",
+        "The woman in the painting stands for acceptance",
+    ],
+)
+def test_a_subject_and_its_verb_make_a_finite_clause(body: str) -> None:
+    assert has_finite_verb(body)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Three times a week",
+        "Plenty of times",
+        "Mainly the roadways",
+        "Such a gorgeous piece",
+        "Many little moments like that",
+        "Besides the dance classes and workshops",
+        "Kudos for helping kids learn",
+        "Especially these days",
+        "5 years already",
+        "My family, exercise, and spending time with friends",
+    ],
+)
+def test_a_noun_phrase_alone_has_no_finite_verb(body: str) -> None:
+    assert not has_finite_verb(body)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("So much since we talked", True),
+        ("Almost as silly as when I fed a horse", True),
+        ("Especially after the accident, I thought a lot", False),  # a main clause follows
+        ("When I was young", False),  # a subordinate clause alone is no head fragment
+        ("I moved when I was young", False),
+    ],
+)
+def test_words_before_a_subordinate_clause_need_a_verb(body: str, expected: bool) -> None:
+    assert verbless_main_clause(body) is expected
+
+
+@pytest.mark.parametrize(
+    "body", ["Hold onto those moments", "Just remember that it passes", "When it rains, stay in"]
+)
+def test_imperatives_after_an_adverb_or_a_subordinate_opening(body: str) -> None:
+    assert speech_act(body) == "imperative"
+
+
+@pytest.mark.parametrize("body", ["I bet!", "Kudos for helping kids learn", "Way to go"])
+def test_bare_replies_and_compliments_are_expressive(body: str) -> None:
+    assert speech_act(body) == "expressive"

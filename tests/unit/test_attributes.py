@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from provmem.core.attributes import (
-    change_cue,
-    comparable,
-    read_attribute,
-    read_attributes,
-    same_attribute,
-)
+from provmem.core.attribute_match import comparable, same_attribute
+from provmem.core.attributes import change_cue, read_attribute, read_attributes
 from provmem.core.polarity import content_lemmas, plain_negation
 
 
@@ -152,3 +147,36 @@ def test_a_thing_set_to_happen_on_a_date_is_read() -> None:
     assert first is not None and later is not None
     assert (first.attribute, first.value) == ("beta", "17 april 2026")
     assert same_attribute(first.attribute, later.attribute) and later.changed
+
+
+@pytest.mark.parametrize(
+    ("statement", "key", "value"),
+    [
+        ("Each worker uses 1300MB of RAM.", "alice|worker ram", "1300 mb"),
+        ("Tidepool sees roughly 2,000 MAU.", "tidepool|MAU", "2000"),
+        ("The database sits in the us-east-1 region.", "alice|database", "us-east-1"),
+        ("Arjun is our tech lead.", "alice|tech lead", "arjun"),
+        ("Coverage stands at 74% after this week.", "alice|coverage", "74 %"),
+        ("Arjun is Ravi's tech lead.", "alice|tech lead", "arjun"),
+        ("The tech lead on Ledgerly is Sam.", "alice|tech lead", "sam"),
+        ("The database is on Postgres 15.6 after the upgrade.", "alice|database postgre version",
+         "15.6"),
+        ("Our Postgres runs in ap-southeast-2.", "alice|database", "ap-southeast-2"),
+        ("We postponed the beta to July 23.", "alice|beta", "july 23"),
+        ("RAM per worker dropped to 450MB.", "alice|worker ram", "450 mb"),
+    ],
+)  # fmt: skip
+def test_any_verb_a_name_or_a_qualified_phrase_gives_a_reading(
+    statement: str, key: str, value: str
+) -> None:
+    reading = read_attribute(statement, "Alice")
+    assert reading is not None, statement
+    assert (reading.key, reading.value) == (key, value)
+
+
+def test_no_open_verb_reading_from_a_preposition_or_a_contraction() -> None:
+    pinned = read_attribute("We depend on fastapi 0.110.0 right now.", "Alice")
+    assert pinned is not None and pinned.key == "alice|fastapi version"  # not "depend"
+    upgraded = read_attribute("We've upgraded to FastAPI 0.115.4.", "Alice")
+    assert upgraded is not None and upgraded.key == "alice|fastapi version"
+    assert same_attribute("MAU", "mau") and same_attribute("MAU", "monthly user")

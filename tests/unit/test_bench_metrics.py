@@ -5,7 +5,7 @@ from types import SimpleNamespace
 import pytest
 
 from bench.common import token_f1
-from bench.extraction import wrong_speaker
+from bench.extraction import misattributed, wrong_speaker
 from bench.techbench import above, conflicts_of, span_from_code, states
 
 RANGES = [[10, 40, "fence"], [50, 60, "inline"], [70, 72, "marker"]]
@@ -89,3 +89,24 @@ def test_wrong_speaker(statement: str, subject: str, speakers: set, expected: bo
 def test_an_attribution_field_marks_the_assistants_claims() -> None:
     fact = _fact("Use an index on orders.", speaker="assistant")
     assert not wrong_speaker(fact, "", {"assistant"}, PEOPLE)
+
+
+@pytest.mark.parametrize(
+    ("statement", "subject", "support", "expected"),
+    [
+        # A statement about the listener, grounded in "you": wrong speaker, not misattributed.
+        ("Melanie's passion is awesome.", "Melanie's passion", "Your passion is awesome!", False),
+        ("Melanie has a dog.", "Melanie", "Melanie has a dog, I think.", False),  # named
+        ("Melanie moved to Chicago.", "Melanie", "I moved to Chicago.", True),  # put on her
+        ("Caroline moved to Chicago.", "Caroline", "I moved to Chicago.", False),  # the speaker
+        ("Caroline should add an index.", "Caroline", "You should add an index.", True),
+    ],
+)
+def test_misattributed_counts_a_statement_put_on_the_wrong_person(
+    statement: str, subject: str, support: str, expected: bool
+) -> None:
+    speakers = {"assistant"} if statement.startswith("Caroline should") else {"Caroline"}
+    fact = _fact(statement)
+    assert misattributed(fact, subject, speakers, PEOPLE, [support]) is expected
+    if not expected and subject.startswith("Melanie"):
+        assert wrong_speaker(fact, subject, speakers, PEOPLE)  # the old check counts it

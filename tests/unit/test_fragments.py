@@ -75,7 +75,9 @@ def test_the_rules_one_by_one() -> None:
     assert with_elided_it("Reminds Maya of home.") == "It reminds Maya of home."
     assert with_elided_it("Sounds like fun.") == "Sounds like fun."
     assert with_elided_it("Makers gather here.") == "Makers gather here."
-    assert elided_feeling("love the colors") is None  # not a sentence start
+    # A clause after a vocative or a dash starts in lower case: "Thanks, Gina - really ...".
+    assert elided_feeling("really appreciate your words") == ("really appreciates", 2)
+    assert elided_modal("haven't talked for days") == ("hasn't", 1)
     assert elided_copula("Really glad to have you here", has_verb=True)
     assert not elided_copula("Painting is my passion", has_verb=True)
     assert addressed_imperative("Hold onto those moments") is False  # no determiner next

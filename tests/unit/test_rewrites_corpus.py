@@ -2,7 +2,8 @@
 
 Contractions, "now" and other adverbs before a verb, appositions and self-introductions,
 vocatives, lists and compound subjects, thanks and requests (no statement), dates without a
-year, and an assistant's turn (its own statements only, never facts about the user).
+year, verbless answers and imperatives (no statement), later and reported subjects, and an
+assistant's turn (its own statements only, never facts about the user).
 Captured on Wednesday 8 April 2026; the speaker is Maya (or the assistant).
 """
 
@@ -158,6 +159,150 @@ CORPUS: list[tuple[SpeakerRole, str, list[str]]] = [
         "They were great, their smiles warmed my heart.",
         ["Their smiles warmed Maya's heart."],
     ),
+    # Verbless answers and exclamations need the other speaker's words: no statement.
+    ("user", "Three times a week.", []),
+    ("user", "Plenty of times.", []),
+    ("user", "Mainly the roadways.", []),
+    ("user", "Such a gorgeous piece!", []),
+    ("user", "So much since we talked!", []),
+    ("user", "Almost as silly as when I fed a horse a carrot.", []),
+    ("user", "Yeah, I love to.", []),
+    # Bare replies, compliments and imperatives to the listener assert nothing.
+    ("user", "I bet!", []),
+    ("user", "Kudos for helping kids learn.", []),
+    ("user", "Hold onto those moments of peace.", []),
+    ("user", "Remember to bring snacks.", []),
+    # A reminder asserts its complement.
+    ("user", "Just remember that setbacks can be lessons.", ["Setbacks can be lessons."]),
+    ("user", "When things get rough, keep going.", []),
+    (
+        "user",
+        "Mental health's a priority, so make sure you rest.",
+        ["Mental health is a priority."],
+    ),
+    # "'s" before a possessive or an adjective, and "Here's".
+    ("user", "Blue's my favourite color.", ["Blue is Maya's favourite color."]),
+    (
+        "user",
+        "Life's unpredictable, but friends help.",
+        ["Life is unpredictable, but friends help."],
+    ),
+    ("user", "Here's our latest painting.", ["Here is Maya's latest painting."]),
+    # An elided "I" after a vocative, before an adverb and a past verb or "been".
+    ("user", "Hey Tom, haven't talked for a few days.", ["Maya hasn't talked for a few days."]),
+    ("user", "Just finished my thesis.", ["Maya just finished Maya's thesis."]),
+    (
+        "user",
+        "Store's going good, just been busy with orders.",
+        ["Maya has just been busy with orders."],
+    ),
+    # Agreement after adverbs and with a hyphenated verb.
+    (
+        "user",
+        "I definitely don't underestimate it.",
+        ["Maya definitely doesn't underestimate it."],
+    ),
+    ("user", "I color-code my notes.", ["Maya color-codes Maya's notes."]),
+    # A reported or later subject is "they"; after "we", a later "I" is named again.
+    ("user", "I think I'm ready to adopt.", ["Maya thinks they are ready to adopt."]),
+    (
+        "user",
+        "I was scared when we got into the accident.",
+        ["Maya was scared when they got into the accident."],
+    ),
+    (
+        "user",
+        "Since we last spoke, I took my kids to a park.",
+        ["Since Maya and others last spoke, Maya took Maya's kids to a park."],
+    ),
+    (
+        "user",
+        "Playing and singing let me express myself.",
+        ["Playing and singing let Maya express themselves."],
+    ),
+    # Subjects the verb test must still see: a plural before a bare verb, "family", "Rex's".
+    ("user", "The colors really blend nicely.", ["The colors really blend nicely."]),
+    (
+        "user",
+        "My family motivates me to keep going.",
+        ["Maya's family motivates Maya to keep going."],
+    ),
+    (
+        "user",
+        "Besides the classes, I'm offering mentoring.",
+        ["Besides the classes, Maya is offering mentoring."],
+    ),
+    # Comma splices split; a speaker's doubled article folded.
+    (
+        "user",
+        "Next week I have a meeting, we'll discuss the budget.",
+        [
+            "In the week of 13 April 2026 Maya has a meeting.",
+            "Maya and others will discuss the budget.",
+        ],
+    ),
+    ("user", "That pic is so beautiful, the colors really pop.", ["The colors really pop."]),
+    ("user", "They offer a a bunch of classes.", ["They offer a bunch of classes."]),
+    # The listener's name inside a clause is an address; an apposition is not.
+    ("user", "Your support, Tom, means a lot to me.", ["Tom's support means a lot to Maya."]),
+    (
+        "user",
+        "One of the residents, Laura, wrote me a letter.",
+        ["One of the residents, Laura, wrote Maya a letter."],
+    ),
+    (
+        "user",
+        "Wow, Tom! You found your true self and now you're helping others.",
+        ["Tom found Tom's true self and now they are helping others."],
+    ),
+    # A shared image's caption: a repeated run folded, a cut-off caption no statement.
+    (
+        "user",
+        "Look! [shares an image: a photo of a car with a broken window and a broken window]",
+        ["Maya shared a photo of a car with a broken window."],
+    ),
+    ("user", "Ok [shares an image: a photo of a board with a sign saying don't be afraid to]", []),
+    # A second verb joined by "and" and an adverb agrees; a past form after a prefix stays.
+    (
+        "user",
+        "I never shy away from a challenge and always try something new.",
+        ["Maya never shies away from a challenge and always tries something new."],
+    ),
+    ("user", "I like tea and coffee.", ["Maya likes tea and coffee."]),
+    (
+        "user",
+        "Wow, Tom, you really overcame those challenges.",
+        ["Tom really overcame those challenges."],
+    ),
+    # A comma before an indefinite pronoun subject and its verb starts a sentence.
+    (
+        "user",
+        "I have never used Docker for the app, everything runs on my laptop.",
+        ["Maya has never used Docker for the app.", "Everything runs on Maya's laptop."],
+    ),
+    # A subordinate clause alone is no statement; a trailing tag is no part of one.
+    ("user", "Now that we're in Valencia.", []),
+    ("user", "Because I love it.", []),
+    ("user", "Since March I have lived in Berlin.", ["Since March 2026 Maya has lived in Berlin."]),
+    ("user", "My birthday's on 5 February, by the way.", ["Maya's birthday is on 5 February."]),
+    # A name before "my brother," is the subject with its apposition, not a vocative.
+    (
+        "user",
+        "Jonah, my brother, is based in Chicago.",
+        ["Jonah, Maya's brother, is based in Chicago."],
+    ),
+    (
+        "user",
+        "Now that I'm working as a nurse, my weekends are free again.",
+        ["Now that Maya is working as a nurse, Maya's weekends are free again."],
+    ),
+    (
+        "user",
+        "Work has been busy, being a barista near the station is a lot.",
+        ["Work has been busy.", "Being a barista near the station is a lot."],
+    ),
+    ("user", "My mom's in Paris.", ["Maya's mom is in Paris."]),
+    ("user", "We have each other's back.", ["Maya and others have each other's back."]),
     (
         "assistant",
         "I'd recommend using PostgreSQL for the session store.",
@@ -226,3 +371,16 @@ def test_an_interjected_no_negates_nothing(text: str) -> None:
 def test_a_determiner_no_still_negates() -> None:
     found = extract_claims("I have no car.", speaker="Maya", captured_at=AT)
     assert [c.negated for c in found] == [True]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We moved the cluster to us-east-1.", "Maya and others moved the cluster to us-east-1."),
+        ("I renamed the repo to my-app.", "Maya renamed the repo to my-app."),
+    ],
+)
+def test_a_pronoun_inside_a_name_or_value_is_left_alone(text: str, expected: str) -> None:
+    """ "us-east-1" is a region, not "Maya and others-east-1"."""
+    found = extract_claims(text, speaker="Maya", captured_at=AT)
+    assert [c.statement for c in found] == [expected]

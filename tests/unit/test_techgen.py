@@ -9,6 +9,9 @@ from provmem.core.capture import TurnInput
 
 CONVERSATIONS = load()
 SEED, COUNT = 16, 12
+VARIED = load(DATA / "varied")  # python -m bench.techgen --wording varied --seed 61 ...
+VARIED_SEED, VARIED_COUNT = 61, 16
+EVERY = CONVERSATIONS + VARIED
 
 
 def _turn(conv: dict, turn_id: str) -> dict:
@@ -22,6 +25,14 @@ def test_the_committed_data_is_what_the_generator_makes() -> None:
     assert [c["contradictions"] for c in made] == [c["contradictions"] for c in CONVERSATIONS]
 
 
+def test_the_committed_varied_set_is_what_the_generator_makes() -> None:
+    made = generate(VARIED_SEED, VARIED_COUNT, "varied")
+    assert [c["turns"] for c in made] == [c["turns"] for c in VARIED]
+    assert [c["updates"] for c in made] == [c["updates"] for c in VARIED]
+    base = {u["original"]["text"] for c in CONVERSATIONS for u in c["updates"]}
+    assert not base & {u["original"]["text"] for c in VARIED for u in c["updates"]}
+
+
 def test_size_and_turn_form() -> None:
     assert len(CONVERSATIONS) >= 12
     for conv in CONVERSATIONS:
@@ -33,7 +44,7 @@ def test_size_and_turn_form() -> None:
             TurnInput.model_validate(json.loads(line))  # what `provmem ingest` accepts
 
 
-@pytest.mark.parametrize("conv", CONVERSATIONS, ids=lambda c: c["conversation_id"])
+@pytest.mark.parametrize("conv", EVERY, ids=lambda c: c["conversation_id"])
 def test_updates_and_contradictions_point_at_user_turns_in_order(conv: dict) -> None:
     assert conv["updates"] and conv["contradictions"]
     for update in conv["updates"]:
@@ -49,7 +60,7 @@ def test_updates_and_contradictions_point_at_user_turns_in_order(conv: dict) -> 
             assert side["text"] in _turn(conv, side["turn_id"])["text"]
 
 
-@pytest.mark.parametrize("conv", CONVERSATIONS, ids=lambda c: c["conversation_id"])
+@pytest.mark.parametrize("conv", EVERY, ids=lambda c: c["conversation_id"])
 def test_labelled_statements_are_prose_and_code_is_labelled(conv: dict) -> None:
     for turn in conv["turns"]:
         ranges = conv["markup"][turn["turn_id"]]

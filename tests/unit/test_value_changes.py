@@ -170,3 +170,24 @@ def test_another_past_measure_without_a_cue_is_another_event() -> None:
     result = run(first.memory, "t2", Candidate(later, near(vec(1), 0.5)), minute=5)
     assert result.decisions[0].verdict is Verdict.ADD
     assert len(result.memory.active) == 2
+
+
+def test_a_change_worded_otherwise_prefers_a_fact_in_the_same_unit() -> None:
+    first = run(ScopeMemory(), "t1", Candidate(said("The p95 latency is 800ms."), vec(1)))
+    build = run(first.memory, "t2", Candidate(said("Each CI run lasts 22 minutes."), vec(0, 1)))
+    later = said("The pipeline is down to 7 minutes.")
+    result = run(build.memory, "t3", Candidate(later, vec(0.5, 0.55, 0.67)), minute=5)
+    assert result.decisions[0].verdict is Verdict.UPDATE
+    old = result.changes[0].fact
+    assert old is not None and old.statement == "Each CI run lasts 22 minutes."
+
+
+def test_a_verb_that_takes_a_thing_to_a_new_date_or_place_is_a_said_change() -> None:
+    planned = said("We want to open the beta on June 11.")
+    first = run(ScopeMemory(), "t1", Candidate(planned, vec(1)))
+    later = said("We postponed the beta to July 23.")
+    result = run(first.memory, "t2", Candidate(later, near(vec(1), 0.5)), minute=5)
+    assert result.decisions[0].verdict is Verdict.UPDATE
+    other = said("The beta is due on July 23.")  # another date, no change said: a conflict
+    result = run(first.memory, "t2", Candidate(other, near(vec(1), 0.5)), minute=5)
+    assert result.decisions[0].verdict is Verdict.CONFLICT

@@ -36,6 +36,19 @@ GOOD = [
     "Lately Jon has been networking.",  # "has" is the auxiliary of "been"
     "Since Gina lost her job at Door Dash, things have been tough.",  # a subordinate opening
     "That sign reminds Jon to never give up, however hard things get.",
+    # A coordinated subject the parser hangs inside a prepositional phrase is plural.
+    "Tom's passion for the project and belief in its success are driving Tom.",
+    # A name as the subject of a bare infinitive or small clause is the verb's object.
+    "It helped Ana grow and made Ana appreciate life more.",
+    "Ana is happy Tom found something that makes Tom happy.",
+    # A phrase that comes back later in the sentence is no leftover of a rewrite.
+    "Tom shared a photo of a cat lying on the floor with its head on the floor.",
+    "Tom remembers why they are doing what they are doing.",
+    "There've been some tough times lately for Tom.",
+    '"Brave" by Sara Bareilles means a lot to Ana.',  # a sentence opening with a title
+    "Tom will make sure to spread the word about it.",  # a statement, not a request
+    "Taking time to rest is important in a busy week.",  # a gerund subject, misparsed
+    "Tara, Ana's sister, is based in Seattle.",  # a subject and its apposition
 ]
 
 # (statement, the reason code expected among the problems); most from issue 16.
@@ -79,6 +92,12 @@ BAD = [
     ("Trying to get it fixed.", "no-finite-verb"),
     ("Luna and Oliver.", "no-finite-verb"),
     ("That pic is so beautiful, the colors really pop.", "comma-splice"),
+    ("Make sure to call Tom.", "request"),
+    ("Ana is tired, so make sure you rest.", "request"),
+    ("Never give up never give up.", "repeated-phrase"),
+    ("Tom has a car with a broken window and a broken window.", "repeated-phrase"),
+    ("Trying to rest when it is sunny.", "no-finite-verb"),
+    ("Ana's is small, Ana relies on them.", "repeated-subject"),
 ]
 
 
