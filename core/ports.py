@@ -309,6 +309,10 @@ class QueryEmbedder(Protocol):
 
     def embed_query(self, text: str) -> list[float]: ...
 
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """A few forms of one query embedded in one model run, in order."""
+        ...
+
 
 class EvidenceSealing(Protocol):
     """Turn text sealed under its subject's data key (infra/crypto.py: EvidenceSealer)."""

@@ -121,7 +121,7 @@ def project(
     are passed over; the items after them keep their ranks.
     """
     bundles: dict[str, Bundle] = {}
-    landings: dict[str, list[Target]] = {}  # an item found by several routes lands once
+    landings: dict[str, list[tuple[str, float]]] = {}  # an item found by several routes lands once
     for result in results:
         weight = (weights or {}).get(result.route, 1.0)
         best: dict[str, float] = {}
@@ -129,19 +129,27 @@ def project(
             if item in ignore:
                 continue
             if item not in landings:
-                landings[item] = _targets(item, lookups)
-            for key, fact, evidence, credit in landings[item]:
-                bundle = bundles.get(key) or bundles.setdefault(
-                    key, Bundle(key, 0.0, set(), fact, evidence)
-                )
-                _note_history(bundle, item, lookups)
-                if evidence and fact is not None:
-                    bundle.via_evidence.add(evidence)
+                landings[item] = _land(item, lookups, bundles)
+            for key, credit in landings[item]:
                 best[key] = max(best.get(key, 0.0), weight * credit / (k + rank))
         for key, contribution in best.items():
             bundles[key].score += contribution
             bundles[key].routes.add(result.route)
     return sorted(bundles.values(), key=lambda b: (-b.score, b.key))
+
+
+def _land(item: str, lookups: Lookups, bundles: dict[str, Bundle]) -> list[tuple[str, float]]:
+    """The bundles one hit lands on (made on first landing), with the hit noted as their
+    history or provenance once, whichever routes found it; (bundle key, credit) each."""
+    landed = _targets(item, lookups)
+    for key, fact, evidence, _ in landed:
+        bundle = bundles.get(key) or bundles.setdefault(
+            key, Bundle(key, 0.0, set(), fact, evidence)
+        )
+        _note_history(bundle, item, lookups)
+        if evidence and fact is not None:
+            bundle.via_evidence.add(evidence)
+    return [(key, credit) for key, _, _, credit in landed]
 
 
 def _targets(item: str, lookups: Lookups) -> list[Target]:

@@ -23,6 +23,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ __all__ = ["QuerySession"]
 
 
 class QuerySession:
-    """A single-threaded onnxruntime session of one embedding model, for one text at a time."""
+    """A single-threaded onnxruntime session of one embedding model, for a query's texts."""
 
     def __init__(
         self, onnx_path: Path, tokenizer_folder: Path, cache_folder: Path | None = None
@@ -50,12 +51,21 @@ class QuerySession:
         self._tokenizer = _tokenizer(tokenizer_folder)
 
     def embed(self, text: str) -> npt.NDArray[np.float32]:
-        encoding = self._tokenizer.encode(text)
-        ids = np.array([encoding.ids], dtype=np.int64)
-        mask = np.array([encoding.attention_mask], dtype=np.int64)
+        (vector,) = self.embed_many([text])
+        return np.asarray(vector, dtype=np.float32)
+
+    def embed_many(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """A few short texts in one run, padded to the longest (the padding is masked out of
+        the attention and the pooling): one pass over the weights for all of them."""
+        encodings = [self._tokenizer.encode(text) for text in texts]
+        width = max(len(e.ids) for e in encodings)
+        ids = np.array([e.ids + [0] * (width - len(e.ids)) for e in encodings], dtype=np.int64)
+        mask = np.array(
+            [e.attention_mask + [0] * (width - len(e.ids)) for e in encodings], dtype=np.int64
+        )
         feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
         (output, *_) = self._session.run(None, {k: v for k, v in feed.items() if k in self._inputs})
-        return _pooled(output, mask)[0].astype(np.float32)
+        return _pooled(output, mask).astype(np.float32)
 
 
 def _options(level: str = "ORT_ENABLE_ALL") -> Any:

@@ -6,7 +6,6 @@ and route diagnostics, never instructions or an answer.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,11 +17,9 @@ from ...core.retrieval import (
     Bundle,
     Lookups,
     RouteResult,
-    agreed_raw_hits,
     count_tokens,
     fuse,
     keep_raw_tier,
-    neighbour_route,
     pair_conflicts,
     project,
     raw_tier,
@@ -30,17 +27,14 @@ from ...core.retrieval import (
     supporting_text,
     temporal_route,
 )
-from ...core.signals import query_anchor_terms
-from ...core.sufficiency import Path, QueryIntent, Routing, analyze, route, unnamed_query
-from ...infra.sparse import anchor_vector
+from ...core.sufficiency import Path, QueryIntent, Routing, analyze, route
 from ...streams.indexing import KeywordEncoder
 from .results import BundleView, EvidenceItem, Recollection, RouteDiagnostic
+from .routes import ROUTE_DEPTH, Routes
 
-ROUTE_DEPTH = 30
 ESCALATE_TOP = 5
 EXPAND_TOP = 2  # escalation reads the raw neighbourhood of the best bundles only
 NEIGHBOURS = 1
-EXCHANGE = 1  # the neighbour route reads one turn each side: the exchange around a hit
 HOPS = 1
 HOP_FACTS = 5
 RAW_TIER = 10  # the fused top 10 ...
@@ -54,23 +48,14 @@ WEIGHTS = {
     "bm25_evidence": 1.0,
     "anchor": 1.0,
     "dense_unnamed": 1.0,
+    "unnamed_evidence": 1.0,
+    "spoken": 1.0,
     "entity": 1.0,
     "slot": 1.0,
     "temporal": 1.0,
     "neighbours": 0.5,  # proximity, not a match: half credit (as SUPERSEDED_CREDIT)
 }
 QUOTES = 1  # one direct quote grounds the statement; every evidence id is still listed
-SLOT_WORDS = {
-    "lives_in": r"\b(?:live|lives|living|home|moved|move|reside)\b",
-    "works_at": r"\b(?:work|works|working|employer|job)\b",
-    "job": r"\b(?:job|profession|occupation|career)\b",
-    "allergic_to": r"\ballerg",
-    "has_pet": r"\b(?:pet|pets|dog|dogs|cat|cats)\b",
-    "pet_name": r"\b(?:pet|dog|cat)(?:'s)? name\b",
-    "likes": r"\b(?:like|likes|love|loves|enjoy|enjoys|favou?rite)\b",
-    "plays_instrument": r"\b(?:play|plays|instrument)\b",
-    "relationship_status": r"\b(?:married|single|relationship|partner|dating)\b",
-}
 
 
 @dataclass
@@ -88,6 +73,7 @@ class Recall:
 
     def __init__(self, deps: RecallDeps) -> None:
         self._deps = deps
+        self._routes = Routes(deps.views, deps.evidence, deps.vectors, deps.embedder, deps.keywords)
 
     async def recall(
         self,
@@ -145,49 +131,31 @@ class Recall:
         do without: those of the evidence found and of the slots (with their supersession
         chains). Facts found only by the fact routes are left to :meth:`_rank`.
 
-        The query is embedded in a worker thread (onnxruntime releases the GIL) while the
-        work that needs no vector runs: the keyword routes, the slot lookup and the reads
-        those need.
+        The query is embedded in a worker thread while the work that needs no vector runs:
+        the slot lookup, the anchor route and the reads those need.
         """
-        loop = asyncio.get_running_loop()
-        embedding = loop.run_in_executor(None, self._deps.embedder.embed_query, query)
-        unnamed = unnamed_query(query, intent.entities)
-        if unnamed and not self._deps.keywords.embed_query(unnamed).indices:
-            unnamed = ""  # nothing but question words is left
-        unnamed_embedding = (
-            loop.run_in_executor(None, self._deps.embedder.embed_query, unnamed)
-            if unnamed
-            else None
-        )
-        keyword = await self._keyword_routes(scope_key, query)
-        slots = await self._slot_ids(scope_key, query, intent)
+        routes = self._routes
+        embedding = routes.embed(query, intent)
+        slots = await routes.slot_ids(scope_key, query, intent)
+        anchor = await routes.anchor(scope_key, query)
         found = _Found()
-        await self._load([*await self._linked(_items(keyword), found), *slots[0]], scope_key, found)
-        vector = await embedding
-        dense = await self._dense_routes(scope_key, vector)
-        if unnamed_embedding is not None:
-            dense.append(await self._unnamed_route(scope_key, await unnamed_embedding, unnamed))
-        entity = await self._entity_route(scope_key, intent, vector)
-        slot = _slot_route(*slots, dense[0].items)
-        routes = [*dense, *keyword, *(r for r in (entity, slot) if r is not None)]
-        near = await self._neighbour_route(routes)
-        routes += [near] if near is not None else []
-        await self._load(await self._linked(_items(routes), found), scope_key, found)
-        return routes, vector, found
-
-    async def _neighbour_route(self, routes: Sequence[RouteResult]) -> RouteResult | None:
-        """The spoken turns around the raw tier's best hits both raw routes found
-        (:func:`neighbour_route`): the exchange of a confident hit, never of a guess."""
-        anchors = agreed_raw_hits(routes, RAW_KEPT)
-        around = {
-            anchor: [
-                turn.evidence_id
-                for turn in await self._deps.evidence.neighbours(anchor, EXCHANGE)
-                if turn.action == "say" or turn.evidence_id == anchor
-            ]
-            for anchor in anchors
-        }
-        return neighbour_route(anchors, around, ROUTE_DEPTH)
+        await self._load(
+            [*await self._linked(_items([anchor] if anchor else []), found), *slots.ids],
+            scope_key,
+            found,
+        )
+        asked = await embedding
+        spoken, speakers = await routes.spoken(scope_key, asked)
+        keyword = await routes.keyword(scope_key, routes.words(query, speakers))
+        dense = await routes.dense(scope_key, asked)
+        entity = await routes.entity(scope_key, asked)
+        slot = slots.route((entity or dense[0]).items)
+        found_by = (*dense, *keyword, anchor, spoken, entity, slot)
+        ranked = [r for r in found_by if r is not None]
+        near = await routes.neighbours(ranked, RAW_KEPT)
+        ranked += [near] if near is not None else []
+        await self._load(await self._linked(_items(ranked), found), scope_key, found)
+        return ranked, asked.vector, found
 
     async def _rank(
         self,
@@ -221,73 +189,6 @@ class Recall:
         if left and _fresh_above(ranked, left[0].score) < wanted:
             return await self._rank(scope_key, intent, routes, found, None)
         return routes, spread(ranked)
-
-    async def _dense_routes(self, scope_key: str, vector: Sequence[float]) -> list[RouteResult]:
-        """Dense search over facts, then over raw evidence turns."""
-        found = []
-        for kind, name in (("fact", "dense_facts"), ("evidence", "dense_evidence")):
-            hits = await self._deps.vectors.search(scope_key, vector, ROUTE_DEPTH, kind=kind)
-            found.append(RouteResult(name, tuple(h.fact_id for h in hits)))
-        return found
-
-    async def _unnamed_route(
-        self, scope_key: str, vector: Sequence[float], unnamed: str
-    ) -> RouteResult:
-        """Dense search over facts for the query without the names it asks about: a fact
-        of a scope often leaves its topic implicit ("the suite is at 136 tests now" in a
-        chat about TrailMap), so what is asked of the name is searched on its own, beside
-        the facts that only share the name."""
-        hits = await self._deps.vectors.search(scope_key, vector, ROUTE_DEPTH, kind="fact")
-        return RouteResult("dense_unnamed", tuple(h.fact_id for h in hits), unnamed)
-
-    async def _keyword_routes(self, scope_key: str, query: str) -> list[RouteResult]:
-        """BM25 over facts, then over raw evidence turns (stopwords dropped by the encoder),
-        then the anchor route when the query names hard anchors."""
-        sparse = self._deps.keywords.embed_query(query)
-        found = []
-        for kind, name in (("fact", "bm25_facts"), ("evidence", "bm25_evidence")):
-            hits = await self._deps.vectors.search_sparse(scope_key, sparse, ROUTE_DEPTH, kind=kind)
-            found.append(RouteResult(name, tuple(h.fact_id for h in hits)))
-        anchors = query_anchor_terms(query)
-        if anchors:
-            found.append(await self._anchor_route(scope_key, anchors))
-        return found
-
-    async def _anchor_route(self, scope_key: str, anchors: Sequence[str]) -> RouteResult:
-        """The turns holding the query's hard anchors (an identifier, a path, a version, a
-        command, a measure, an error) as exact terms, rarer anchors first (the index's IDF):
-        a word-stem route splits ``flask@2.3.1`` or ``src/app.py`` into common words."""
-        wanted = anchor_vector(anchors)
-        hits = await self._deps.vectors.search_sparse(scope_key, wanted, ROUTE_DEPTH, "evidence")
-        return RouteResult("anchor", tuple(h.fact_id for h in hits), ", ".join(anchors))
-
-    async def _entity_route(
-        self, scope_key: str, intent: QueryIntent, vector: Sequence[float]
-    ) -> RouteResult | None:
-        """Dense search restricted to the facts in the entity scope of the names asked."""
-        if not intent.entities:
-            return None
-        ranked: list[tuple[float, str]] = []
-        for name in intent.entities:
-            hits = await self._deps.vectors.search(scope_key, vector, ROUTE_DEPTH, entity=name)
-            ranked += [(-h.score, h.fact_id) for h in hits]
-        ordered = list(dict.fromkeys(fact_id for _, fact_id in sorted(ranked)))[:ROUTE_DEPTH]
-        return RouteResult("entity", tuple(ordered), ", ".join(intent.entities))
-
-    async def _slot_ids(
-        self, scope_key: str, query: str, intent: QueryIntent
-    ) -> tuple[set[str], list[str]]:
-        """The facts in the slots the query asks about (``subject|attribute``), and the
-        attributes asked."""
-        attributes = [a for a, pattern in SLOT_WORDS.items() if re.search(pattern, query, re.I)]
-        subjects = [name.lower() for name in intent.entities]
-        ids: set[str] = set()
-        for subject in subjects:
-            for attribute in attributes:
-                ids.update(
-                    await self._deps.views.facts_for_slot(scope_key, f"{subject}|{attribute}")
-                )
-        return ids, attributes
 
     async def _linked(self, items: Sequence[str], found: _Found) -> list[str]:
         """The facts the evidence among ``items`` supports (evidence mapped before is
@@ -406,17 +307,6 @@ def _fresh_above(ranked: Sequence[Bundle], bound: float) -> int:
         fresh += not (evidence and evidence <= cited)
         cited |= evidence
     return fresh
-
-
-def _slot_route(
-    ids: set[str], attributes: Sequence[str], dense_order: Sequence[str]
-) -> RouteResult | None:
-    """The slot facts in the order the dense route ranked them (the others after)."""
-    if not ids:
-        return None
-    rank = {item: i for i, item in enumerate(dense_order)}
-    ordered = sorted(ids, key=lambda i: (rank.get(i, len(rank)), i))[:ROUTE_DEPTH]
-    return RouteResult("slot", tuple(ordered), ", ".join(attributes))
 
 
 _PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}")

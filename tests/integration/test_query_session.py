@@ -88,3 +88,18 @@ def test_without_a_writable_folder_the_session_optimizes_in_memory(tmp_path: Pat
     assert np.array_equal(
         session.embed(TEXTS[0]), QuerySession(source, tokenizer_dir()).embed(TEXTS[0])
     )
+
+
+@pytest.mark.parametrize("int8", [True, False], ids=["int8 query model", "float model"])
+def test_a_querys_forms_embedded_in_one_run_match_their_own_vectors(
+    cache: Path, int8: bool
+) -> None:
+    """One run pads the shorter text (masked out): each vector stays its text's, exactly
+    on the float path, within the int8 path's per-run activation scale otherwise."""
+    embedder = MiniLMEmbedder(threads=1, int8_queries=int8, cache_size=0)
+    forms = ["What did Melanie paint last summer?", "What did paint last summer?"]
+    together = np.array(embedder.embed_queries(forms))
+    alone = np.array([embedder.embed_query(text) for text in forms])
+    cosines = (together * alone).sum(axis=1)
+    assert np.all(cosines >= (0.98 if int8 else 0.9999)), cosines
+    assert float(together[0] @ together[1]) < 0.99  # two vectors, not one repeated

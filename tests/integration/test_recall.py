@@ -128,8 +128,10 @@ async def test_query_vectors_match_batch_vectors(memory_runtime: Runtime) -> Non
 
 
 async def test_raw_evidence_is_found_by_who_said_it(memory_runtime: Runtime) -> None:
+    """Her turns are searched as hers (the spoken route), not by her name as a word."""
     result = await memory_runtime.memory.query(SCOPE, "What did Alice laugh about?", now=NOW)
-    assert _routes(result)["bm25_evidence"] >= 1
+    assert _routes(result)["spoken"] >= 1
+    assert _routes(result)["bm25_evidence"] == 0  # "laugh" is in none of her turns
 
 
 async def test_ranking_reads_only_the_facts_its_first_places_need(tmp_path: Path) -> None:
@@ -236,5 +238,27 @@ async def test_neighbour_route_brings_the_reply_to_a_turn_found(tmp_path: Path) 
         result = await runtime.memory.query(SCOPE, "Where was the brass lamp found?", now=NOW)
         near = [b for b in result.bundles if "neighbours" in b.routes]
         assert "n2" in {e.source_turn_id for b in near for e in b.evidence}
+    finally:
+        await runtime.stop()
+
+
+async def test_a_question_about_someone_reaches_what_they_said_themselves(tmp_path: Path) -> None:
+    """The spoken route searches the named speaker's own turns for what is asked; the word
+    routes leave the speaker's name out (it heads every turn they said)."""
+    runtime = await Runtime(Settings(data_dir=tmp_path / "d", partitions=2), tmp_path).start()
+    try:
+        turns = [
+            {**said("b1", "Alice, have you ever tried the harp? Alice would love it.", 0)},
+            {**said("a1", "On Sundays I repair old bicycles in the garage.", 1)},
+        ]
+        turns[0]["speaker"] = "Bob"
+        await runtime.memory.publish(turns)
+        await runtime.memory.sync()
+        result = await runtime.memory.query(SCOPE, "What hobby does Alice have?", now=NOW)
+        spoken = [b for b in result.bundles if "spoken" in b.routes]
+        assert {e.source_turn_id for b in spoken for e in b.evidence} == {"a1"}
+        assert "dense_facts" not in {r.route for r in result.routes}  # hers: the entity route
+        plain = await runtime.memory.query(SCOPE, "What hobby is mentioned?", now=NOW)
+        assert "spoken" not in {r.route for r in plain.routes}
     finally:
         await runtime.stop()
