@@ -64,7 +64,7 @@ def test_review_queue_approve_and_reject_through_the_cli(tmp_path: Path) -> None
         said = ["--scope", SCOPE, "--speaker", "Ann", "--turn-id", turn_id, "--text", text]
         assert provmem("publish", *said, *data).returncode == 0
     listed = provmem("review", SCOPE, *data).stdout
-    assert "Ann thinks Ann lives in Berlin now." in listed and "tentative" in listed
+    assert "Ann thinks they live in Berlin now." in listed and "tentative" in listed
     berlin, initech = json.loads(provmem("review", SCOPE, "--json", *data).stdout)
     assert berlin["evidence"][0]["quote"] == "I think I live in Berlin now."
 
