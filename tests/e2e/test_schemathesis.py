@@ -105,6 +105,10 @@ def test_no_server_errors_on_hostile_strings(
     case: schemathesis.Case, hostile: str, base_url: str
 ) -> None:
     if isinstance(case.body, dict | list):
+        # schemathesis (>= 4.32) re-validates an edited body against the spec before it
+        # sends it, and its validator cannot encode a lone surrogate: the edit is ours,
+        # so its metadata stays as generated and the server alone judges the body
+        case.freeze_metadata()
         case.body = _with_strings(case.body, hostile)
     case.call_and_validate(base_url=base_url, checks=[not_a_server_error], timeout=60)
 
