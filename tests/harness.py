@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from provmem.core.events import ErasureCompleted, ErasureRequested
 from provmem.infra.settings import Settings
 from provmem.services.memory.memory import Memory
 from provmem.streams.runtime.components import Components, build
@@ -100,6 +101,21 @@ class Runtime:
     async def restart(self, kill: bool = False) -> None:
         await self.stop(kill)
         await self.start()
+
+    async def erase(self, request: ErasureRequested) -> ErasureCompleted:
+        """File an erasure and wait for its receipt: run here (embedded) or by a worker
+        (Kafka), then the views and this process's local index caught up."""
+        receipt = await self.memory.request_erasure(request)
+        if receipt is None:
+
+            async def completed() -> bool:
+                return await self.memory.erasure_receipt(request.request_id) is not None
+
+            await self.settle(completed)
+            receipt = await self.memory.erasure_receipt(request.request_id)
+        assert receipt is not None, f"no receipt for {request.request_id}"
+        await self.settle(self.caught_up)
+        return receipt
 
     async def settle(self, ready: Callable[[], Awaitable[bool]]) -> None:
         """Process (embedded) or wait for the workers (kafka) until ``ready()`` holds."""

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from provmem.core.capture import TurnInput, turn_evidence_id
-from provmem.core.events import ErasureCompleted, ErasureRequested, Fact
+from provmem.core.events import Fact
 from provmem.infra.settings import Settings
 from provmem.services.erasure.subject import eraser_for, erasure_request
 from provmem.services.memory.memory import Memory
@@ -70,22 +70,6 @@ async def _fresh_replay(scope: str, turns: list[dict[str, object]]) -> list[dict
     return view
 
 
-async def _receipt(runtime: Runtime, request: ErasureRequested) -> ErasureCompleted:
-    """File the request through the erasure-requests topic and wait for its receipt."""
-    memory = runtime.memory
-    receipt = await memory.request_erasure(request)
-    if receipt is None:  # Kafka: a worker runs it
-
-        async def completed() -> bool:
-            return await memory.erasure_receipt(request.request_id) is not None
-
-        await runtime.settle(completed)
-        receipt = await memory.erasure_receipt(request.request_id)
-    assert receipt is not None
-    await runtime.settle(runtime.caught_up)  # views, and this process's local index
-    return receipt
-
-
 async def _scenario(runtime: Runtime, example: dict[str, list[object] | bool]) -> None:
     texts, republish, erase = example["texts"], example["republish"], example["erase"]
     assert isinstance(texts, list) and isinstance(republish, list) and isinstance(erase, list)
@@ -98,11 +82,11 @@ async def _scenario(runtime: Runtime, example: dict[str, list[object] | bool]) -
     chosen = sorted({ids[int(i) % len(ids)] for i in erase})
     subject = bool(example["subject"])
     request = erasure_request(scope, [] if subject else chosen, None, subject)
-    receipt = await _receipt(runtime, request)
+    receipt = await runtime.erase(request)
     eraser = eraser_for(runtime.memory.components)
     assert receipt.residue_found == 0, receipt
     assert (await eraser.audit(request.request_id)).total == 0
-    assert await _receipt(runtime, request) == receipt  # idempotent
+    assert await runtime.erase(request) == receipt  # idempotent
     erased = set(ids) if subject else set(chosen)
     kept = [t for t, i in zip(turns, ids, strict=True) if i not in erased]
     assert _view(await runtime.memory.facts(scope)) == await _fresh_replay(scope, kept)

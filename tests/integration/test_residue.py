@@ -75,15 +75,7 @@ async def test_after_a_subject_erasure_no_byte_under_the_data_folder_holds_it(
         assert any(h.kind == "id" for h in before)  # the scanner sees what is there
 
     request = erasure_request(ALICE, [], None, True)
-    receipt = await memory.request_erasure(request)
-    if receipt is None:  # Kafka: a worker runs it
-
-        async def completed() -> bool:
-            return await memory.erasure_receipt(request.request_id) is not None
-
-        await runtime.settle(completed)
-        await runtime.settle(runtime.caught_up)  # this process's local index too
-        receipt = await memory.erasure_receipt(request.request_id)
+    receipt = await runtime.erase(request)
     assert receipt is not None and receipt.residue_found == 0
 
     audit = await eraser_for(memory.components).audit(request.request_id)

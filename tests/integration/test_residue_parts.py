@@ -36,15 +36,7 @@ async def _erased_leaves_no_byte(
             h.kind == "id" for h in before
         )  # the scanner sees what is there (no word: sealed)
     request = erasure_request(ALICE, [] if session else ids, session, False)
-    receipt = await memory.request_erasure(request)
-    if receipt is None:  # Kafka: a worker runs it
-
-        async def completed() -> bool:
-            return await memory.erasure_receipt(request.request_id) is not None
-
-        await runtime.settle(completed)
-        await runtime.settle(runtime.caught_up)  # this process's local index too
-        receipt = await memory.erasure_receipt(request.request_id)
+    receipt = await runtime.erase(request)
     assert receipt is not None and receipt.residue_found == 0
     assert (await eraser_for(memory.components).audit(request.request_id)).total == 0
     after = ResidueScanner(KEY, planted).scan_folder(settings.data_dir)

@@ -18,7 +18,6 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from functools import partial
 
-from provmem.core.events import ErasureCompleted, ErasureRequested
 from provmem.infra.redis_client import redis_client
 from provmem.services.erasure.subject import eraser_for, erasure_request
 from tests.harness import Runtime, said
@@ -26,23 +25,6 @@ from tests.integration.test_residue import ALICE
 
 SAYS = "My phone is 555-0142, my account 40817810, and I live at number 384 on Elm Row."
 LEFTOVER = "exported: 555 0142 / 40817810\n"  # two numbers, spelled otherwise
-
-
-async def receipt_of(runtime: Runtime, request: ErasureRequested) -> ErasureCompleted:
-    """Run the erasure: here (embedded) or by a worker (Kafka), then this process's
-    local index caught up."""
-    memory = runtime.memory
-    receipt = await memory.request_erasure(request)
-    if receipt is None:
-
-        async def completed() -> bool:
-            return await memory.erasure_receipt(request.request_id) is not None
-
-        await runtime.settle(completed)
-        await runtime.settle(runtime.caught_up)
-        receipt = await memory.erasure_receipt(request.request_id)
-    assert receipt is not None
-    return receipt
 
 
 async def test_a_trace_the_erasure_cannot_remove_fails_its_verification(
@@ -59,7 +41,7 @@ async def test_a_trace_the_erasure_cannot_remove_fails_its_verification(
     where = "bytes_files" if settings.runtime == "embedded" else "bytes_redis"
 
     request = erasure_request(ALICE, [], None, True)
-    receipt = await receipt_of(runtime, request)
+    receipt = await runtime.erase(request)
     assert receipt.residue_found == 2 and receipt.verified_by == "provmem-audit/2"
     eraser = eraser_for(memory.components)
     recorded = await eraser.ledger.recorded(request.request_id)
