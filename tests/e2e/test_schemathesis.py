@@ -13,6 +13,7 @@ subscription tests drive it.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -104,13 +105,19 @@ def _with_strings(value: Any, hostile: str) -> Any:
 def test_no_server_errors_on_hostile_strings(
     case: schemathesis.Case, hostile: str, base_url: str
 ) -> None:
-    if isinstance(case.body, dict | list):
-        # schemathesis (>= 4.32) re-validates an edited body against the spec before it
-        # sends it, and its validator cannot encode a lone surrogate: the edit is ours,
-        # so its metadata stays as generated and the server alone judges the body
-        case.freeze_metadata()
-        case.body = _with_strings(case.body, hostile)
-    case.call_and_validate(base_url=base_url, checks=[not_a_server_error], timeout=60)
+    # Sent by hand: schemathesis (>= 4.32) re-validates an edited body against the spec
+    # before sending it, and its validator cannot encode a lone surrogate. json.dumps
+    # writes one as a ``\\udXXX`` escape, as a client would; the server alone judges it.
+    body = _with_strings(case.body, hostile) if isinstance(case.body, dict | list) else None
+    answer = httpx.request(
+        case.method,
+        base_url + case.formatted_path,
+        params=case.query or None,
+        headers={"content-type": "application/json"},  # auth is off on this server
+        content=None if body is None else json.dumps(body),
+        timeout=60,
+    )
+    assert answer.status_code < 500, (case.method, case.formatted_path, answer.text[:300])
 
 
 def test_the_run_reached_the_handlers_without_a_server_error(base_url: str) -> None:
