@@ -17,8 +17,8 @@ __all__ = ["comparable", "same_attribute", "value_kind", "value_shape"]
 
 
 _UNIT_CLASS = {
-    **dict.fromkeys(("ms", "s", "min", "h"), "duration"),
-    **dict.fromkeys(("kb", "mb", "gb", "tb", "kib", "mib", "gib"), "size"),
+    **dict.fromkeys(("ns", "ms", "s", "min", "h"), "duration"),
+    **dict.fromkeys(("kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib"), "size"),
     **dict.fromkeys(("usd", "$"), "usd"),
     **dict.fromkeys(("eur", "€"), "eur"),
 }
@@ -56,14 +56,15 @@ def same_attribute(first: str, second: str) -> bool:
     """Whether two attribute keys name the same thing: the head word of one is a word of
     the other ("image size" ~ "docker image" ~ "image"; "open issue" !~ "open ticket"), or
     one is an acronym of the other ("MAU" ~ "monthly user": first and last initials); with
-    one head, modifiers that share nothing name two things ("python version" !~ "express
-    version", "build time" !~ "response time")."""
+    one head, the modifiers of one are among the other's ("pod memory" ~ "web pod memory"),
+    else they tell two things apart ("python version" !~ "express version", "web pod
+    memory" !~ "worker pod memory", "staging p99" !~ "production p99")."""
     words, others = first.lower().split(), second.lower().split()
     if not (words and others):
         return False
     if words[-1] == others[-1]:  # one head: the modifiers must not name two things
         mine, theirs = set(words[:-1]), set(others[:-1])
-        return not mine or not theirs or bool(mine & theirs)
+        return mine <= theirs or theirs <= mine
     return (
         words[-1] in others
         or others[-1] in words

@@ -25,6 +25,7 @@ from functools import lru_cache
 
 from .categories import CATEGORIES
 from .lexicon import FUNCTION_WORDS, MONTHS, NOT_NAMES, UNITS
+from .measures import read_measures
 
 __all__ = [
     "Reading",
@@ -239,8 +240,10 @@ def read_attributes(statement: str, speaker: str) -> tuple[Reading, ...]:
         reading = _reading(apposition, speaker.lower(), changed)
         if reading is not None:
             found[reading.key] = reading
-    for clause in _clauses(text):
-        reading = _read_clause(clause, speaker.lower(), changed)
+    clauses = _clauses(text)
+    measures = read_measures(clauses, speaker.lower(), changed)  # core/measures.py first
+    for clause, measured in zip(clauses, measures, strict=True):
+        reading = Reading(*measured) if measured else _read_clause(clause, speaker.lower(), changed)
         if reading is not None and reading.key not in found:
             found[reading.key] = reading
     return tuple(found.values())

@@ -30,7 +30,7 @@ _CLAUSE_BREAK = re.compile(
     r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s|(?i:it|we|they|he|she)(?:['’](?:s|re|ve|ll|d))?\s"
     r"|(?:everything|everyone|nothing|nobody|someone|something)\s+[a-z]+s\b"
     r"|(?:there['’]s|that['’]s)\s"
-    r"|(?:the|only|this|these|those)\s+(?:[\w'’-]+\s+){0,3}(?:is|are|was|were|has|have"
+    r"|(?:the|only|this|these|those|each|every)\s+(?:[\w'’-]+\s+){0,3}(?:is|are|was|were|has|have"
     r"|(?:really|also|just|still|always|never)\s+[a-z]{3,})\b"
     # An elided "I" before "been" and a gerund subject before its verb: "Store's going
     # good, just been busy"; "You're right, staying positive is key".
