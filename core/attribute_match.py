@@ -13,7 +13,7 @@ import re
 
 from .lexicon import MONTHS, UNITS
 
-__all__ = ["comparable", "same_attribute", "value_kind", "value_shape"]
+__all__ = ["comparable", "named_apart", "same_attribute", "value_kind", "value_shape"]
 
 
 _UNIT_CLASS = {
@@ -71,6 +71,14 @@ def same_attribute(first: str, second: str) -> bool:
         or _acronym_of(first, others)
         or _acronym_of(second, words)
     )
+
+
+def named_apart(first: str, second: str) -> bool:
+    """Two keys of one head whose modifiers tell two things apart ("web pod memory" and
+    "worker pod memory"): no guess across wording may take one for the other."""
+    words, others = first.lower().split(), second.lower().split()
+    same_head = bool(words and others) and words[-1] == others[-1]
+    return same_head and not same_attribute(first, second)
 
 
 def _acronym_of(acronym: str, words: list[str]) -> bool:

@@ -89,7 +89,7 @@ _ADDRESSED = re.compile(
 )
 """After "Name, ": the rest speaks to that person or of what is before them ("Mel, that's
 a great pic"), so the name is a vocative, not a subject."""
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_WORD = re.compile(r"[A-Za-z][\w'’-]*|\d[\d,.]*")  # "p99", "k8s" and numbers are words too
 _APPOSITION = re.compile(r"(?:my|our|his|her|their)\s+[\w'’-]+(?:\s+[\w'’-]+)?,")
 _MIN_CONTENT_WORDS = 2
 _LISTENER_LEFT = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
@@ -362,7 +362,10 @@ def _informative(body: str, listener_known: bool) -> bool:
     words = [re.split(r"['’]", w.lower())[0].strip("-") for w in _WORD.findall(body)]
     if not listener_known and _addresses_listener(words):
         return False
-    content = [w for w in words if len(w) > 2 and w not in FUNCTION_WORDS | PHATIC_WORDS]
+    content = [
+        w for w in words
+        if (len(w) > 2 or w[:1].isdigit()) and w not in FUNCTION_WORDS | PHATIC_WORDS
+    ]  # fmt: skip
     needed = 1 if not FIRST_PERSON.isdisjoint(words) else _MIN_CONTENT_WORDS
     return len(content) >= needed
 

@@ -21,7 +21,7 @@ from typing import Protocol
 
 import numpy as np
 
-from .attribute_match import comparable, same_attribute, value_kind, value_shape
+from .attribute_match import comparable, named_apart, same_attribute, value_kind, value_shape
 from .attributes import change_cue, read_attribute, read_attributes, value_change_cue
 from .contradictions import claim_role, claim_speaker, contradicted, exclusive_rival_fact
 from .events import Fact
@@ -216,6 +216,7 @@ def _paraphrased_change(
         for f in owned
         if f.slot_value is not None and f.slot_value != slot.value
         and value_shape(f.slot_value) == shape
+        and not named_apart((f.slot or "").partition("|")[2], slot.attribute)
     ]  # fmt: skip
     same_unit = [f for f in candidates if _unit(f.slot_value) == _unit(slot.value)]
     return _closest(memory, same_unit or candidates, vector, config)

@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .lexicon import CALENDAR_WORDS, FUNCTION_WORDS, UNITS
+from .lexicon import CALENDAR_WORDS, FUNCTION_WORDS, IRREGULAR_PAST, UNITS
 
 __all__ = ["Measured", "read_measures"]
 
@@ -72,8 +72,11 @@ _STATIVE = (
     r"|costs|cost|weighs|weighed|lasts|last|lasted|holds|hold|held|gets|get|got|gives|give"
     r"|runs|run|averages|averaged|peaks|peaked|hovers|sits|sat|stands|stood|consumes"
     r"|consume|handles|handle|serves|serve|allows|allow|requires|require|fits|measures"
-    r"|comes in|came in|amounts|[a-z]{3,}s"
+    r"|comes in|came in|amounts"
 )
+_VERBS = _STATIVE.replace("|comes in|came in", "")
+_PAST = "|".join(sorted(IRREGULAR_PAST))
+_STATIVE += r"|[a-z]{3,}s"
 _CHANGE = (
     r"raised|bumped|increased|decreased|reduced|cut|lowered|dropped|upgraded|downgraded"
     r"|scaled|set|changed|updated|doubled|tripled|halved|boosted|trimmed|shrank|shrunk"
@@ -99,6 +102,12 @@ _PATTERNS = (
     re.compile(
         rf"^{_NP} {_ADV}(?:{_STATIVE}) (?:(?:us|me|them|you) )?{_ADV}(?:{_APPROX})"
         rf"(?:{_MEASURE}){_AFTER}"
+    ),
+    # "(workers at 610MB each)", "with hosting at $420 a month": a noun phrase at a
+    # measure, no verb between
+    re.compile(
+        rf"^(?!(?:\S+ ){{0,2}}(?:{_VERBS}|{_PAST}|\w+ed)\b)(?P<np>(?:(?i:{_DET}) )?"
+        rf"(?:{_WORD} ){{0,2}}?{_WORD}) (?:at|around|near) (?:{_APPROX})(?:{_MEASURE}){_AFTER}"
     ),
 )
 _PRONOUN_MEASURE = re.compile(
@@ -138,8 +147,9 @@ _NOT_QUALIFIERS = (
 _TIME_NOUNS = frozenset("times days weeks months years nights ages decades".split())
 # What follows a measure: the measured thing ("512Mi of memory", "1Gi memory") and a
 # place or environment it holds in ("420 ms in production").
+_JOINS = r"of|in|on|at|for|with|from|by|to|because|since|after|before|when|while|so|and|but|as"
 _MEASURED_THING = re.compile(
-    r"^ (?:of (?P<of>[A-Za-z][\w-]*)|(?P<noun>[a-z][a-z-]*|[A-Z]{2,5}))(?= |$)"
+    rf"^ (?:of (?P<of>[A-Za-z][\w-]*)|(?P<noun>[a-z][a-z-]*|[A-Z]{{2,5}})(?=$| (?:{_JOINS})\b))"
 )
 _PLACE = re.compile(r" (?:in|on) (?:the )?(?P<env>[a-z][\w-]*)(?= |$)")
 KEY_WORDS = 4
@@ -224,7 +234,7 @@ def _owner(phrase: str, speaker: str) -> tuple[str, list[str]] | None:
     if first.endswith(("'s", "s'")) and first[:1].isupper():
         subject = first.removesuffix("'s").removesuffix("'").lower()
         words = words[1:]
-    return subject, _reordered([w.lower() for w in words])
+    return subject, _reordered([w.lower() for w in words if w.lower() != speaker])
 
 
 def _reordered(words: list[str]) -> list[str]:
@@ -237,8 +247,11 @@ def _reordered(words: list[str]) -> list[str]:
 
 
 def _qualifier(word: str) -> bool:
+    """A word that can name a measured thing or a place: no function word, time word or
+    adverb ("lately")."""
     lowered = word.lower()
-    return lowered not in FUNCTION_WORDS and lowered not in _NOT_QUALIFIERS
+    adverb = lowered.endswith("ly") and len(lowered) > 4
+    return not adverb and lowered not in FUNCTION_WORDS and lowered not in _NOT_QUALIFIERS
 
 
 def _attribute(words: list[str]) -> str:

@@ -182,3 +182,37 @@ def test_a_comma_before_each_or_every_and_a_verb_starts_a_claim_of_its_own() -> 
     parts = [text[c.start : c.end] for c in split_clauses(text)]
     assert parts == ["We deploy on Kubernetes with 3 replicas", "each pod has 512Mi of memory."]
     assert len(split_clauses("Every build of each branch takes a while.")) == 1
+
+
+@pytest.mark.parametrize(
+    ("statement", "attribute", "value"),
+    [
+        ("Since the cache fix (runners at 3 minutes) nobody complains.", "runner", "3 min"),
+        ("With the laptop at 16 GB of RAM the build is fine.", "laptop ram", "16 gb"),
+        ("The search p95 sits around 900 ms.", "search p95", "900 ms"),
+    ],
+)  # fmt: skip
+def test_a_noun_phrase_at_a_measure_without_a_verb_is_read(
+    statement: str, attribute: str, value: str
+) -> None:
+    assert ("dev", attribute, value) in _readings(statement)
+
+
+@pytest.mark.parametrize(
+    ("statement", "attribute"),
+    [
+        ("Our container image weighs 800 MB right now.", "container image"),
+        ("The whole suite completes in 4 minutes lately.", "whole suite"),
+        ("The nightly export is 2 GB last time I checked.", "nightly export"),
+        ("Each render takes 5 seconds each.", "render"),
+    ],
+)
+def test_words_after_a_measure_that_name_no_thing_stay_out_of_the_key(
+    statement: str, attribute: str
+) -> None:
+    assert _reading(statement).attribute == attribute
+
+
+def test_a_verb_before_at_is_no_noun_phrase_at_a_measure() -> None:
+    assert read_attributes("We arrived at 5 pm.", "Dev") == ()
+    assert read_attributes("Dev stayed at 80 kg.", "Dev") == ()
