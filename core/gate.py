@@ -216,10 +216,14 @@ def _paraphrased_change(
         for f in owned
         if f.slot_value is not None and f.slot_value != slot.value
         and value_shape(f.slot_value) == shape
-        and not named_apart((f.slot or "").partition("|")[2], slot.attribute)
+        and not named_apart(_attribute_of(f), slot.attribute, f.statement, claim.statement)
     ]  # fmt: skip
     same_unit = [f for f in candidates if _unit(f.slot_value) == _unit(slot.value)]
     return _closest(memory, same_unit or candidates, vector, config)
+
+
+def _attribute_of(fact: Fact) -> str:
+    return (fact.slot or "").partition("|")[2]
 
 
 def _unit(value: str | None) -> str:

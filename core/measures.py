@@ -120,6 +120,7 @@ _PRONOUN_MEASURE = re.compile(
 # about 12 minutes"), which opens on a noun phrase and its verb.
 _OPENS_ON_VERB = re.compile(rf"^{_ADV}(?:{_STATIVE})\b")
 _SUBJECT_OF = re.compile(rf"^{_NP} {_ADV}(?:{_STATIVE}|[a-z]{{3,}}ed)\b")
+_MEASURE_ALONE = re.compile(rf"^(?:{_APPROX})(?:{_MEASURE})")
 _CLAUSE_WORDS = frozenset(
     "after before when since because while if once until although though but so which"
     " who where then whether".split()
@@ -158,21 +159,27 @@ KEY_WORDS = 4
 def read_measures(clauses: Sequence[str], speaker: str, changed: bool) -> list[Measured | None]:
     """A measured reading or None for each clause of one statement, in order."""
     readings: list[Measured | None] = []
-    for index, clause in enumerate(clauses):
-        subject = _shared_subject(clauses[index - 1], clause) if index else None
-        reading = _read(f"{subject} {clause}" if subject else clause, speaker, changed)
+    before = ""
+    for clause in clauses:
+        shared = _shared(before, clause) if before else None
+        before = f"{shared} {clause}" if shared else clause
+        reading = _read(before, speaker, changed)
         readings.append(reading or _pronoun_measure(clause, speaker, changed))
     return readings
 
 
-def _shared_subject(before: str, clause: str) -> str | None:
-    """The subject of the clause before when ``clause`` opens on a verb."""
-    if _OPENS_ON_VERB.match(clause) is None:
-        return None
+def _shared(before: str, clause: str) -> str | None:
+    """What ``clause`` leaves to the clause before: its subject when it opens on a verb
+    ("... and takes about 12 minutes"), its subject and verb when it is a measure alone
+    ("has 16 GB of RAM and 4 vCPUs")."""
     found = _SUBJECT_OF.match(before)
     if found is None or found.group("np").lower() in _PRONOUNS:
         return None
-    return found.group("np")
+    if _OPENS_ON_VERB.match(clause):
+        return found.group("np")
+    if _MEASURE_ALONE.match(clause):
+        return found.group(0)
+    return None
 
 
 def _read(clause: str, speaker: str, changed: bool) -> Measured | None:

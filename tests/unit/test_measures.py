@@ -216,3 +216,14 @@ def test_words_after_a_measure_that_name_no_thing_stay_out_of_the_key(
 def test_a_verb_before_at_is_no_noun_phrase_at_a_measure() -> None:
     assert read_attributes("We arrived at 5 pm.", "Dev") == ()
     assert read_attributes("Dev stayed at 80 kg.", "Dev") == ()
+
+
+def test_a_measure_alone_after_and_shares_the_subject_and_verb_before_it() -> None:
+    found = _readings("The box has 32 GB of RAM, 8 vCPUs and 500 GB of disk.")
+    assert {
+        ("dev", "box ram", "32 gb"),
+        ("dev", "box", "8 vcpu"),
+        ("dev", "box disk", "500 gb"),
+    } <= found
+    assert ("dev", "branch", "12") in _readings("The repo has 150 commits and 12 branches.")
+    assert read_attributes("We waited 5 minutes and 3 seconds.", "Dev") == ()
