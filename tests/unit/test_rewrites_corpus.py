@@ -361,6 +361,22 @@ def test_a_speaker_known_by_a_lower_case_id_is_written_with_capitals(
     assert [c.statement for c in found] == [expected]
 
 
+@pytest.mark.parametrize("speaker", ["u_1042", "cust7", "ana@example.com", "42"])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm allergic to latex.", "The user is allergic to latex."),
+        ("My name is Tomas.", "The user's name is Tomas."),
+    ],
+)
+def test_a_speaker_known_by_an_id_that_is_no_name_is_the_user(
+    speaker: str, text: str, expected: str
+) -> None:
+    """An id is no name: a statement never writes "U_1042 is allergic to latex"."""
+    found = extract_claims(text, speaker=speaker, captured_at=AT)
+    assert [c.statement for c in found] == [expected]
+
+
 @pytest.mark.parametrize("text", ["No, I moved to Boulder last March.", "Oh no! I lost my keys."])
 def test_an_interjected_no_negates_nothing(text: str) -> None:
     """ "No," answering a question is no negation of the clause after it."""
