@@ -72,7 +72,8 @@ _DISCOURSE = re.compile(
     r"|good)\b"
     # Words that are interjections only when set off ("No, ...", but "No doubt ..."; "So
     # I ...", but "So much ..."; "Great, ...", but "Great to chat").
-    r"|(?i:no|nope|well|sure|totally|true|right|man|dude|cool|nice|awesome|great|sorry)"
+    r"|(?i:no|nope|not yet|not really|not at all|not exactly|well|sure|totally|true|right|man"
+    r"|dude|cool|nice|awesome|great|sorry)"
     r"(?=[,!.…])|(?i:so)\b(?=[,!.…]|\s+(?:I|we|he|she|they|it|my|our|the|that|this)\b))"
     r"[,!.…]*\s*)*"
 )

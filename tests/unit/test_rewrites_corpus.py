@@ -377,7 +377,15 @@ def test_a_speaker_known_by_an_id_that_is_no_name_is_the_user(
     assert [c.statement for c in found] == [expected]
 
 
-@pytest.mark.parametrize("text", ["No, I moved to Boulder last March.", "Oh no! I lost my keys."])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No, I moved to Boulder last March.",
+        "Oh no! I lost my keys.",
+        "Not yet, I start at the clinic on the 15th.",
+        "Not really, I work from home on Fridays.",
+    ],
+)
 def test_an_interjected_no_negates_nothing(text: str) -> None:
     """ "No," answering a question is no negation of the clause after it."""
     found = extract_claims(text, speaker="Maya", captured_at=AT)
