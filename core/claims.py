@@ -239,8 +239,8 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
         return None
     text = turn.text
     start = _content_start(turn, clause)
-    vocative = _TRAILING_VOCATIVE.search(text, start, clause.end)
-    end = vocative.start() if vocative else clause.end
+    vocative = _trailing_vocative(turn, start, clause.end)
+    end = vocative if vocative is not None else clause.end
     if end <= start:
         return None
     if turn.role == "assistant":
@@ -315,6 +315,19 @@ def _support(turn: _Turn, start: int, end: int) -> tuple[tuple[int, int], ...]:
 def _label(body: str) -> bool:
     """A heading line before a block ("Timings from the profiler:"), not a statement."""
     return body.rstrip().endswith(":") and _OWN_SUBJECT.match(body) is None
+
+
+def _trailing_vocative(turn: _Turn, start: int, end: int) -> int | None:
+    """Where a trailing vocative starts ("Thanks for the tip, Mel."), or None. After a
+    proper name the name is an apposition, a place most often ("3 Baker Lane, Bristol",
+    "Porto, Portugal"), unless it names the listener."""
+    found = _TRAILING_VOCATIVE.search(turn.text, start, end)
+    if found is None:
+        return None
+    name = found.group(0).strip(" ,.!…")
+    before = turn.text[start : found.start()].split()
+    after_a_name = bool(before) and before[-1][:1].isupper() and len(before) > 1
+    return None if after_a_name and name != turn.listener else found.start()
 
 
 def _tautology(statement: str) -> bool:

@@ -436,3 +436,19 @@ def test_a_plural_subject_with_a_phrase_before_its_bare_verb_is_a_clause(
     verb is a clause, not a fragment."""
     found = extract_claims(text, speaker="Maya", captured_at=AT)
     assert [c.statement for c in found] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "My old address was 3 Baker Lane, Bristol.",
+            "Ana's old address was 3 Baker Lane, Bristol.",
+        ),
+        ("I grew up in Porto, Portugal.", "Ana grew up in Porto, Portugal."),
+        ("I loved the hike, Mel.", "Ana loved the hike."),
+    ],
+)
+def test_a_name_after_a_name_is_an_apposition_not_a_vocative(text: str, expected: str) -> None:
+    found = extract_claims(text, speaker="Ana", captured_at=AT)
+    assert [c.statement for c in found] == [expected]
