@@ -84,6 +84,10 @@ _NOT_NEGATING = re.compile(
 )
 _LEADING_VOCATIVE = re.compile(r"([A-Z][a-z]+)(?:[,!]\s+|(?P<bare>\s+)(?=(?:you|your)\b))")
 _TRAILING_VOCATIVE = re.compile(r",\s*[A-Z][a-z]+\s*[.!…]*\s*$")
+# A discourse particle that closes a clause says nothing of it: "I have a bad knee though."
+_TRAILING_PARTICLE = re.compile(
+    r"(?:[,\s]+(?i:though|anyway|anyways|lol|haha\w*|tbh|honestly)\b)+\s*[.!…]*\s*$"
+)
 _OWN_SUBJECT = re.compile(r"(?:I|we|my|our)\b", re.I)
 _ADDRESSED = re.compile(
     r"(?:I|I['’]\w+|we|my|you|your|that['’]s|that is|this is|those|these|it['’]s|what a)\b"
@@ -241,6 +245,8 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
     start = _content_start(turn, clause)
     vocative = _trailing_vocative(turn, start, clause.end)
     end = vocative if vocative is not None else clause.end
+    particle = _TRAILING_PARTICLE.search(text, start, end)
+    end = particle.start() if particle else end
     if end <= start:
         return None
     if turn.role == "assistant":

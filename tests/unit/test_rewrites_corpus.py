@@ -452,3 +452,16 @@ def test_a_plural_subject_with_a_phrase_before_its_bare_verb_is_a_clause(
 def test_a_name_after_a_name_is_an_apposition_not_a_vocative(text: str, expected: str) -> None:
     found = extract_claims(text, speaker="Ana", captured_at=AT)
     assert [c.statement for c in found] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I have a bad left knee though.", "Ana has a bad left knee."),
+        ("I still love that band, honestly!", "Ana still loves that band."),
+        ("I went anyway lol", "Ana went."),
+    ],
+)
+def test_a_closing_discourse_particle_is_left_out(text: str, expected: str) -> None:
+    found = extract_claims(text, speaker="Ana", captured_at=AT)
+    assert [c.statement for c in found] == [expected]
