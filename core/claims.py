@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time
 
+from .appositions import Apposed, relation_appositions, relation_statement
 from .assertions import (
     ASSISTANT,
     assistant_reading,
@@ -41,7 +42,6 @@ from .lexicon import (
     PHATIC_WORDS,
     SECOND_PERSON,
 )
-from .relations import Apposed, relation_appositions, relation_statement
 from .rewrite import addressee, rewrite_clause
 from .salience import CLAIM_BUDGET, within_budget
 from .segments import CODE_KINDS, Segment, prose_view, segment
@@ -180,7 +180,7 @@ def _first_char(claim: Claim) -> int:
 
 
 def _beside(related: list[Claim], kept: list[Claim], claims: list[Claim]) -> list[Claim]:
-    """The relation claims (core/relations.py) of the kept claims' clauses, and of clauses
+    """The relation claims (core/appositions.py) of the kept claims' clauses, and of clauses
     that yielded no claim (a statement with a question after it): one the budget left out
     takes its appositions with it."""
     return [r for r in related if _within(r, kept) or not _within(r, claims)]
@@ -274,7 +274,7 @@ def _appositions(turn: _Turn, clause: Clause) -> list[Apposed]:
 
 
 def _relation_claim(turn: _Turn, apposed: Apposed) -> Claim | None:
-    """ "my wife Keiko" -> "Keiko is Hiro's wife." (see core/relations.py)."""
+    """ "my wife Keiko" -> "Keiko is Hiro's wife." (see core/appositions.py)."""
     spans = _support(turn, apposed.start, apposed.end)
     inside = tuple(s for s in turn.signals if apposed.start <= s.start and s.end <= apposed.end)
     statement = relation_statement(apposed, turn.speaker)
