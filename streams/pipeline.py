@@ -219,15 +219,18 @@ class Deriver:
 
 def candidates_of(embedder: Embedder, claims: Sequence[tuple[Claim, str]]) -> list[Candidate]:
     """Each claim (with its speaker) embedded, and its open reading's attribute phrase
-    with the phrase's parts (core/attribute_similarity.py), all in one embedding call."""
+    with the phrase's parts (core/attribute_similarity.py): the statements in one call,
+    the distinct parts of all of them in another (so the statements' batches, and their
+    vectors, are those they would be without the parts)."""
     phrases = [attribute_phrase(claim, speaker) for claim, speaker in claims]
     parts = list(dict.fromkeys(p for phrase in phrases if phrase for p in attribute_parts(phrase)))
-    texts = [claim.statement for claim, _ in claims] + parts
-    vectors = [as_unit(v) for v in embedder.embed(texts)] if texts else []
-    part_vector = dict(zip(parts, vectors[len(claims) :], strict=True))
+    statements = [claim.statement for claim, _ in claims]
+    vectors = [as_unit(v) for v in embedder.embed(statements)] if statements else []
+    part_vectors = [as_unit(v) for v in embedder.embed(parts)] if parts else []
+    part_vector = dict(zip(parts, part_vectors, strict=True))
     return [
         Candidate(claim, vector, _attribute(phrase, part_vector))
-        for (claim, _), vector, phrase in zip(claims, vectors, phrases, strict=False)
+        for (claim, _), vector, phrase in zip(claims, vectors, phrases, strict=True)
     ]
 
 

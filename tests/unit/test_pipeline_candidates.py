@@ -1,4 +1,4 @@
-"""The derive stage's candidates: statements and attribute phrases in one embedding call."""
+"""The derive stage's candidates: statements and attribute phrases embedded per batch."""
 
 from __future__ import annotations
 
@@ -25,14 +25,14 @@ def claim(statement: str) -> Claim:
     return Claim(statement, ((0, len(statement)),))
 
 
-def test_attribute_phrases_are_embedded_with_the_statements_in_one_call() -> None:
+def test_attribute_phrases_are_embedded_with_the_statements_batched() -> None:
     embedder = CountingEmbedder()
     claims = [claim("Each worker uses 900MB of RAM."), claim("Alice likes green tea.")]
     claims.append(claim("Worker memory is 450MB now."))
     found = candidates_of(embedder, [(c, "Alice") for c in claims])  # type: ignore[arg-type]
-    (call,) = embedder.calls
-    assert call[:3] == [c.statement for c in claims]
-    assert call[3:] == ["worker ram", "worker", "ram", "worker memory", "memory"]  # once each
+    statements, parts = embedder.calls  # the whole batch's statements, then its parts
+    assert statements == [c.statement for c in claims]
+    assert parts == ["worker ram", "worker", "ram", "worker memory", "memory"]  # once each
     first, tea, later = found
     assert first.attribute is not None and first.attribute.phrase == "worker ram"
     assert set(first.attribute.parts) == {"worker ram", "worker", "ram"}
