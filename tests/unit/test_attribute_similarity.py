@@ -133,3 +133,22 @@ def test_without_attribute_vectors_the_gate_decides_as_before() -> None:
     slot = Slot("alice", "worker memory", "450 mb")
     assert similar_attribute_fact(memory, slot, "user", None, CONFIG.attribute_similarity) is None
     assert similar_attribute_fact(memory, slot, "assistant", phrase("worker memory"), 0.42) is None
+
+
+def test_of_several_similar_attributes_the_most_similar_is_updated() -> None:
+    memory = memory_with("Each worker uses 900MB of RAM.", "worker ram", "900 mb")
+    leak = claim("The leak is 40MB.", Slot("alice", "leak", "40 mb"))
+    memory = run(memory, "t2", Candidate(leak, vec(0, 0, 1), phrase("leak")), minute=1).memory
+    slot = Slot("alice", "worker memory", "450 mb")
+    found = similar_attribute_fact(memory, slot, "user", phrase("worker memory"), 0.0)
+    assert found is not None and found.slot == "alice|worker ram"
+
+
+def test_a_fact_without_attribute_vectors_is_left_to_the_other_rules() -> None:
+    slot = Slot("alice", "worker ram", "900 mb")
+    first = run(
+        ScopeMemory(), "t1", Candidate(claim("Each worker uses 900MB of RAM.", slot), vec(1))
+    )
+    other = Slot("alice", "worker memory", "450 mb")
+    assert not first.memory.attributes
+    assert similar_attribute_fact(first.memory, other, "user", phrase("worker memory"), 0.0) is None
