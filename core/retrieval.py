@@ -246,7 +246,8 @@ def spread_gains(bundles: Sequence[Bundle]) -> list[tuple[float, Bundle]]:
     citing the turn takes that credit and the others keep what their own statements
     earned (the fact routes' hits, hits on their other turns): a second fact of a turn
     that answers the query by itself keeps its place; one that rode on the turn's hits
-    yields it to bundles bringing new evidence.
+    yields it to bundles bringing new evidence. A turn a bundle holds only as history (an
+    earlier version's) is not cited by it, so is not spent: its other facts keep its credit.
 
     Greedy by marginal gain, lazily re-scored (a gain only falls as turns are spent);
     ties by key, as :func:`project` orders."""
@@ -261,7 +262,7 @@ def spread_gains(bundles: Sequence[Bundle]) -> list[tuple[float, Bundle]]:
             heapq.heappush(queue, (-gain, key, i))
             continue
         ordered.append((gain, bundles[i]))
-        spent.update(bundles[i].evidence_ids, bundles[i].via_evidence)
+        spent.update(bundles[i].evidence_ids)
     return ordered
 
 

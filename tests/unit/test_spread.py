@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from provmem.core.events import FactStatus
 from provmem.core.retrieval import Lookups, RouteResult, project, spread, spread_gains
 from provmem.core.sufficiency import analyze
 from tests.unit.test_retrieval import _fact
@@ -89,3 +90,24 @@ def test_a_question_in_the_present_is_about_now_one_in_the_past_or_dated_is_not(
     assert analyze("What are Priya's hobbies?", NOW).present_at == NOW
     assert analyze("Where did Sam work?", NOW).present_at is None
     assert analyze("Where did Sam work in 2020?", NOW).present_at is None
+
+
+def test_a_turn_held_only_as_history_is_not_spent() -> None:
+    old = _fact(
+        "f_old",
+        "Emma lives in Munich.",
+        evidence_ids=("ev_1",),
+        status=FactStatus.SUPERSEDED,
+        superseded_by="f_new",
+    )
+    new = _fact("f_new", "Emma moved to Toronto.", supersedes="f_old", evidence_ids=("ev_2",))
+    hobby = _fact("f_hobby", "Emma's main hobby is chess.", evidence_ids=("ev_1",))
+    facts = {"f_old": old, "f_new": new, "f_hobby": hobby}
+    lookups = Lookups(facts, {"ev_1": ["f_old", "f_hobby"], "ev_2": ["f_new"]})
+    routes = [
+        RouteResult("dense_facts", ("f_old", "f_new")),
+        RouteResult("bm25_evidence", ("ev_1",)),
+    ]
+    placed = spread_gains(project(routes, lookups))
+    assert [b.key for _, b in placed] == ["f_new", "f_hobby"]
+    assert placed[0][1].covers("ev_1") and placed[1][0] == placed[1][1].score  # not spent
