@@ -16,6 +16,7 @@ from provmem.core.retrieval import (
     project,
     raw_tier,
     spread,
+    spread_gains,
 )
 from tests.unit.test_retrieval import _fact
 
@@ -140,3 +141,16 @@ def test_a_dense_only_guess_is_not_pulled_into_a_short_top() -> None:
     assert [b.key for b in keep_raw_tier(fused, raw_tier(routes, 1), 2)][:2] == ["a", "ev_hello"]
     top = keep_raw_tier(fused, guaranteed_raw_hits(routes, 2, 0.3), 2)
     assert [b.key for b in top][:2] == ["a", "b"]
+
+
+@given(retrievals())
+def test_spread_reorders_only_and_places_by_non_increasing_gain(
+    retrieval: tuple[list[RouteResult], Lookups],
+) -> None:
+    routes, lookups = retrieval
+    fused = project(routes, lookups)
+    placed = spread_gains(fused)
+    assert sorted(b.key for _, b in placed) == sorted(b.key for b in fused)
+    gains = [gain for gain, _ in placed]
+    assert all(a >= b - 1e-12 for a, b in zip(gains, gains[1:], strict=False))
+    assert all(gain <= b.score + 1e-12 for gain, b in placed)  # spending only takes away
