@@ -16,6 +16,7 @@ from enum import StrEnum
 from .events import Fact
 from .extraction import SignalKind
 from .temporal import find_temporal
+from .tense import Tense, tense_at
 
 
 class Need(StrEnum):
@@ -74,10 +75,12 @@ class QueryIntent:
     needs: frozenset[Need]
     entities: tuple[str, ...]
     time_ranges: tuple[str, ...]
+    present_at: datetime | None = None  # when it asks how things stand now ("where does ...")
 
 
 def analyze(query: str, now: datetime) -> QueryIntent:
-    """What the query asks for, the names it mentions and the times it refers to."""
+    """What the query asks for, the names it mentions, the times it refers to, and
+    ``now`` when it asks about the present (its tense, and no time of its own)."""
     needs = frozenset(need for need, pattern in _COMPILED if pattern.search(query))
     names = tuple(
         dict.fromkeys(
@@ -87,7 +90,8 @@ def analyze(query: str, now: datetime) -> QueryIntent:
     times = tuple(
         s.value for s in find_temporal(query, now) if s.kind is SignalKind.DATE and s.value
     )
-    return QueryIntent(needs, names, times)
+    present = not times and tense_at(query, 0) is Tense.PRESENT
+    return QueryIntent(needs, names, times, now if present else None)
 
 
 def unnamed_query(query: str, names: Sequence[str]) -> str:
