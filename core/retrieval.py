@@ -119,6 +119,7 @@ class Lookups:
 
 
 SUPERSEDED_CREDIT = 0.5  # a hit on an old version counts half for its successor
+ASSISTANT_CREDIT = 0.5  # the assistant's statement, for a question not asked of it
 
 Target = tuple[str, Fact | None, str | None, float]
 
@@ -130,6 +131,7 @@ def project(
     k: int = RRF_K,
     ignore: Collection[str] = (),
     present_at: datetime | None = None,
+    of_assistant: bool = True,
 ) -> list[Bundle]:
     """Project each route's hits onto bundles, then fuse the bundle rankings by RRF.
 
@@ -138,7 +140,10 @@ def project(
     old version does not mask a better-credited hit further down. Items in ``ignore``
     are passed over; the items after them keep their ranks. With ``present_at`` (a query
     about the present, asked then) a fact that had ended by then ("used to ...") is a
-    past state, as a superseded version is: its hits count half.
+    past state, as a superseded version is: its hits count half. Unless ``of_assistant``
+    (the query asks what the assistant said), the assistant's own statements ("The
+    assistant recommended ...") count half: provenance is not truth, and a question about
+    the user or their world is answered by what they said first.
     """
     bundles: dict[str, Bundle] = {}
     landings: dict[str, list[tuple[str, float]]] = {}  # an item found by several routes lands once
@@ -151,7 +156,7 @@ def project(
                 landings[item] = _land(item, lookups, bundles)
             through = "" if item in lookups.facts else item
             for key, credit in landings[item]:
-                credit *= _standing(bundles[key].fact, present_at)
+                credit *= _standing(bundles[key].fact, present_at, of_assistant)
                 hits = bundles[key].credits.setdefault(result.route, {})
                 hits[through] = max(hits.get(through, 0.0), weight * credit / (k + rank))
     for bundle in bundles.values():
@@ -160,12 +165,16 @@ def project(
     return sorted(bundles.values(), key=lambda b: (-b.score, b.key))
 
 
-def _standing(fact: Fact | None, present_at: datetime | None) -> float:
+def _standing(fact: Fact | None, present_at: datetime | None, of_assistant: bool) -> float:
     """The credit a hit on ``fact`` keeps for a query about ``present_at``: half when the
-    fact had ended by then, in full otherwise (and for a query about another time)."""
-    if present_at is None or fact is None or fact.valid_to is None:
+    fact had ended by then, in full otherwise (and for a query about another time); half
+    for the assistant's own statement when the query does not ask of the assistant."""
+    if fact is None:
         return 1.0
-    return SUPERSEDED_CREDIT if fact.valid_to <= present_at else 1.0
+    said = 1.0 if of_assistant or fact.asserted_by != "assistant" else ASSISTANT_CREDIT
+    if present_at is None or fact.valid_to is None:
+        return said
+    return said * (SUPERSEDED_CREDIT if fact.valid_to <= present_at else 1.0)
 
 
 def _land(item: str, lookups: Lookups, bundles: dict[str, Bundle]) -> list[tuple[str, float]]:

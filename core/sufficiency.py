@@ -76,6 +76,7 @@ class QueryIntent:
     entities: tuple[str, ...]
     time_ranges: tuple[str, ...]
     present_at: datetime | None = None  # when it asks how things stand now ("where does ...")
+    of_assistant: bool = False  # it asks what the assistant said ("what did you suggest?")
 
 
 def analyze(query: str, now: datetime) -> QueryIntent:
@@ -91,7 +92,15 @@ def analyze(query: str, now: datetime) -> QueryIntent:
         s.value for s in find_temporal(query, now) if s.kind is SignalKind.DATE and s.value
     )
     present = not times and tense_at(query, 0) is Tense.PRESENT
-    return QueryIntent(needs, names, times, now if present else None)
+    asks_assistant = _OF_ASSISTANT.search(query) is not None
+    return QueryIntent(needs, names, times, now if present else None, asks_assistant)
+
+
+# A question about what the assistant said: it addresses the assistant or names its advice.
+_OF_ASSISTANT = re.compile(
+    r"\b(?:you|your|assistant|agent|bot|recommend\w*|suggest\w*|advi[cs]\w*|propos\w*)\b",
+    re.I,
+)
 
 
 def unnamed_query(query: str, names: Sequence[str]) -> str:

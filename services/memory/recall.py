@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from ...core.events import Fact, FactStatus
 from ...core.ports import EvidenceSealing, EvidenceStore, FactViews, QueryEmbedder, VectorIndex
@@ -184,13 +185,13 @@ class Recall:
             lookups = Lookups(found.facts, found.facts_of_evidence)
             temporal = temporal_route(intent.time_ranges, routes, lookups, ROUTE_DEPTH)
             routes = routes + ([temporal] if temporal else [])
-            return routes, spread(project(routes, lookups, WEIGHTS, present_at=intent.present_at))
+            return routes, spread(project(routes, lookups, WEIGHTS, **_asking(intent)))
         await self._load([f.item for f in unread[: 2 * wanted]], scope_key, found)
         left = unread[2 * wanted :]
         lookups = Lookups(found.facts, found.facts_of_evidence)
         ignore = {f.item for f in left}
         placed = spread_gains(
-            project(routes, lookups, WEIGHTS, ignore=ignore, present_at=intent.present_at)
+            project(routes, lookups, WEIGHTS, ignore=ignore, **_asking(intent))
         )
         if left and sum(gain > left[0].score for gain, _ in placed) < wanted:
             return await self._rank(scope_key, intent, routes, found, None)
@@ -290,6 +291,12 @@ class _Found:
     facts_of_evidence: dict[str, list[str]] = field(default_factory=dict)
     requested: set[str] = field(default_factory=set)  # fact ids asked of the views
     complete: bool = False  # every fact the routes found is read
+
+
+def _asking(intent: QueryIntent) -> dict[str, Any]:
+    """What projection weighs by: the present a question asks about, and whether it asks
+    what the assistant said."""
+    return {"present_at": intent.present_at, "of_assistant": intent.of_assistant}
 
 
 def _linked_ids(fact: Fact) -> list[str]:

@@ -111,3 +111,18 @@ def test_a_turn_held_only_as_history_is_not_spent() -> None:
     placed = spread_gains(project(routes, lookups))
     assert [b.key for _, b in placed] == ["f_new", "f_hobby"]
     assert placed[0][1].covers("ev_1") and placed[1][0] == placed[1][1].score  # not spent
+
+
+def test_the_assistants_statement_counts_half_unless_the_question_asks_of_it() -> None:
+    advice = _fact("f_advice", "The assistant recommended using pgx.", asserted_by="assistant")
+    own = _fact("f_own", "Dev uses PostgreSQL 15.", evidence_ids=("ev_2",))
+    lookups = Lookups({"f_advice": advice, "f_own": own}, {})
+    routes = [RouteResult("dense_facts", ("f_advice", "f_own"))]
+    assert [b.key for b in project(routes, lookups, of_assistant=True)] == ["f_advice", "f_own"]
+    assert [b.key for b in project(routes, lookups, of_assistant=False)] == ["f_own", "f_advice"]
+
+
+def test_a_question_asks_of_the_assistant_when_it_addresses_it_or_its_advice() -> None:
+    assert analyze("What did you recommend for the database?", NOW).of_assistant
+    assert analyze("Which driver was suggested?", NOW).of_assistant
+    assert not analyze("What database does the service use?", NOW).of_assistant
