@@ -103,6 +103,22 @@ _OF_ASSISTANT = re.compile(
 )
 
 
+def introduced_name(fact: Fact) -> str | None:
+    """The name a speaker known only by an id gave themselves ("Hi! I'm Tomas." -> "The
+    user is Tomas."; "The user's name is Tomas Berg."), or None: a query naming Tomas asks
+    about that speaker."""
+    if fact.asserted_by != "user" or fact.negated:
+        return None
+    match = _INTRODUCED.fullmatch(fact.statement)
+    return match.group("name") if match else None
+
+
+_INTRODUCED = re.compile(
+    r"The user(?:['’]s (?:first |full )?name)? is (?:called )?"
+    r"(?P<name>[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?)\."
+)
+
+
 def unnamed_query(query: str, names: Sequence[str]) -> str:
     """The query with the names it mentions (and their possessive "'s") taken out: what is
     asked of them. Empty when it names none.

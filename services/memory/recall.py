@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -150,6 +150,12 @@ class Recall:
         )
         asked = await embedding
         spoken, speakers = await routes.spoken(scope_key, asked)
+        unspoken = [name for name in intent.entities if name not in speakers]
+        if aliases := await routes.aliases(scope_key, unspoken):
+            named = tuple(aliases.get(name, name) for name in intent.entities)
+            asked = replace(asked, intent=replace(asked.intent, entities=named))
+            spoken, speakers = await routes.spoken(scope_key, asked)
+            speakers += list(aliases)  # an introduced name is left out of the word routes too
         keyword = await routes.keyword(scope_key, routes.words(query, speakers))
         dense = await routes.dense(scope_key, asked)
         entity = await routes.entity(scope_key, asked)
@@ -190,9 +196,7 @@ class Recall:
         left = unread[2 * wanted :]
         lookups = Lookups(found.facts, found.facts_of_evidence)
         ignore = {f.item for f in left}
-        placed = spread_gains(
-            project(routes, lookups, WEIGHTS, ignore=ignore, **_asking(intent))
-        )
+        placed = spread_gains(project(routes, lookups, WEIGHTS, ignore=ignore, **_asking(intent)))
         if left and sum(gain > left[0].score for gain, _ in placed) < wanted:
             return await self._rank(scope_key, intent, routes, found, None)
         return routes, [bundle for _, bundle in placed]

@@ -19,11 +19,12 @@ from dataclasses import dataclass
 from ...core.ports import EvidenceStore, FactViews, QueryEmbedder, VectorIndex
 from ...core.retrieval import RouteResult, agreed_raw_hits, neighbour_route
 from ...core.signals import query_anchor_terms
-from ...core.sufficiency import QueryIntent, unnamed_query
+from ...core.sufficiency import QueryIntent, introduced_name, unnamed_query
 from ...infra.sparse import anchor_vector
 from ...streams.indexing import KeywordEncoder
 
 ROUTE_DEPTH = 30
+ALIAS_FACTS = 20  # the facts read of a name no one spoke as, for the speaker it introduces
 EXCHANGE = 1  # the neighbour route reads one turn each side: the exchange around a hit
 SLOT_WORDS = {
     # "what does she do for a living" asks for a job, not a home
@@ -120,6 +121,19 @@ class Routes:
         if not ranked:
             return None, speakers
         return RouteResult("spoken", _best(ranked), ", ".join(speakers)), speakers
+
+    async def aliases(self, scope_key: str, names: Sequence[str]) -> dict[str, str]:
+        """The speakers known by an id that the names are the introduced names of ("Hi! I'm
+        Tomas." said by ``u_1042``: Tomas -> u_1042), from their identity facts."""
+        found: dict[str, str] = {}
+        for name in names:
+            ids = await self._views.facts_for_entity(scope_key, name)
+            for fact in (await self._views.get_many(ids[:ALIAS_FACTS])).values():
+                introduced = introduced_name(fact)
+                if introduced and name in (introduced, introduced.split()[0]):
+                    turn = await self._evidence.get(fact.evidence_ids[0])
+                    found.update({name: turn.speaker} if turn is not None else {})
+        return found
 
     async def entity(self, scope_key: str, asked: Asked) -> RouteResult | None:
         """Dense search restricted to the facts in the entity scope of the names asked."""

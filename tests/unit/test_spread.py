@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 from provmem.core.events import FactStatus
 from provmem.core.retrieval import Lookups, RouteResult, project, spread, spread_gains
-from provmem.core.sufficiency import analyze
+from provmem.core.sufficiency import analyze, introduced_name
 from tests.unit.test_retrieval import _fact
 
 NOW = datetime(2026, 5, 8, tzinfo=UTC)
@@ -126,3 +126,10 @@ def test_a_question_asks_of_the_assistant_when_it_addresses_it_or_its_advice() -
     assert analyze("What did you recommend for the database?", NOW).of_assistant
     assert analyze("Which driver was suggested?", NOW).of_assistant
     assert not analyze("What database does the service use?", NOW).of_assistant
+
+
+def test_a_user_known_by_an_id_introduces_a_name() -> None:
+    assert introduced_name(_fact("f", "The user is Tomas.")) == "Tomas"
+    assert introduced_name(_fact("f", "The user's name is Tomas Berg.")) == "Tomas Berg"
+    assert introduced_name(_fact("f", "The user is tired.")) is None
+    assert introduced_name(_fact("f", "The user is Tomas.", asserted_by="assistant")) is None
