@@ -390,6 +390,14 @@ class KeyStore(Protocol):
     async def close(self) -> None: ...
 
 
+@runtime_checkable
+class KeyRingStore(Protocol):
+    """A key store whose records are on a log (infra/logged_keys.py): it can rewrite them
+    without the copies a change superseded (after a master-key rotation: the old wraps)."""
+
+    async def rewrite(self) -> None: ...
+
+
 class Extractor(Protocol):
     """Turns one turn's text into validated candidate claims (rules by default:
     core/extractor_port.py; an LLM optionally: infra/llm_extractor.py). Every claim's

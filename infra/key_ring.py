@@ -157,6 +157,11 @@ class KeyRing:
             await (await self.current()).table.write(key, None)
             await self._rewrite()
 
+    async def rewrite(self) -> None:
+        """A new generation of the live keys; the older ones deleted."""
+        async with self._lock():
+            await self._rewrite()
+
     async def pending(self) -> bool:
         """Whether a shredded key's record may still be on the log: the current
         generation holds a tombstone, or an older generation is still there."""

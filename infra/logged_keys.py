@@ -70,6 +70,10 @@ class LoggedKeyStore:
         await self._cache.replace(key_id, wrapped)
         await self.ring.replace(key_id, wrapped)
 
+    async def rewrite(self) -> None:
+        """Rewrite the key ring with the live keys only (after a master-key rotation)."""
+        await self.ring.rewrite()
+
     def records(self) -> AsyncIterator[tuple[str, bytes | None, bytes | None]]:
         """Every record the key ring's topics still hold (the audit reads them)."""
         return self.ring.records()

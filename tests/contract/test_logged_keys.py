@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 import pytest
 import redis.asyncio as aioredis
 
 from provmem.core.ports import Append, Cleanup, EventLog, TopicConfig
+from provmem.infra.crypto import EvidenceSealer, KeyWrapper, rotate_master_key
 from provmem.infra.key_ring import MARKER, generation_topics
 from provmem.infra.logged_keys import LoggedApiKeyStore, LoggedKeyStore
 from provmem.infra.redis_stores import RedisApiKeyStore, RedisKeys, RedisKeyStore
@@ -172,3 +174,18 @@ async def test_a_key_added_during_a_rewrite_is_kept(
     restarted = await _store(open_log, topic, redis_prefix)
     assert await restarted.get("dave") == b"wrapped-d"
     assert await _copies(restarted.ring.log, topic, b"wrapped-a") == []
+
+
+async def test_a_master_key_rotation_leaves_no_key_wrapped_by_the_old_one(
+    open_log: OpenLog, topic: str, redis_prefix: str
+) -> None:
+    old, new = os.urandom(32), os.urandom(32)
+    store = await _store(open_log, topic, redis_prefix)
+    sealer = EvidenceSealer(old, store)
+    sealed, _ = await sealer.seal("acme/support/alice", "kept across the rotation")
+    assert await rotate_master_key(store, old, new) == 1
+    log, fingerprint = store.ring.log, KeyWrapper(old).fingerprint
+    for name in generation_topics(topic, await log.topics()).values():  # type: ignore[attr-defined]
+        for record in await log.read(name, 0, 0, 10_000):
+            assert not (record.value or b"").startswith(fingerprint), name
+    assert await EvidenceSealer(new, store).open(sealed) == "kept across the rotation"
