@@ -12,12 +12,12 @@ every topic still holds, not each key's latest, and:
 - counts a retained copy of the scope's data key that the master key unwraps and that
   is not its live key (infra/key_ring.py rewrites the key ring so there is none).
 
-A hit in a record that a later record of its key supersedes (an older version, a turn
-before its tombstone) is not counted as residue but as *awaiting compaction*: a
-compacting broker drops it within the topics' bound (streams/topics.py ``COMPACTION``),
-and the receipt and ``provmem audit erasure`` say how many records and that bound. The
-erasure's own records (its request, its control record, an ERASE change) name the ids
-they erase, as a tombstone's key does: only their words count.
+A hit in a record of a compacted topic that a later record of its key supersedes (an
+older version, a turn before its tombstone) is not counted as residue but as *awaiting
+compaction*: a compacting broker drops it within the topics' bound (streams/topics.py
+``COMPACTION``), and the receipt and ``provmem audit erasure`` say how many records
+and that bound. The erasure's own request and control record name the ids they erase,
+as a tombstone's key does: only their words count; an ERASE change holds no content.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import structlog
 from cryptography.exceptions import InvalidTag
 
 from ..core.events import TurnRecorded
-from ..core.ports import EventLog, LogRecord
+from ..core.ports import Cleanup, EventLog, LogRecord
 from ..infra.crypto import EvidenceSealer, KeyWrapper, master_key, subject_key_id
 from ..infra.residue import ErasedMarks, Hit, ResidueScanner, content_tokens, mark
 from ..infra.sealed_log import LogSealer, is_sealed, raw_log
@@ -66,8 +66,10 @@ class Retained:
     superseded: bool
 
 
-async def retained(log: EventLog, topic: str) -> AsyncIterator[Retained]:
-    """Every record of every partition of ``topic``, as the log holds it now."""
+async def retained(log: EventLog, topic: str, compacted: bool) -> AsyncIterator[Retained]:
+    """Every record of every partition of ``topic``, as the log holds it now; on a
+    ``compacted`` topic, whether a later record of its key supersedes it (elsewhere
+    nothing is: a delete-policy topic keeps every record until its retention)."""
     for partition in range(await log.partitions(topic)):
         records: list[LogRecord] = []
         offset = 0
@@ -76,7 +78,7 @@ async def retained(log: EventLog, topic: str) -> AsyncIterator[Retained]:
             records += batch
         last = {r.key: r.offset for r in records if r.key is not None}
         for r in records:
-            superseded = r.key is not None and last[r.key] > r.offset
+            superseded = compacted and r.key is not None and last[r.key] > r.offset
             yield Retained(f"log:{topic}[{partition}]@{r.offset}", r, superseded)
 
 
@@ -109,7 +111,8 @@ class LogAudit:
         found: list[_Found] = []
         scopes: set[str] = set()
         for config in names.configs(key_ring=False):
-            async for item in retained(raw_log(deps.log), config.name):
+            compacted = config.cleanup is Cleanup.COMPACT
+            async for item in retained(raw_log(deps.log), config.name, compacted):
                 record, value = item.record, item.record.value
                 scope = _scope_of(value)
                 scopes.add(scope or "")
