@@ -215,7 +215,11 @@ def worker_sealer(settings: Settings) -> EvidenceSealer:
     from ...infra.kafka_log import KafkaEventLog
     from ...infra.redis_client import redis_client
 
-    key_log = KafkaEventLog(settings.broker_url, client_id="provmem-worker-keys")
+    key_log = KafkaEventLog(  # the key ring's rewrites batch as the deployment's producers
+        settings.broker_url,
+        client_id="provmem-worker-keys",
+        max_batch_size=settings.producer_max_batch_size,
+    )
     keys = _data_keys(settings, key_log, redis_client(settings.redis_url))
     return EvidenceSealer(master_key(settings), keys)
 
