@@ -170,16 +170,13 @@ class KeyRing:
         return tombstoned or any(n != current.number for n in existing)
 
     async def finish(self) -> None:
-        """Complete what a crash interrupted (:meth:`pending`): rewrite or clean up."""
-        async with self._lock():
-            current = await self.current()
-            if None in (await current.table.read()).values():
-                await self._rewrite()
-            else:
-                await self._retire(current)
+        """Complete what a crash interrupted (:meth:`pending`): a rewrite, which merges
+        and deletes every other generation, a half-written newer one included."""
+        await self.rewrite()
 
     async def _rewrite(self) -> None:
         source = await self.current()
+        await self._retire(source)  # an interrupted switch to it finished first
         live = {k: v for k, v in (await source.table.read()).items() if v is not None}
         live.pop(MARKER, None)
         number = max(await self._existing(), default=0) + 1

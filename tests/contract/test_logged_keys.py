@@ -128,12 +128,16 @@ class _Crashing:
         if any(r.key == MARKER.encode() for r in records):
             if self.step == "marker":
                 raise RuntimeError("crash before the marker")
-            if self.step == "gained":  # another process adds a key to the old generation
+            if "gained" in self.step:  # another process adds a key to the old generation
                 await self.inner.append(self.topic, [Append(0, b"dave", b"wrapped-d")])
+            if self.step == "after the marker":
+                await self.inner.append(topic, records)
+                await self.inner.append(self.topic, [Append(0, b"dave", b"wrapped-d")])
+                raise RuntimeError("crash after the marker, before the merge")
         return await self.inner.append(topic, records)
 
     async def delete_topics(self, names: Sequence[str]) -> None:
-        if self.step == "delete":
+        if "delete" in self.step:
             raise RuntimeError("crash before the old generation is deleted")
         await self.inner.delete_topics(names)  # type: ignore[attr-defined]
 
@@ -189,3 +193,21 @@ async def test_a_master_key_rotation_leaves_no_key_wrapped_by_the_old_one(
         for record in await log.read(name, 0, 0, 10_000):
             assert not (record.value or b"").startswith(fingerprint), name
     assert await EvidenceSealer(new, store).open(sealed) == "kept across the rotation"
+
+
+async def test_a_key_added_before_a_crash_after_the_switch_is_kept_by_the_next_rewrite(
+    open_log: OpenLog, topic: str, redis_prefix: str
+) -> None:
+    store = await _crashing_store(open_log, topic, redis_prefix, "after the marker")
+    await store.put_if_absent("alice", b"wrapped-a")
+    await store.put_if_absent("bob", b"wrapped-b")
+    with pytest.raises(RuntimeError):
+        await store.destroy("alice")  # switched; dave only on the old generation
+    await _flush(redis_prefix)
+    restarted = await _store(open_log, topic, redis_prefix)
+    assert await restarted.destroy("bob") is True  # its rewrite finishes the switch first
+    await _flush(redis_prefix)
+    again = await _store(open_log, topic, redis_prefix)
+    assert await again.key_ids() == ["dave"]
+    assert await _copies(again.ring.log, topic, b"wrapped-a") == []
+    assert not await again.ring.pending()
