@@ -16,6 +16,7 @@ from enum import StrEnum
 from .events import Fact
 from .extraction import SignalKind
 from .temporal import find_temporal
+from .tense import Tense, tense_at
 
 
 class Need(StrEnum):
@@ -74,10 +75,13 @@ class QueryIntent:
     needs: frozenset[Need]
     entities: tuple[str, ...]
     time_ranges: tuple[str, ...]
+    present_at: datetime | None = None  # when it asks how things stand now ("where does ...")
+    of_assistant: bool = False  # it asks what the assistant said ("what did you suggest?")
 
 
 def analyze(query: str, now: datetime) -> QueryIntent:
-    """What the query asks for, the names it mentions and the times it refers to."""
+    """What the query asks for, the names it mentions, the times it refers to, and
+    ``now`` when it asks about the present (its tense, and no time of its own)."""
     needs = frozenset(need for need, pattern in _COMPILED if pattern.search(query))
     names = tuple(
         dict.fromkeys(
@@ -87,7 +91,16 @@ def analyze(query: str, now: datetime) -> QueryIntent:
     times = tuple(
         s.value for s in find_temporal(query, now) if s.kind is SignalKind.DATE and s.value
     )
-    return QueryIntent(needs, names, times)
+    present = not times and tense_at(query, 0) is Tense.PRESENT
+    asks_assistant = _OF_ASSISTANT.search(query) is not None
+    return QueryIntent(needs, names, times, now if present else None, asks_assistant)
+
+
+# A question about what the assistant said: it addresses the assistant or names its advice.
+_OF_ASSISTANT = re.compile(
+    r"\b(?:you|your|assistant|agent|bot|recommend\w*|suggest\w*|advi[cs]\w*|propos\w*)\b",
+    re.I,
+)
 
 
 def unnamed_query(query: str, names: Sequence[str]) -> str:

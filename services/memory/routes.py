@@ -26,9 +26,10 @@ from ...streams.indexing import KeywordEncoder
 ROUTE_DEPTH = 30
 EXCHANGE = 1  # the neighbour route reads one turn each side: the exchange around a hit
 SLOT_WORDS = {
-    "lives_in": r"\b(?:live|lives|living|home|moved|move|reside)\b",
-    "works_at": r"\b(?:work|works|working|employer|job)\b",
-    "job": r"\b(?:job|profession|occupation|career)\b",
+    # "what does she do for a living" asks for a job, not a home
+    "lives_in": r"\b(?:live|lives|(?<!for a )living|home|moved|move|reside)\b",
+    "works_at": r"\b(?:work|works|working|employer|job|for a living)\b",
+    "job": r"\b(?:job|profession|occupation|career|for a living)\b",
     "allergic_to": r"\ballerg",
     "has_pet": r"\b(?:pet|pets|dog|dogs|cat|cats)\b",
     "pet_name": r"\b(?:pet|dog|cat)(?:'s)? name\b",
@@ -172,12 +173,17 @@ class Routes:
 
     async def slot_ids(self, scope_key: str, asked: str, intent: QueryIntent) -> SlotFacts:
         """The facts in the slots the query asks about (``subject|attribute``)."""
-        attributes = [a for a, pattern in SLOT_WORDS.items() if re.search(pattern, asked, re.I)]
+        attributes = asked_slots(asked)
         ids: set[str] = set()
         for subject in (name.lower() for name in intent.entities):
             for attribute in attributes:
                 ids.update(await self._views.facts_for_slot(scope_key, f"{subject}|{attribute}"))
         return SlotFacts(ids, tuple(attributes))
+
+
+def asked_slots(query: str) -> list[str]:
+    """The slot attributes a query's words ask about (``SLOT_WORDS``)."""
+    return [a for a, pattern in SLOT_WORDS.items() if re.search(pattern, query, re.I)]
 
 
 @dataclass(frozen=True)
