@@ -257,11 +257,11 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
         statement = with_subject(statement, turn.speaker, elided)
     else:
         statement = with_elided_it(spelled(statement))
-    slot, rule_negated = slot_match if slot_match else (None, False)
+    slot, rule_negated, ended = slot_match if slot_match else (None, False, False)
     spans = _support(turn, start, end)
     if not spans:
         return None  # all of it is code
-    claim = _assemble(statement, spans, slot, rule_negated, inside, turn)
+    claim = _assemble(statement, spans, slot, rule_negated, inside, turn, ended)
     hedge = HEDGE_CUES.search(text, clause.start, clause.end)
     return replace(claim, hedge=hedge.group(0).lower()) if hedge else claim
 
@@ -379,9 +379,13 @@ def _assemble(
     rule_negated: bool,
     inside: tuple[Signal, ...],
     turn: _Turn,
+    ended: bool = False,
 ) -> Claim:
+    """The claim; ``ended``: its slot rule reads a relation that no longer holds ("I
+    lived in X", "I worked as R"), as an "ended" time cue ("used to", "no longer") does."""
     kinds = {s.kind for s in inside}
-    ended = any(s.kind is SignalKind.TEMPORAL and s.value == "ended" for s in inside)
+    cued = any(s.kind is SignalKind.TEMPORAL and s.value == "ended" for s in inside)
+    ended = ended or cued
     return Claim(
         statement=statement,
         spans=spans,

@@ -12,6 +12,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TypeVar
 
 from .events import Fact, FactStatus
@@ -102,6 +103,23 @@ class Lookups:
 
 
 SUPERSEDED_CREDIT = 0.5  # a hit on an old version counts half for its successor
+ENDED_CREDIT = 0.5  # a hit on a fact that no longer holds counts half when asked what holds
+
+
+class Asked(StrEnum):
+    """What a question asks of time (core/sufficiency.py reads it):
+
+    - ``present``: what holds now ("Where does Ana live?"): an old version lands on its
+      successor, and a fact said to have ended ("Ana used to live in Leeds") counts half;
+    - ``past``: what happened ("Where did Ana go in May?"): every fact as it was;
+    - ``history``: what held before ("Where did Ana live before?", "her previous job"):
+      an old version is found itself, not only through the value that replaced it.
+    """
+
+    PRESENT = "present"
+    PAST = "past"
+    HISTORY = "history"
+
 
 Target = tuple[str, Fact | None, str | None, float]
 
@@ -112,13 +130,15 @@ def project(
     weights: Mapping[str, float] | None = None,
     k: int = RRF_K,
     ignore: Collection[str] = (),
+    asked: Asked = Asked.PAST,
 ) -> list[Bundle]:
     """Project each route's hits onto bundles, then fuse the bundle rankings by RRF.
 
     Within a route a bundle counts once, with its best hit (credit over rank), so a fact
     with many supporting turns is not counted once per turn, and a half-credit hit on an
     old version does not mask a better-credited hit further down. Items in ``ignore``
-    are passed over; the items after them keep their ranks.
+    are passed over; the items after them keep their ranks. ``asked``: what the question
+    asks of time (:class:`Asked`), which decides where old and ended facts land.
     """
     bundles: dict[str, Bundle] = {}
     landings: dict[str, list[tuple[str, float]]] = {}  # an item found by several routes lands once
@@ -129,7 +149,7 @@ def project(
             if item in ignore:
                 continue
             if item not in landings:
-                landings[item] = _land(item, lookups, bundles)
+                landings[item] = _land(item, lookups, bundles, asked)
             for key, credit in landings[item]:
                 best[key] = max(best.get(key, 0.0), weight * credit / (k + rank))
         for key, contribution in best.items():
@@ -138,10 +158,12 @@ def project(
     return sorted(bundles.values(), key=lambda b: (-b.score, b.key))
 
 
-def _land(item: str, lookups: Lookups, bundles: dict[str, Bundle]) -> list[tuple[str, float]]:
+def _land(
+    item: str, lookups: Lookups, bundles: dict[str, Bundle], asked: Asked
+) -> list[tuple[str, float]]:
     """The bundles one hit lands on (made on first landing), with the hit noted as their
     history or provenance once, whichever routes found it; (bundle key, credit) each."""
-    landed = _targets(item, lookups)
+    landed = _targets(item, lookups, asked)
     for key, fact, evidence, _ in landed:
         bundle = bundles.get(key) or bundles.setdefault(
             key, Bundle(key, 0.0, set(), fact, evidence)
@@ -152,23 +174,27 @@ def _land(item: str, lookups: Lookups, bundles: dict[str, Bundle]) -> list[tuple
     return [(key, credit) for key, _, _, credit in landed]
 
 
-def _targets(item: str, lookups: Lookups) -> list[Target]:
+def _targets(item: str, lookups: Lookups, asked: Asked) -> list[Target]:
     """Where one hit lands: its active fact(s), else the raw evidence itself."""
     if item in lookups.facts:
-        return _landing(lookups.facts[item], None, lookups)
+        return _landing(lookups.facts[item], None, lookups, asked)
     landed: list[Target] = []
     for fact_id in sorted(lookups.facts_of_evidence.get(item, ())):
         if fact_id in lookups.facts:
-            landed += _landing(lookups.facts[fact_id], item, lookups)
+            landed += _landing(lookups.facts[fact_id], item, lookups, asked)
     unique = {target[0]: target for target in sorted(landed, key=lambda t: -t[3])}
     return list(unique.values()) or [(item, None, item, 1.0)]
 
 
-def _landing(fact: Fact, evidence: str | None, lookups: Lookups) -> list[Target]:
+def _landing(fact: Fact, evidence: str | None, lookups: Lookups, asked: Asked) -> list[Target]:
     successor = current(fact, lookups.facts)
+    if asked is Asked.HISTORY and fact.status is FactStatus.SUPERSEDED:
+        return [(fact.fact_id, fact, evidence, 1.0)]  # what held before, as it was said
     if successor.status is not FactStatus.ACTIVE:
         return []
     credit = 1.0 if successor is fact else SUPERSEDED_CREDIT
+    if asked is Asked.PRESENT and successor.valid_to is not None:
+        credit *= ENDED_CREDIT  # "used to live in Leeds" is not where one lives
     return [(successor.fact_id, successor, evidence, credit)]
 
 

@@ -15,7 +15,9 @@ from enum import StrEnum
 
 from .events import Fact
 from .extraction import SignalKind
+from .retrieval import Asked
 from .temporal import find_temporal
+from .tense import Tense, tense_at
 
 
 class Need(StrEnum):
@@ -74,6 +76,29 @@ class QueryIntent:
     needs: frozenset[Need]
     entities: tuple[str, ...]
     time_ranges: tuple[str, ...]
+    asked: Asked = Asked.PAST
+
+
+# A question about what held before the present value: "Where did Ana live before?",
+# "What was her previous job?", "Where did she use to work?", "her former employer".
+_HISTORY = re.compile(
+    r"\b(?:before|previous(?:ly)?|used to|use to|former(?:ly)?|earlier|originally|prior"
+    r"|in the past|any more|anymore|no longer)\b",
+    re.I,
+)
+
+
+def asked_of_time(query: str) -> Asked:
+    """What a question asks of time: what held before (a history cue), what happened (a
+    past tense), else what holds now.
+
+    >>> [asked_of_time(q) for q in ("Where did Ana live before?", "Where did Ana go in May?",
+    ...                             "Where does Ana live?")]
+    [<Asked.HISTORY: 'history'>, <Asked.PAST: 'past'>, <Asked.PRESENT: 'present'>]
+    """
+    if _HISTORY.search(query):
+        return Asked.HISTORY
+    return Asked.PAST if tense_at(query, len(query)) is Tense.PAST else Asked.PRESENT
 
 
 def analyze(query: str, now: datetime) -> QueryIntent:
@@ -87,7 +112,7 @@ def analyze(query: str, now: datetime) -> QueryIntent:
     times = tuple(
         s.value for s in find_temporal(query, now) if s.kind is SignalKind.DATE and s.value
     )
-    return QueryIntent(needs, names, times)
+    return QueryIntent(needs, names, times, asked_of_time(query))
 
 
 def unnamed_query(query: str, names: Sequence[str]) -> str:

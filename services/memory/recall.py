@@ -181,11 +181,13 @@ class Recall:
             lookups = Lookups(found.facts, found.facts_of_evidence)
             temporal = temporal_route(intent.time_ranges, routes, lookups, ROUTE_DEPTH)
             routes = routes + ([temporal] if temporal else [])
-            return routes, spread(project(routes, lookups, WEIGHTS))
+            return routes, spread(project(routes, lookups, WEIGHTS, asked=intent.asked))
         await self._load([f.item for f in unread[: 2 * wanted]], scope_key, found)
         left = unread[2 * wanted :]
         lookups = Lookups(found.facts, found.facts_of_evidence)
-        ranked = project(routes, lookups, WEIGHTS, ignore={f.item for f in left})
+        ranked = project(
+            routes, lookups, WEIGHTS, ignore={f.item for f in left}, asked=intent.asked
+        )
         if left and _fresh_above(ranked, left[0].score) < wanted:
             return await self._rank(scope_key, intent, routes, found, None)
         return routes, spread(ranked)
