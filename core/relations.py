@@ -1,6 +1,6 @@
 """Relation families: the ways English says where the speaker lives, where they work and
 what their role is, read into the single-valued slots ``lives_in``, ``works_at`` and
-``job`` (core/slot_rules.py tries them after its own rules).
+``job`` (core/slot_rules.py tries them before its own rules).
 
 A family lists the verb-phrase forms a careful reader takes to state one relation; the
 values (places, employers, roles) are open, never listed:
@@ -59,14 +59,16 @@ _ADV = r"(?:(?:just|now|recently|finally|actually|officially|also|still|currentl
 _STOP = (
     r"for|since|from|until|till|when|before|after|now|with|and|but|because|so|last|this|next"
     r"|in|on|at|to|a|an|ago|recently|together|already|again|too|where|which|who|though"
-    r"|is|was|are|were|has|have|had|will|would|it|its|my|our|we|i|i['’]\w+|we['’]\w+"
+    r"|is|was|are|were|has|have|had|will|would|it|its|my|our|we|i|i['’]\w+|we['’]\w+|the"
 )
 _WORDS = rf"[A-Za-z][\w'’-]*(?: (?!(?i:{_STOP})\b)[A-Za-z][\w'’-]*){{0,3}}"
 _PLACE = rf"(?P<value>(?:the )?{_WORDS})"
 _NAMED_PLACE = r"(?P<value>[A-Z][\w'’-]*(?: [A-Z][\w'’-]*){0,2})(?! \d)"
 _ROLE = (
     r"(?:a |an )?(?P<value>(?:[a-z-]+ ){0,2}?[a-z-]+)"
-    r"(?=\s+(?:at|in|for|with|from|and|who|since|now|on|here|there|again)\b|\s*[,.!;]|\s*$)"
+    r"(?=\s+(?:at|in|for|with|from|and|who|since|now|on|here|there|again|last|this|next"
+    r"|yesterday|today|recently|earlier|after|before|because|but|so|when|which|though)\b"
+    r"|\s*[,.!;]|\s*$)"
 )
 _ORG = rf"(?:the |a |an )?(?P<value>{_WORDS})"
 _HOME = r"(?:flat|apartment|house|home|place|condo|studio)"

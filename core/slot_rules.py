@@ -174,11 +174,16 @@ class SlotMatch(NamedTuple):
 
 
 def match_slot(clause: str, subject: str, stop_at: list[int]) -> SlotMatch | None:
-    """The slot of the first matching rule (the hand-written rules, then the relation
-    families of core/relations.py), or None.
+    """The slot of the first matching rule (the relation families of core/relations.py,
+    then the hand-written rules), or None: a family states a single-valued relation,
+    which says more than a many-valued rule in the same clause ("the new flat in X is
+    tiny but I love it").
 
     ``stop_at`` are clause offsets (dates, anchors) where a value must end.
     """
+    relation = _relation(clause, subject, stop_at)
+    if relation is not None:
+        return relation
     for rule in SLOT_RULES:
         match = rule.pattern.search(clause)
         if match is None:
@@ -189,7 +194,7 @@ def match_slot(clause: str, subject: str, stop_at: list[int]) -> SlotMatch | Non
         if value and _plausible(rule.attribute, value):
             slot = Slot(_subject(match, subject), _attribute(rule, match), rule.prefix + value)
             return SlotMatch(slot, rule.negated)
-    return _relation(clause, subject, stop_at)
+    return None
 
 
 def _relation(clause: str, subject: str, stop_at: list[int]) -> SlotMatch | None:

@@ -98,7 +98,8 @@ def asked_of_time(query: str) -> Asked:
     """
     if _HISTORY.search(query):
         return Asked.HISTORY
-    return Asked.PAST if tense_at(query, len(query)) is Tense.PAST else Asked.PRESENT
+    asked = query.rstrip(" ?!.")
+    return Asked.PAST if tense_at(asked, len(asked)) is Tense.PAST else Asked.PRESENT
 
 
 def analyze(query: str, now: datetime) -> QueryIntent:

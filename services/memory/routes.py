@@ -25,10 +25,13 @@ from ...streams.indexing import KeywordEncoder
 
 ROUTE_DEPTH = 30
 EXCHANGE = 1  # the neighbour route reads one turn each side: the exchange around a hit
+_RESIDENCE = r"\b(?:live|lives|living|home|moved|move|reside|based|located|settled|city|town)\b"
 SLOT_WORDS = {
-    "lives_in": r"\b(?:live|lives|living|home|moved|move|reside)\b",
-    "works_at": r"\b(?:work|works|working|employer|job)\b",
-    "job": r"\b(?:job|profession|occupation|career)\b",
+    "lives_in": _RESIDENCE,
+    "moved_to": _RESIDENCE,  # a move says where one lives (core/relations.py)
+    "works_at": r"\b(?:work|works|working|employer|job|company)\b",
+    "job": r"\b(?:job|profession|occupation|career|role|position|do for (?:work|a living)"
+    r"|work(?:s|ing)? as)\b",
     "allergic_to": r"\ballerg",
     "has_pet": r"\b(?:pet|pets|dog|dogs|cat|cats)\b",
     "pet_name": r"\b(?:pet|dog|cat)(?:'s)? name\b",
