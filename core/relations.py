@@ -18,8 +18,9 @@ values (places, employers, roles) are open, never listed:
   (is ...)" (a gerund subject: the speaker's own), "my job / role is R".
 
 Each family also has its **ended** forms: the past habitual ("I used to live in X", "I
-used to be R") and the simple past of its state ("I lived in X for six years", "I worked
-as R", "I was R at X"): the relation held and no longer does. A change verb in the past
+used to be R"), the simple past of its state ("I lived in X for six years", "I worked
+as R", "I was R at X") and a former holder ("I'm a former R", "my previous job at X"):
+the relation held and no longer does. A change verb in the past
 keeps its result ("I moved to X" says where I live now), a state verb in the past does
 not. An ended reading is history: it never replaces the current value (core/gate.py).
 
@@ -118,6 +119,13 @@ def _role() -> tuple[Relation, ...]:
         _form(
             f,
             "job",
+            rf"{_I}{_BE} {_ADV}(?:a|an) (?:former|ex-) ?{_ROLE}",
+            ended=True,
+            role_checked=True,
+        ),  # fmt: skip
+        _form(
+            f,
+            "job",
             rf"{_I} was (?:a|an) {_ROLE}(?= (?:at|for|with)\b)",
             ended=True,
             role_checked=True,
@@ -151,6 +159,13 @@ def _employment() -> tuple[Relation, ...]:
     return (
         _form(f, "works_at", rf"{_I} used to work (?:at|for) {_ORG}", ended=True),
         _form(f, "works_at", rf"{_I} (?:worked|was working) (?:at|for) {_ORG}", ended=True),
+        _form(
+            f,
+            "works_at",
+            rf"\b(?:[Mm]y) (?:former|previous|old|last) (?:job|role|position|employer) (?:at|with"
+            rf"|was(?: at)?|is) {_ORG}",
+            ended=True,
+        ),
         _form(f, "works_at", rf"\b(?:[Mm]y) (?:new )?(?:job|role|position) (?:at|with) {_ORG}"),
     )
 

@@ -70,6 +70,8 @@ def test_employment_and_role_are_read_in_passing_and_from_frames(
         ("Before this I worked as a paramedic at the county service.", "job", "paramedic"),
         ("I was a nurse at the city hospital.", "job", "nurse"),
         ("I used to work at Globex.", "works_at", "globex"),
+        ("I'm a former teacher.", "job", "teacher"),
+        ("My previous job at Globex was stressful.", "works_at", "globex"),
     ],
 )
 def test_the_past_of_a_state_says_it_ended(text: str, attribute: str, value: str) -> None:
@@ -117,3 +119,11 @@ def test_the_time_an_activity_takes_is_its_measure() -> None:
     same = read_attribute("It takes me 18 minutes to get to work each way.", "Ana")
     assert same is not None and same.key == reading.key
     assert read_attribute("It takes time to heal.", "Ana") is None
+
+
+def test_a_relatives_move_is_not_the_speakers_residence_after_extraction() -> None:
+    (sister,) = extract_claims("My sister just moved to Rome.", speaker="Ana", captured_at=AT)
+    assert sister.slot is None or sister.slot.subject != "ana"
+    (named,) = extract_claims("Jonah, my brother, is based in Chicago.", speaker="Ana",
+                              captured_at=AT)  # fmt: skip
+    assert named.slot is None or named.slot.subject != "ana"
