@@ -106,14 +106,15 @@ SUPERSEDED_CREDIT = 0.5  # a hit on an old version counts half for its successor
 ENDED_CREDIT = 0.5  # a hit on a fact that no longer holds counts half when asked what holds
 
 
-class Asked(StrEnum):
+class TimeAsked(StrEnum):
     """What a question asks of time (core/sufficiency.py reads it):
 
     - ``present``: what holds now ("Where does Ana live?"): an old version lands on its
       successor, and a fact said to have ended ("Ana used to live in Leeds") counts half;
     - ``past``: what happened ("Where did Ana go in May?"): every fact as it was;
     - ``history``: what held before ("Where did Ana live before?", "her previous job"):
-      an old version is found itself, not only through the value that replaced it.
+      an old version is found itself, not only through the value that replaced it, and
+      that value counts half.
     """
 
     PRESENT = "present"
@@ -130,7 +131,7 @@ def project(
     weights: Mapping[str, float] | None = None,
     k: int = RRF_K,
     ignore: Collection[str] = (),
-    asked: Asked = Asked.PAST,
+    asked: TimeAsked = TimeAsked.PAST,
 ) -> list[Bundle]:
     """Project each route's hits onto bundles, then fuse the bundle rankings by RRF.
 
@@ -138,7 +139,7 @@ def project(
     with many supporting turns is not counted once per turn, and a half-credit hit on an
     old version does not mask a better-credited hit further down. Items in ``ignore``
     are passed over; the items after them keep their ranks. ``asked``: what the question
-    asks of time (:class:`Asked`), which decides where old and ended facts land.
+    asks of time (:class:`TimeAsked`), which decides where old and ended facts land.
     """
     bundles: dict[str, Bundle] = {}
     landings: dict[str, list[tuple[str, float]]] = {}  # an item found by several routes lands once
@@ -159,7 +160,7 @@ def project(
 
 
 def _land(
-    item: str, lookups: Lookups, bundles: dict[str, Bundle], asked: Asked
+    item: str, lookups: Lookups, bundles: dict[str, Bundle], asked: TimeAsked
 ) -> list[tuple[str, float]]:
     """The bundles one hit lands on (made on first landing), with the hit noted as their
     history or provenance once, whichever routes found it; (bundle key, credit) each."""
@@ -174,7 +175,7 @@ def _land(
     return [(key, credit) for key, _, _, credit in landed]
 
 
-def _targets(item: str, lookups: Lookups, asked: Asked) -> list[Target]:
+def _targets(item: str, lookups: Lookups, asked: TimeAsked) -> list[Target]:
     """Where one hit lands: its active fact(s), else the raw evidence itself."""
     if item in lookups.facts:
         return _landing(lookups.facts[item], None, lookups, asked)
@@ -186,15 +187,17 @@ def _targets(item: str, lookups: Lookups, asked: Asked) -> list[Target]:
     return list(unique.values()) or [(item, None, item, 1.0)]
 
 
-def _landing(fact: Fact, evidence: str | None, lookups: Lookups, asked: Asked) -> list[Target]:
+def _landing(fact: Fact, evidence: str | None, lookups: Lookups, asked: TimeAsked) -> list[Target]:
     successor = current(fact, lookups.facts)
-    if asked is Asked.HISTORY and fact.status is FactStatus.SUPERSEDED:
+    if asked is TimeAsked.HISTORY and fact.status is FactStatus.SUPERSEDED:
         return [(fact.fact_id, fact, evidence, 1.0)]  # what held before, as it was said
     if successor.status is not FactStatus.ACTIVE:
         return []
     credit = 1.0 if successor is fact else SUPERSEDED_CREDIT
-    if asked is Asked.PRESENT and successor.valid_to is not None:
+    if asked is TimeAsked.PRESENT and successor.valid_to is not None:
         credit *= ENDED_CREDIT  # "used to live in Leeds" is not where one lives
+    if asked is TimeAsked.HISTORY and successor.supersedes and successor.valid_to is None:
+        credit *= ENDED_CREDIT  # the value that replaced another is not what held before
     return [(successor.fact_id, successor, evidence, credit)]
 
 

@@ -15,7 +15,7 @@ from enum import StrEnum
 
 from .events import Fact
 from .extraction import SignalKind
-from .retrieval import Asked
+from .retrieval import TimeAsked
 from .temporal import find_temporal
 from .tense import Tense, tense_at
 
@@ -76,7 +76,7 @@ class QueryIntent:
     needs: frozenset[Need]
     entities: tuple[str, ...]
     time_ranges: tuple[str, ...]
-    asked: Asked = Asked.PAST
+    asked: TimeAsked = TimeAsked.PAST
 
 
 # A question about what held before the present value: "Where did Ana live before?",
@@ -88,18 +88,18 @@ _HISTORY = re.compile(
 )
 
 
-def asked_of_time(query: str) -> Asked:
+def asked_of_time(query: str) -> TimeAsked:
     """What a question asks of time: what held before (a history cue), what happened (a
     past tense), else what holds now.
 
     >>> [asked_of_time(q) for q in ("Where did Ana live before?", "Where did Ana go in May?",
     ...                             "Where does Ana live?")]
-    [<Asked.HISTORY: 'history'>, <Asked.PAST: 'past'>, <Asked.PRESENT: 'present'>]
+    [<TimeAsked.HISTORY: 'history'>, <TimeAsked.PAST: 'past'>, <TimeAsked.PRESENT: 'present'>]
     """
     if _HISTORY.search(query):
-        return Asked.HISTORY
+        return TimeAsked.HISTORY
     asked = query.rstrip(" ?!.")
-    return Asked.PAST if tense_at(asked, len(asked)) is Tense.PAST else Asked.PRESENT
+    return TimeAsked.PAST if tense_at(asked, len(asked)) is Tense.PAST else TimeAsked.PRESENT
 
 
 def analyze(query: str, now: datetime) -> QueryIntent:

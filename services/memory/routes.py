@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...core.ports import EvidenceStore, FactViews, QueryEmbedder, VectorIndex
-from ...core.retrieval import RouteResult, agreed_raw_hits, neighbour_route
+from ...core.retrieval import RouteResult, TimeAsked, agreed_raw_hits, neighbour_route
 from ...core.signals import query_anchor_terms
 from ...core.sufficiency import QueryIntent, unnamed_query
 from ...infra.sparse import anchor_vector
@@ -180,6 +180,9 @@ class Routes:
         for subject in (name.lower() for name in intent.entities):
             for attribute in attributes:
                 ids.update(await self._views.facts_for_slot(scope_key, f"{subject}|{attribute}"))
+        if intent.asked is TimeAsked.HISTORY and ids:  # what held before: the old versions
+            current = await self._views.get_many(sorted(ids))
+            ids.update(f.supersedes for f in current.values() if f.supersedes)
         return SlotFacts(ids, tuple(attributes))
 
 

@@ -11,7 +11,7 @@ import pytest
 from provmem.core.events import FactOp, FactStatus
 from provmem.core.extraction import Slot
 from provmem.core.memory_state import ScopeMemory
-from provmem.core.retrieval import Asked, Lookups, RouteResult, project
+from provmem.core.retrieval import Lookups, RouteResult, TimeAsked, project
 from provmem.core.stages import Candidate
 from provmem.core.sufficiency import analyze, asked_of_time
 from tests.unit.test_gate import claim, near, run, vec
@@ -70,11 +70,11 @@ def test_an_ended_fact_ranks_below_the_current_one_for_a_question_about_now() ->
     old, new = _facts(ended=True)
     routes = [RouteResult("dense", ("f_old", "f_new"))]
     lookups = Lookups({"f_old": old, "f_new": new}, {})
-    assert [b.key for b in project(routes, lookups, asked=Asked.PRESENT)] == ["f_new", "f_old"]
-    assert [b.key for b in project(routes, lookups, asked=Asked.PAST)] == ["f_old", "f_new"]
+    assert [b.key for b in project(routes, lookups, asked=TimeAsked.PRESENT)] == ["f_new", "f_old"]
+    assert [b.key for b in project(routes, lookups, asked=TimeAsked.PAST)] == ["f_old", "f_new"]
     old, _ = _facts(ended=False)
     plain = Lookups({"f_old": old, "f_new": new}, {})
-    assert [b.key for b in project(routes, plain, asked=Asked.PRESENT)] == ["f_old", "f_new"]
+    assert [b.key for b in project(routes, plain, asked=TimeAsked.PRESENT)] == ["f_old", "f_new"]
 
 
 def test_a_question_about_before_finds_the_superseded_version_itself() -> None:
@@ -83,23 +83,26 @@ def test_a_question_about_before_finds_the_superseded_version_itself() -> None:
     new = new.model_copy(update={"supersedes": "f_old"})
     lookups = Lookups({"f_old": old, "f_new": new}, {})
     routes = [RouteResult("dense", ("f_old",))]
-    (now,) = project(routes, lookups, asked=Asked.PRESENT)
+    (now,) = project(routes, lookups, asked=TimeAsked.PRESENT)
     assert now.fact is new and now.history == [old]
-    (before,) = project(routes, lookups, asked=Asked.HISTORY)
+    (before,) = project(routes, lookups, asked=TimeAsked.HISTORY)
     assert before.fact is old
+    both = [RouteResult("dense", ("f_new", "f_old"))]  # the current value found first
+    ranked = project(both, lookups, asked=TimeAsked.HISTORY)
+    assert [b.key for b in ranked] == ["f_old", "f_new"]  # what held before comes first
 
 
 @pytest.mark.parametrize(
     ("query", "asked"),
     [
-        ("Where does Ana live?", Asked.PRESENT),
-        ("What is Ana's job now?", Asked.PRESENT),
-        ("Where did Ana go in May?", Asked.PAST),
-        ("Where did Ana live before?", Asked.HISTORY),
-        ("What was Ana's previous job?", Asked.HISTORY),
-        ("Where did Ana use to work?", Asked.HISTORY),
+        ("Where does Ana live?", TimeAsked.PRESENT),
+        ("What is Ana's job now?", TimeAsked.PRESENT),
+        ("Where did Ana go in May?", TimeAsked.PAST),
+        ("Where did Ana live before?", TimeAsked.HISTORY),
+        ("What was Ana's previous job?", TimeAsked.HISTORY),
+        ("Where did Ana use to work?", TimeAsked.HISTORY),
     ],
 )
-def test_what_a_question_asks_of_time(query: str, asked: Asked) -> None:
+def test_what_a_question_asks_of_time(query: str, asked: TimeAsked) -> None:
     assert asked_of_time(query) is asked
     assert analyze(query, ENDED_AT).asked is asked
