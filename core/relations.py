@@ -12,10 +12,10 @@ values (places, employers, roles) are open, never listed:
   flat / house / apartment / home / place in X", "the new flat in X is ...");
 - employment (``works_at``): "I work at / for X", "my (new) job at X", "I got / took /
   landed / started a (new) job at X";
-- role (``job``): "I work / am working as R", "I'm R at X", "I started (a new job /
-  working) as R", "I got / took / landed / accepted a job as R", "I was hired / promoted
-  as / to R", "I became R", "I've been R at X" (a state that still holds), "being R at X
-  (is ...)" (a gerund subject: the speaker's own), "my job / role is R".
+- role (``job``): "I work / am working as R", "I'm R at X", "by day / for work I'm R",
+  "I started (a new job / working) as R", "I got / took / landed / accepted a job as R",
+  "I was hired / promoted as / to R", "I became R", "I've been R at X" (a state that
+  still holds), "being R at X (is ...)" (a gerund subject: the speaker's own).
 
 Each family also has its **ended** forms: the past habitual ("I used to live in X", "I
 used to be R"), the simple past of its state ("I lived in X for six years", "I worked
@@ -147,6 +147,13 @@ def _role() -> tuple[Relation, ...]:
         _form(
             f, "job", rf"{_I}{_HAVE}? {_ADV}(?:became|become) (?:a|an) {_ROLE}", role_checked=True
         ),  # fmt: skip
+        _form(f, "job", rf"{_I} (?:{_ADV}work|{_BE} {_ADV}working) as {_ROLE}"),
+        _form(
+            f,
+            "job",
+            rf"\b(?i:by day|for work|for a living|professionally),? {_I}{_BE} {_ADV}(?:a|an)"
+            rf" {_ROLE}",
+        ),
         _form(f, "job", rf"{_I}{_HAVE} {_ADV}been (?:a|an) {_ROLE}(?= (?:at|with)\b)"),
         _form(f, "job", rf"{_I}{_HAVE} {_ADV}been (?:a|an) {_ROLE}", role_checked=True),
         _form(f, "job", rf"{_I}{_BE} {_ADV}(?:a|an) {_ROLE}(?= (?:at|with)\b)"),

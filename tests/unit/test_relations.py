@@ -51,6 +51,8 @@ def test_residence_is_read_from_every_form_of_its_family(
         ("I got promoted to team lead last week.", "job", "team lead"),
         ("I was hired as a data analyst.", "job", "data analyst"),
         ("My new job at Initech is great.", "works_at", "initech"),
+        ("By day I'm a paramedic, I work at the county service.", "job", "paramedic"),
+        ("i work as a barista at a café near the station", "job", "barista"),
     ],
 )  # fmt: skip
 def test_employment_and_role_are_read_in_passing_and_from_frames(
@@ -92,6 +94,8 @@ def test_the_past_of_a_state_says_it_ended(text: str, attribute: str, value: str
         "I'm in a meeting.",
         "I've been a fan since 2010.",
         "I was a bit tired.",
+        "I work as a team with my brother.",
+        "I'm a regular at the café.",
     ],
 )
 def test_another_persons_relation_a_visit_or_a_plan_is_no_residence_or_role(text: str) -> None:
