@@ -25,7 +25,9 @@ from ...streams.indexing import KeywordEncoder
 
 ROUTE_DEPTH = 30
 EXCHANGE = 1  # the neighbour route reads one turn each side: the exchange around a hit
-_RESIDENCE = r"\b(?:live|lives|living|home|moved|move|reside|based|located|settled|city|town)\b"
+_RESIDENCE = (
+    r"\b(?:live|lives|(?<!for a )living|home|moved|move|reside|based|located|settled|city|town)\b"
+)
 SLOT_WORDS = {
     "lives_in": _RESIDENCE,
     "moved_to": _RESIDENCE,  # a move says where one lives (core/relations.py)
