@@ -19,10 +19,11 @@ values (places, employers, roles) are open, never listed:
 
 Each family also has its **ended** forms: the past habitual ("I used to live in X", "I
 used to be R"), the simple past of its state ("I lived in X for six years", "I worked
-as R", "I was R at X") and a former holder ("I'm a former R", "my previous job at X"):
-the relation held and no longer does. A change verb in the past
-keeps its result ("I moved to X" says where I live now), a state verb in the past does
-not. An ended reading is history: it never replaces the current value (core/gate.py).
+as R", "I was R at X"), a former holder ("I'm a former R", "my previous job at X") and
+a job lost or left ("I lost / quit my job at X"): the relation held and no longer does.
+A change verb in the past keeps its result ("I moved to X" says where I live now), a
+state verb in the past does not. An ended reading is history: it never replaces the
+current value (core/gate.py).
 
 A form is read inside any clause, also a subordinate one ("Since I started as R at Y, I
 barely cook": the change is said in passing). The subject is always the speaker ("I",
@@ -173,7 +174,19 @@ def _employment() -> tuple[Relation, ...]:
             rf"|was(?: at)?|is) {_ORG}",
             ended=True,
         ),
-        _form(f, "works_at", rf"\b(?:[Mm]y) (?:new )?(?:job|role|position) (?:at|with) {_ORG}"),
+        _form(
+            f,
+            "works_at",
+            rf"{_I}{_HAVE}? {_ADV}(?:lost|quit|left|resigned from|got laid off from|was laid off"
+            rf" from|got fired from|was fired from) my (?:job|role|position) (?:at|with) {_ORG}",
+            ended=True,
+        ),
+        _form(
+            f,
+            "works_at",
+            rf"(?<!lost )(?<!quit )(?<!left )(?<!from )\b(?:[Mm]y) (?:new )?(?:job|role|position)"
+            rf" (?:at|with) {_ORG}",
+        ),
     )
 
 

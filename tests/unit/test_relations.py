@@ -74,6 +74,7 @@ def test_employment_and_role_are_read_in_passing_and_from_frames(
         ("I used to work at Globex.", "works_at", "globex"),
         ("I'm a former teacher.", "job", "teacher"),
         ("My previous job at Globex was stressful.", "works_at", "globex"),
+        ("Since I lost my job at Globex, things have been tough.", "works_at", "globex"),
     ],
 )
 def test_the_past_of_a_state_says_it_ended(text: str, attribute: str, value: str) -> None:
