@@ -70,11 +70,13 @@ def test_an_ended_fact_ranks_below_the_current_one_for_a_question_about_now() ->
     old, new = _facts(ended=True)
     routes = [RouteResult("dense", ("f_old", "f_new"))]
     lookups = Lookups({"f_old": old, "f_new": new}, {})
-    assert [b.key for b in project(routes, lookups, asked=TimeAsked.PRESENT)] == ["f_new", "f_old"]
+    now = analyze("Where does Ana live?", ENDED_AT).present_at
+    assert now is not None
+    assert [b.key for b in project(routes, lookups, present_at=now)] == ["f_new", "f_old"]
     assert [b.key for b in project(routes, lookups, asked=TimeAsked.PAST)] == ["f_old", "f_new"]
     old, _ = _facts(ended=False)
     plain = Lookups({"f_old": old, "f_new": new}, {})
-    assert [b.key for b in project(routes, plain, asked=TimeAsked.PRESENT)] == ["f_old", "f_new"]
+    assert [b.key for b in project(routes, plain, present_at=now)] == ["f_old", "f_new"]
 
 
 def test_a_question_about_before_finds_the_superseded_version_itself() -> None:

@@ -11,7 +11,7 @@ from typing import Any, cast
 from provmem.core.ports import SparseVector, VectorHit
 from provmem.core.sufficiency import analyze
 from provmem.infra.sparse import BM25Encoder
-from provmem.services.memory.routes import Routes
+from provmem.services.memory.routes import Routes, asked_slots
 
 NOW = datetime(2026, 5, 8, tzinfo=UTC)
 SCOPE = "t/alice"
@@ -164,3 +164,8 @@ async def test_a_residence_question_asks_the_move_slot_and_a_history_question_th
     assert ids == {"f_new", "f_old"}
     ids, attributes = await _slot_ids("What does Ana do for a living?")
     assert ids == {"f_job"} and "job" in attributes
+
+
+def test_doing_something_for_a_living_asks_for_a_job_not_a_home() -> None:
+    assert asked_slots("What does Ravi do for a living?") == ["works_at", "job"]
+    assert asked_slots("Where is Ravi living now?") == ["lives_in", "moved_to"]  # a move too
