@@ -301,6 +301,9 @@ _PLACE_OR_TIME = re.compile(
     r"|home|next|last|this|every)\b"
 )
 _MAX_ANSWER_WORDS = 8
+_NOT_AN_ANSWER = re.compile(
+    r"\b(?i:yes|yeah|yep|no|nope|not|sure|maybe|probably|me|too|i|you|my|your|thanks|dunno)\b"
+)
 
 
 def answer_statement(question: str, answer: str, answerer: str) -> str | None:
@@ -317,6 +320,8 @@ def answer_statement(question: str, answer: str, answerer: str) -> str | None:
     said = answer.strip().rstrip(".!… ").strip()
     if not said or "?" in said or has_finite_verb(said) or len(said.split()) > _MAX_ANSWER_WORDS:
         return None
+    if _NOT_AN_ANSWER.search(said):
+        return None  # "Yeah, me too", "Not sure": a reply, not the value asked for
     asked = _last_question(question)
     framed = _do_frame(asked, said, answerer) or _be_frame(asked, said, answerer)
     return framed or _your_frame(asked, said, answerer)

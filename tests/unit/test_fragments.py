@@ -176,6 +176,7 @@ def test_a_verbless_answer_takes_the_frame_of_the_question_it_answers(
         ("What do you do?", "Nursing."),  # "do" with "what": no clean verb phrase
         ("Where do you work?", "Honestly no idea, it changes every week or so."),
         ("That sounds fun.", "At the library."),  # no question
+        ("What's your fave?", "Yeah, me too."),  # a reply, not the value asked for
     ],
 )
 def test_an_answer_whose_question_does_not_map_cleanly_stays_raw(
