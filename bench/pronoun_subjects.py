@@ -8,7 +8,8 @@ A fact is read alone, so "It is a Vue 3 SPA.", "They are twins." or "Her birthda
 names nothing and is fine: weather and time ("It is raining"), appearance ("It seems
 that ...", "It takes 30 minutes to ..."), and an extraposed subject, a clause after the
 predicate ("It is great to see ...", "It is important that ...", "It was fun being
-there"). Judged from the parse alone, independently of the extractor's rules.
+there"). A pronoun after a noun of the statement may name it ("When Maya got home, they
+slept") and is not judged. From the parse alone, independently of the extractor's rules.
 """
 
 from __future__ import annotations
@@ -58,6 +59,8 @@ def dangling_pronoun(doc: Any) -> list[str]:
     subject = next((t for t in root.children if t.dep_ in SUBJECTS), None)
     if subject is None:
         return []
+    if any(t.pos_ in ("PROPN", "NOUN") for t in doc[: subject.left_edge.i]):
+        return []  # "Whenever Caroline hears it, they ...": named before, in the statement
     word = subject.lower_
     if word in REFERRING and subject.tag_ in ("PRP", "DT") and not _dummy(subject, root):
         return [f"dangling-pronoun: {subject.text}"]
@@ -68,11 +71,15 @@ def dangling_pronoun(doc: Any) -> list[str]:
 
 
 def _dummy(subject: Any, root: Any) -> bool:
+    """Weather, time, an appearance verb, or a clause after the verb that the "it" stands
+    in for (the small model attaches an extraposed clause anywhere, so any clause or
+    gerund after the verb counts: "It must be scary stepping into ...")."""
     if subject.lower_ != "it":
         return False
     if root.lower_.startswith(DUMMY_VERBS) or root.lower_ in WEATHER_WORDS:
         return True
-    predicates = [root, *(c for c in root.children if c.dep_ in ("acomp", "attr"))]
-    if any(p.lower_ in WEATHER_WORDS for p in predicates):
-        return True
-    return any(c.dep_ in CLAUSE_DEPS and c.i > subject.i for p in predicates for c in p.children)
+    after = list(root.doc[root.i + 1 :])
+    if any(t.lower_ in WEATHER_WORDS or t.lower_.startswith(DUMMY_VERBS[:4]) for t in after[:2]):
+        return True  # "It's raining", "It is cold"
+    clause = any(t.dep_ in CLAUSE_DEPS for t in after)
+    return clause or any(t.tag_ == "VBG" and t.dep_ not in ("amod", "compound") for t in after)

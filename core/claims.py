@@ -259,7 +259,10 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
         return None  # an imperative or a verbless fragment stays raw evidence
     if pronoun is not None and antecedent:
         rewrite = (turn.signals, turn.speaker, turn.listener)
-        statement = with_antecedent(text, start + pronoun.end, end, antecedent, pronoun, rewrite)
+        resolved = with_antecedent(text, start + pronoun.end, end, antecedent, pronoun, rewrite)
+        if resolved is None:
+            return None
+        statement = resolved
     if _tautology(statement) or _LISTENER_LEFT.search(statement):
         return None  # "Your support means a lot to Jon": the addressee is not named
     if elided:

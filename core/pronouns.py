@@ -19,8 +19,9 @@ an appearance ("It seems that ...", "It sounds like ...").
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from .agreement import third_person
 from .extraction import Signal
 from .fragments import elided_it
 from .lexicon import CALENDAR_WORDS, FUNCTION_WORDS, IRREGULAR_PAST, NUMBER_WORDS, PAST_PARTICIPLES
@@ -67,6 +68,12 @@ _BE = (
     rf"|(?:{_Q}ll|{_Q}d|\s+(?:will|would|might|may|can|could|must|should))(?:\s+not)?"
     rf"\s+(?:have\s+been|be)|\s+(?:has|had)\s+been)"
 )
+# What an extraposed gerund clause goes on with ("It was great bonding over it", "fun
+# sharing stories"), unlike an adjective in -ing ("a rewarding experience", "calming and").
+_GERUND_OBJECT = (
+    r"(?:over|into|with|about|for|at|in|on|to|out|up|around|through|the|a|an|my|your|his|her"
+    r"|our|their|it|them|this|that|these|those|some|time|people|others|everyone|[a-z]+[^s\W]s)\b"
+)
 _DUMMY = re.compile(
     rf"it(?:{_BE}(?:\s+(?:been|getting|gotten|going to be|still|so|really|very|quite|pretty"
     rf"|already|almost|nearly|just|finally|now))*\s+(?:{_WEATHER})\b"
@@ -77,7 +84,7 @@ _DUMMY = re.compile(
     rf"|a|an|the|my|his|her|our|their|kind of)\s+)*[\w-]+(?:\s+[\w-]+){{0,3}}?"
     rf"\s+(?:to\s+(?!(?:the|a|an|my|your|his|her|our|their|me|him|them|us|it|this|that)\b"
     rf"|(?-i:[A-Z]))[a-z]+|that|when|how|what|whether|if|who"
-    rf"|[a-z]{{2,}}ing\b(?=\s+\w))\b)",
+    rf"|[a-z]{{2,}}ing\s+(?={_GERUND_OBJECT}))\b)",
     re.I,
 )
 _COUNTS = frozenset(w for w, n in NUMBER_WORDS.items() if n > 1 and " " not in w)
@@ -109,6 +116,14 @@ _GET_VERBS = (
 _GETTING = re.compile(rf"\b(?:{_GET_VERBS})(?:\s+(?:myself|ourselves|me|us))?\s+$", re.I)
 _LEAD = re.compile(r"\s*(?:[\w'’]+(?:\s+[\w'’]+)?\s*[,!]\s*){0,3}(?:(?i:and|but|so|then|also)\s+)?")
 # What follows a verb rather than a noun: its object ("uses Flask", "love the park").
+_PREPOSITIONS = frozenset(
+    """
+    through like around near during without within across behind beside between beyond
+    toward towards upon among along against since until after before via per despite
+    except inside outside while because although though unless whether
+    """.split()
+)
+_STOPS = FUNCTION_WORDS | _VERB_FORMS | _PREPOSITIONS
 _TIME_WORDS = CALENDAR_WORDS | frozenset(
     "last next ago every today tonight tomorrow yesterday".split()
 )
@@ -199,7 +214,14 @@ def referring_subject(body: str, rewritten: str) -> PronounSubject | None:
     if owner and rewritten.lower().startswith(owner.group(1).lower() + " "):
         word = owner.group(1).lower()
         return PronounSubject(word, owner.end(1), word == "their", "", possessive=True)
-    return pronoun_subject(body)
+    lead = _LEADING_ADVERB.match(body)
+    found = pronoun_subject(body[lead.end() :] if lead else body)
+    if found is None or lead is None:
+        return found
+    return replace(found, end=found.end + lead.end())  # "Thankfully, it's over": the adverb goes
+
+
+_LEADING_ADVERB = re.compile(r"(?i:[a-z]+ly|still|anyway|plus|now|then|sadly|luckily)\b,?\s+")
 
 
 def _determiner(body: str, end: int) -> bool:
@@ -254,6 +276,8 @@ def _fits(text: str, phrase: Antecedent, subject: PronounSubject) -> bool:
     """ "his"/"her" name a person ("my mom"), "it" and "its" a thing."""
     head = re.sub(r"['’]s$", "", text[phrase.start : phrase.end].split()[-1].lower())
     person = head in _PERSON_NOUNS or head.removesuffix("s") in _PERSON_NOUNS
+    if subject.word in {"these", "those"} and head in _COLLECTIVE:
+        return False  # "These are the moments": a group noun is "they", not "these"
     return person if subject.word in {"his", "her"} else not person or subject.plural
 
 
@@ -282,7 +306,7 @@ def _phrase(text: str, match: re.Match[str], start: int) -> Antecedent | None:
     for word in re.finditer(r"[\w'’-]+", match.group("words")):
         lowered = word.group(0).lower()
         later = last > match.start("words")
-        stop = lowered in FUNCTION_WORDS | _VERB_FORMS or (later and lowered.endswith("ly"))
+        stop = lowered in _STOPS or (later and lowered.endswith("ly"))
         if stop or (later and lowered in _TIME_WORDS):
             break  # "the dashboard last month": the phrase ends before the date
         after = match.start("words") + word.end()
@@ -306,10 +330,10 @@ def _clipped(match: re.Match[str], start: int, text: str, end: int) -> Anteceden
     return Antecedent(match.start(), end, det, owned)
 
 
-def _number_fits(text: str, phrase: Antecedent, plural: bool) -> bool:
+def _number_fits(text: str, phrase: Antecedent, plural: bool, collective: bool = True) -> bool:
     head = text[phrase.start : phrase.end].split()[-1].lower()
-    if head in _COLLECTIVE and phrase.determiner not in _SINGULAR_DETS:
-        return True  # "my family": "it" or "they"
+    if collective and head in _COLLECTIVE and phrase.determiner not in _SINGULAR_DETS:
+        return True  # "my family": "it" or "they" (the verb then singular: _singular_verb)
     if phrase.determiner in _SINGULAR_DETS:
         return not plural
     if phrase.determiner in _PLURAL_DETS or phrase.determiner.isdigit():
@@ -353,20 +377,40 @@ def with_antecedent(
     found: Antecedent,
     subject: PronounSubject,
     rewrite: tuple[list[Signal], str, str | None],
-) -> str:
+) -> str | None:
     """The clause with its pronoun replaced by the antecedent ("It's on 27 June." ->
-    "Maya's daughter's birthday is on 27 June."). ``rewrite``: the signals, speaker and
-    listener the clause is rewritten with."""
+    "Maya's daughter's birthday is on 27 June."), or None when the antecedent itself opens
+    with an unresolved possessive. ``rewrite``: the signals, speaker and listener the
+    clause is rewritten with."""
     signals, speaker, listener = rewrite
     phrase = rewrite_clause(text, found.start, found.end, signals, speaker, listener)
+    if _POSSESSIVE.match(phrase):
+        return None  # "Their stories": the antecedent itself names no one
     phrase = _definite(phrase.rstrip("."), found, speaker)
     rest = rewrite_clause(text, rest_at, end, signals, speaker, listener)
     rest = rest[:1].lower() + rest[1:]
     if subject.possessive:
-        return f"{phrase}'s {rest}"  # "Her birthday is ..." -> "Maya's mom's birthday is ..."
+        owner = f"{phrase}'" if phrase.endswith("s") else f"{phrase}'s"
+        return f"{owner} {rest}"  # "Her birthday is ..." -> "Maya's mom's birthday is ..."
     if subject.tail:
         rest = _spelled_tail(subject.tail, rest)
-    return f"{phrase} {rest[:1].lower()}{rest[1:]}"
+    if subject.plural and not _number_fits(text, found, True, collective=False):
+        rest = _singular_verb(rest)  # "They are my rock" of "my family": "... is my rock"
+    return f"{phrase} {rest}"
+
+
+_SINGULAR_FORMS = {"are": "is", "were": "was", "have": "has", "do": "does", "don't": "doesn't"}
+_MODALS = frozenset("will would can could should might must may shall".split())
+
+
+def _singular_verb(rest: str) -> str:
+    """The clause's first verb agreeing with a singular group noun."""
+    verb, _, after = rest.partition(" ")
+    if verb in _SINGULAR_FORMS:
+        verb = _SINGULAR_FORMS[verb]
+    elif verb.isalpha() and verb not in _MODALS and not verb.endswith(("s", "ed")):
+        verb = third_person(verb)
+    return f"{verb} {after}".rstrip()
 
 
 def _definite(phrase: str, found: Antecedent, speaker: str) -> str:

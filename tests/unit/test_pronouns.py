@@ -36,8 +36,14 @@ def statements(text: str) -> list[str]:
         ),
         # An activity named by a gerund.
         ("I love dancing. It is a must-have in my life.", "Dancing is a must-have in Ann's life."),
-        # A group noun is "they".
-        ("My family has been there for me. They are my rock.", "Ann's family are Ann's rock."),
+        # A group noun is "they", and its verb singular.
+        ("My family has been there for me. They are my rock.", "Ann's family is Ann's rock."),
+        ("My family has been there for me. They keep me going.", "Ann's family keeps Ann going."),
+        # A plural possessor takes an apostrophe alone.
+        (
+            "These friends helped me. Their love was so important.",
+            "These friends' love was so important.",
+        ),
         # A possessive the rewrite left open names the one person before it.
         ("I talked to my mom. Her birthday is on 27 June.", "Ann's mom's birthday is on 27 June."),
         # An earlier clause of the same sentence.
@@ -58,11 +64,15 @@ def test_a_pronoun_subject_takes_its_one_antecedent(text: str, expected: str) ->
         "We adopted a puppy and a kitten. It is tiny.",  # two candidates: ambiguous
         "I went to the park with my dog. It was lovely.",  # "it" names the outing, not an object
         "Reminds me of home.",  # an elided "it" with no antecedent
+        "Thankfully, they enjoyed the Grand Canyon a lot.",  # after an adverb, still a subject
+        "I love my family. These are the moments that matter.",  # a group is not "these"
     ],
 )
 def test_a_pronoun_with_no_single_antecedent_yields_no_claim(text: str) -> None:
     found = statements(text)
-    assert not any(s.split()[0] in {"It", "They", "That", "This", "Her", "Reminds"} for s in found)
+    opening = {"It", "They", "That", "This", "These", "Her", "Reminds", "Thankfully,"}
+    assert not any(s.split()[0] in opening for s in found)
+    assert not any(s.startswith("Ann's family are") for s in found)
     assert not any(
         s.startswith(("The puppy", "The kitten", "The park", "Ann's dog")) for s in found
     )
