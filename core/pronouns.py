@@ -320,14 +320,18 @@ def _phrase(text: str, match: re.Match[str], start: int) -> Antecedent | None:
     head = re.split(r"\s+", text[match.start("words") : last])[-1].lower()
     if re.sub(r"['’]s$", "", head) in _NOT_HEADS:
         return None
-    owned = det in _INDEFINITE | _COUNTS and _HAVING.search(text, start, match.start()) is not None
-    return Antecedent(match.start(), last, det, owned)
+    return Antecedent(match.start(), last, det, _owned(text, start, match.start(), det))
 
 
 def _clipped(match: re.Match[str], start: int, text: str, end: int) -> Antecedent:
     det = match.group("det").lower()
-    owned = det in _INDEFINITE | _COUNTS and _HAVING.search(text, start, match.start()) is not None
-    return Antecedent(match.start(), end, det, owned)
+    return Antecedent(match.start(), end, det, _owned(text, start, match.start(), det))
+
+
+def _owned(text: str, start: int, at: int, det: str) -> bool:
+    """What the speaker has: "I have a dog", "we have 51 tests"."""
+    counted = det in _INDEFINITE | _COUNTS or det.isdigit()
+    return counted and _HAVING.search(text, start, at) is not None
 
 
 def _number_fits(text: str, phrase: Antecedent, plural: bool, collective: bool = True) -> bool:
@@ -414,17 +418,16 @@ def _singular_verb(rest: str) -> str:
 
 
 def _definite(phrase: str, found: Antecedent, speaker: str) -> str:
-    """ "a new bike" -> "The new bike"; the speaker's own ("I have a dog") -> "Maya's dog"."""
-    first, _, rest = phrase.partition(" ")
-    indefinite = found.determiner in _INDEFINITE
+    """ "a new bike" -> "The new bike"; the speaker's own ("I have a dog") -> "Maya's dog".
+    A count stays with the sentence that said it ("We have 51 tests. They all pass." ->
+    "The tests all pass."): repeated, it would be a second fact of a value that a later
+    change of it would not reach."""
+    _, _, rest = phrase.partition(" ")
+    dropped = found.determiner in _INDEFINITE | _COUNTS or found.determiner.isdigit()
     if found.owned:
-        return (
-            f"{speaker}'s {rest}" if indefinite else f"{speaker}'s {phrase[:1].lower()}{phrase[1:]}"
-        )
-    if indefinite or found.determiner == "one":
+        return f"{speaker}'s {rest}" if dropped else f"{speaker}'s {phrase[:1].lower()}{phrase[1:]}"
+    if dropped or found.determiner == "one":
         return f"The {rest}"
-    if found.determiner in _COUNTS:
-        return f"The {phrase[:1].lower()}{phrase[1:]}"
     return phrase[:1].upper() + phrase[1:]
 
 

@@ -26,7 +26,9 @@ def statements(text: str) -> list[str]:
         ),
         # What the speaker got or made is the speaker's.
         ("I got a new bike. It's red and fast.", "Ann's new bike is red and fast."),
-        ("I have two sons. They are twins.", "Ann's two sons are twins."),
+        # A count stays with the sentence that said it (a later change reaches one fact).
+        ("I have two sons. They are twins.", "Ann's sons are twins."),
+        ("We have 51 tests and they all pass.", "Ann's tests all pass."),
         ("We built the dashboard last month. It is a Vue 3 SPA.", "The dashboard is a Vue 3 SPA."),
         # A question the speaker asks and answers names the subject.
         ("My daughter's birthday? It's on 27 June.", "Ann's daughter's birthday is on 27 June."),
