@@ -101,7 +101,8 @@ _NOT_HEADS = frozenset(
     """
     lot bit time times while day days week weeks month months year years way ways thing things
     kind sort couple few moment moments one ones other others same rest end start part whole
-    night morning evening weekend today first last next
+    night morning evening weekend today first last next hour hours minute minutes second
+    seconds percent
     """.split()
 )
 _HAVING = re.compile(
@@ -318,7 +319,7 @@ def _phrase(text: str, match: re.Match[str], start: int) -> Antecedent | None:
     if last == match.start("words") or re.match(r"\s+of\b", text[last:]):
         return None  # "the importance [of ...]": part of a longer phrase
     head = re.split(r"\s+", text[match.start("words") : last])[-1].lower()
-    if re.sub(r"['’]s$", "", head) in _NOT_HEADS:
+    if re.sub(r"['’]s$", "", head) in _NOT_HEADS | _TIME_WORDS:
         return None
     return Antecedent(match.start(), last, det, _owned(text, start, match.start(), det))
 
