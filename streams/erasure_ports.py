@@ -15,7 +15,7 @@ tests/contract/test_erasure_ports.py holds every adapter to the ports it claims.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -46,6 +46,18 @@ Settle = Callable[[int], Awaitable[None]]
 class CompactingLog(Protocol):
     async def compact(self, topic: str, *more: str) -> int:
         """Keep the latest record of each key of the topics; the records removed."""
+        ...
+
+
+@runtime_checkable
+class RecordedKeyStore(Protocol):
+    """A key store whose records are on the log (infra/logged_keys.py): the audit reads
+    every record its topics still hold."""
+
+    async def get(self, key_id: str) -> bytes | None: ...
+
+    def records(self) -> AsyncIterator[tuple[str, bytes | None, bytes | None]]:
+        """(location, key, value) of every record its topics hold."""
         ...
 
 
