@@ -396,12 +396,12 @@ def with_antecedent(
     rest = rest[:1].lower() + rest[1:]
     if subject.possessive:
         owner = f"{phrase}'" if phrase.endswith("s") else f"{phrase}'s"
-        return f"{owner} {rest}"  # "Her birthday is ..." -> "Maya's mom's birthday is ..."
+        return f"{owner[:1].upper()}{owner[1:]} {rest}"  # "Her birthday is ..." -> "Maya's mom's birthday is ..."
     if subject.tail:
         rest = _spelled_tail(subject.tail, rest)
     if subject.plural and not _number_fits(text, found, True, collective=False):
         rest = _singular_verb(rest)  # "They are my rock" of "my family": "... is my rock"
-    return f"{phrase} {rest}"
+    return f"{phrase[:1].upper()}{phrase[1:]} {rest}"  # "the user's dog ..." opens a sentence
 
 
 _SINGULAR_FORMS = {"are": "is", "were": "was", "have": "has", "do": "does", "don't": "doesn't"}

@@ -118,3 +118,13 @@ def test_a_clause_with_a_dummy_it_stays_a_claim() -> None:
 def test_a_demonstrative_is_a_pronoun_only_before_a_verb(body: str, pronoun: str | None) -> None:
     found = pronoun_subject(body)
     assert (found.word if found else None) == pronoun
+
+
+def test_a_resolved_pronoun_opens_its_sentence_with_a_capital_for_an_id_speaker() -> None:
+    from datetime import UTC, datetime
+
+    from provmem.core.claims import extract_claims
+
+    at = datetime(2026, 4, 8, tzinfo=UTC)
+    found = extract_claims("I have a dog. It loves the park.", speaker="u_1", captured_at=at)
+    assert [c.statement for c in found] == ["The user has a dog.", "The user's dog loves the park."]
