@@ -396,7 +396,7 @@ def with_antecedent(
     rest = rest[:1].lower() + rest[1:]
     if subject.possessive:
         owner = f"{phrase}'" if phrase.endswith("s") else f"{phrase}'s"
-        return f"{owner[:1].upper()}{owner[1:]} {rest}"  # "Her birthday is ..." -> "Maya's mom's birthday is ..."
+        return f"{owner[:1].upper()}{owner[1:]} {rest}"
     if subject.tail:
         rest = _spelled_tail(subject.tail, rest)
     if subject.plural and not _number_fits(text, found, True, collective=False):
