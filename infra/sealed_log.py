@@ -37,6 +37,7 @@ from cryptography.exceptions import InvalidTag
 from ..core.ports import Append, EventLog, LogRecord, TopicConfig
 from .crypto import EvidenceSealer, MissingDataKeyError, is_blob
 from .embedded_log import EmbeddedEventLog
+from .record_keys import PLAIN_KEYS, RecordKeys
 
 __all__ = [
     "ENVELOPE",
@@ -46,6 +47,7 @@ __all__ = [
     "Sealing",
     "is_sealed",
     "raw_log",
+    "record_keys",
     "sealing",
 ]
 
@@ -67,6 +69,13 @@ class Sealing:
 
 #: The policy: the sealing of a record appended to a topic (None: left as it is).
 Policy = Callable[[str, Append], Sealing | None]
+#: Whether a record appended to a topic is keyed: its key a keyed fingerprint of the id
+#: it names (infra/record_keys.py), tombstones included.
+KeyPolicy = Callable[[str, Append], bool]
+
+
+def _unkeyed(topic: str, record: Append) -> bool:
+    return False
 
 
 def is_sealed(value: bytes | None) -> bool:
@@ -80,9 +89,16 @@ class LogSealer:
 
     sealer: EvidenceSealer
     policy: Policy
+    keyed: KeyPolicy = _unkeyed
     _warned: set[tuple[str, str]] = field(default_factory=set)
 
+    def __post_init__(self) -> None:
+        self.keys = RecordKeys(self.sealer)
+
     async def seal(self, topic: str, record: Append) -> Append:
+        """The record as it is appended: its value sealed, its key keyed (by policy)."""
+        if record.key is not None and self.keyed(topic, record):
+            record = replace(record, key=await self.keys.key_of(record.key))
         if record.value is None or is_sealed(record.value):
             return record
         sealing = self.policy(topic, record)
@@ -202,3 +218,9 @@ def sealing(log: EventLog, sealer: LogSealer) -> SealedLog:
 def raw_log(log: Any) -> Any:
     """The log under a :class:`SealedLog` (what is at rest: the byte audit reads that)."""
     return log.inner if isinstance(log, SealedLog) else log
+
+
+def record_keys(log: Any) -> RecordKeys:
+    """The record keys ``log`` appends under (its sealer's; plain ids for a log that
+    seals nothing): what a reader fingerprints a candidate id with to find its records."""
+    return log.sealer.keys if isinstance(log, SealedLog) else PLAIN_KEYS

@@ -141,8 +141,9 @@ async def byte_audit(
     retained records. No marks (an entry written before they were kept): nothing to scan.
     ``files`` False: not the data folder (see :func:`owns_its_folder`).
 
-    Not hits: an erased id as a tombstone's key (a compacted log keeps it so readers learn
-    of the erasure); a word that is part of a scope key (an identifier on every record,
+    A record's key always counts: the turns and fact-changes keys are keyed fingerprints
+    (infra/record_keys.py), so an erased id as a key, a tombstone's included, is residue.
+    Not hits: a word that is part of a scope key (an identifier on every record,
     not content). A sealed record (infra/sealed_log.py) counts whatever its scope; only a
     record written before the log was sealed may hold a word of another scope (two
     subjects may share a word) or an erased id in the erasure request, in the log's file
@@ -202,10 +203,11 @@ class _Audit:
             scope = _scope_of(value)
             scopes.add(scope or "")
             own = value is not None and deps.names.erasure_requests not in location
+            counted += self.hits.scan_records([(location, record_key, None)])  # keys: keyed
             if is_sealed(value) or (own and scope in (None, self.scope_key)):
-                counted += self.hits.scan_records([(location, record_key, value)])
+                counted += self.hits.scan_records([(location, None, value)])
             else:
-                allowed.scan_records([(location, record_key, value)])
+                allowed.scan_records([(location, None, value)])
         self.log_only = {h.fingerprint for h in allowed.hits}
         words = content_tokens(part for scope in scopes for part in scope.split("/"))
         self.anywhere = {mark(self.hits.key, word) for word in words}
