@@ -7,8 +7,8 @@ words, numbers and speaker names are published over HTTP, then a subject, a sess
 one evidence item are erased over HTTP while the process keeps running, and every byte of
 every file under the data folder (the SQLite WALs included), every Redis key and value of
 the deployment and every record the log retains is read raw: no planted word or number
-anywhere, and the erased evidence and fact ids only as record keys of the log (the
-tombstones that erase them). The audit agrees.
+anywhere, nor the erased evidence and fact ids, not even as the log's record keys (a
+tombstone's key is a keyed fingerprint of the id). The audit agrees.
 
 On 96a0921, with the API running, ``views.db`` and the vector payload pages held the fact
 statements and speaker names in plaintext before any erasure, and after the erasures
@@ -275,17 +275,16 @@ async def log_records(settings: Settings) -> list[tuple[str, bytes, bytes]]:
 
 
 async def residue(live: LiveApi, words: set[bytes], ids: set[bytes]) -> list[tuple[str, bytes]]:
-    """Every (where, mark) at rest: ``words`` anywhere; ``ids`` anywhere but as the key
-    of a log record (a tombstone erases by key) or in the embedded log's files."""
+    """Every (where, mark) at rest: ``words`` and ``ids`` anywhere, the log's record keys
+    and the embedded log's files included."""
     hits: list[tuple[str, bytes]] = []
     for where, data in files_under(live.settings.data_dir):
-        in_log = where.startswith("log.db")
-        hits += [(where, m) for m in found_in(data, words | (set() if in_log else ids))]
+        hits += [(where, m) for m in found_in(data, words | ids)]
     if live.settings.runtime == "kafka":
         for where, data in redis_values(live.settings):
             hits += [(where, m) for m in found_in(data, words | ids)]
         for where, key, value in await log_records(live.settings):
-            hits += [(where, m) for m in found_in(key, words) | found_in(value, words | ids)]
+            hits += [(where, m) for m in found_in(key, words | ids) | found_in(value, words | ids)]
     return sorted(hits)
 
 
