@@ -19,6 +19,10 @@ only, an identifier, never the agent or the session. Opening:
   its erasure: a new key under the same id; or the record was altered) reads as erased:
   value None, like a tombstone, with one warning per key and reason; it never raises.
 
+Keys: a record the caller's *key policy* names (turns, fact-changes: their tombstones too)
+is appended under a keyed fingerprint of its key (infra/record_keys.py), never the raw
+id; reading leaves keys as they are (a reader fingerprints the id it looks for).
+
 :class:`SealedLog` is an :class:`EventLog` over another one that does both; the faust
 workers, which consume Kafka directly, call :meth:`LogSealer.open` on each input record
 and :meth:`LogSealer.seal` on each record they produce.

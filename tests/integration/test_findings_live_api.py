@@ -33,6 +33,7 @@ import httpx
 import pytest
 import redis
 
+from provmem.infra.record_keys import is_keyed
 from provmem.infra.settings import Settings
 from tests.conftest import unique_prefix
 from tests.support.tansu import free_port
@@ -354,8 +355,10 @@ async def test_no_planted_word_is_readable_at_rest_while_the_api_runs(live_api: 
     assert not hits, by_place(hits)
     assert await residue(live_api, set(), marks(ids))  # the scan reads what is there
     if live_api.settings.runtime == "kafka":  # the log's records and Redis too
-        keys = [key for _, key, _ in await log_records(live_api.settings)]
-        assert any(found_in(key, marks(ids)) for key in keys)
+        records = await log_records(live_api.settings)
+        turns = [key for where, key, _ in records if ".turns[" in where]
+        assert len(turns) >= len(ids) and all(is_keyed(key) for key in turns)  # keyed ids
+        assert not [key for _, key, _ in records if found_in(key, marks(ids))]
         assert list(redis_values(live_api.settings))
     assert live_api.process.poll() is None
 
