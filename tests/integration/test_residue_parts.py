@@ -14,7 +14,7 @@ from provmem.core.events import Fact
 from provmem.infra.residue import ResidueScanner, marks_of
 from provmem.services.erasure.subject import eraser_for, erasure_request
 from tests.harness import Runtime, said
-from tests.integration.test_residue import ALICE, KEY
+from tests.integration.test_residue import ALICE, KEY, log_residue
 
 PHONE = "My phone number is 5550142 and I live in Quetzalbrook."
 CAT = "My cat Zanzibarite loves the Vorpalfield bakery."
@@ -41,6 +41,7 @@ async def _erased_leaves_no_byte(
     assert (await eraser_for(memory.components).audit(request.request_id)).total == 0
     after = ResidueScanner(KEY, planted).scan_folder(settings.data_dir)
     assert after == []
+    assert await log_residue(runtime, planted) == []  # keys included, the broker's too
     remaining = [f.fact_id for f in await memory.facts(ALICE)]
     assert remaining and not set(gone) & set(remaining)  # the kept turn's facts stay
 
