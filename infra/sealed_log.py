@@ -208,6 +208,10 @@ class SealedCompactingLog(SealedLog):
     async def compact(self, topic: str, *more: str) -> int:
         return int(await self.inner.compact(topic, *more))  # type: ignore[attr-defined]
 
+    async def expunge(self, topic: str, partition: int, keys: Sequence[bytes]) -> int:
+        """Records under these keys exactly as they are at rest (not keyed again)."""
+        return int(await self.inner.expunge(topic, partition, keys))  # type: ignore[attr-defined]
+
     async def purge(self) -> int:
         return int(await self.inner.purge())  # type: ignore[attr-defined]
 

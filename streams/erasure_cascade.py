@@ -116,7 +116,7 @@ class Cascade:
         partition = partition_for(job.request.scope.key, deps.settings.partitions)
         tombstones = [Append(partition, e.encode(), None) for e in job.erased_ids]
         await deps.log.append(deps.names.turns, tombstones)  # keyed by the sealed log
-        await self._legacy_tombstones(deps.names.turns, partition, job.legacy)
+        await self._forget_legacy(deps.names.turns, partition, job.legacy)
         kept = remaining(job.live, set(job.erased_ids))
         if kept:
             changes, save = await self._rederive(job, kept)
@@ -179,15 +179,27 @@ class Cascade:
         ]
         await send_all(self.deps.log, out)
         if job.legacy:  # an older log: its fact records may be keyed by the raw id too
-            erased = {c.fact_id for c in changes if c.op is FactOp.ERASE}
-            await self._legacy_tombstones(topic, partition, erased)
+            await self._forget_legacy(topic, partition, self._legacy_facts(changes))
 
-    async def _legacy_tombstones(self, topic: str, partition: int, ids: Iterable[str]) -> None:
-        """Tombstones under the raw ids, for records appended before keyed record keys
-        (through the log under the sealer, which would key them): compaction drops a
-        record only for a later one of the same key."""
-        tombstones = [Append(partition, i.encode(), None) for i in sorted(ids)]
-        if tombstones:
+    def _legacy_facts(self, changes: list[FactChanged]) -> set[str]:
+        """The facts whose raw-keyed records go: on a log that compacts at once every
+        changed one (its keyed change supersedes them); on Kafka the erased ones (a raw
+        tombstone of a fact that lives on would read as its erasure)."""
+        if self.deps.capabilities.compacting is not None:
+            return {c.fact_id for c in changes}
+        return {c.fact_id for c in changes if c.op is FactOp.ERASE}
+
+    async def _forget_legacy(self, topic: str, partition: int, ids: Iterable[str]) -> None:
+        """Records appended before keyed record keys, under the raw ids: compaction drops
+        a record only for a later one of the same key. A log that compacts on demand
+        deletes them; on Kafka a tombstone under the raw key goes (through the log under
+        the sealer, which would key it), and stays until the broker's cleaner drops it."""
+        keys = [i.encode() for i in sorted(ids)]
+        compacting = self.deps.capabilities.compacting
+        if compacting is not None:
+            await compacting.expunge(topic, partition, keys)
+        elif keys:
+            tombstones = [Append(partition, key, None) for key in keys]
             await raw_log(self.deps.log).append(topic, tombstones)
 
     async def _clean_while_compacting(self, job: Erasing, save: SaveGate) -> dict[str, int]:
