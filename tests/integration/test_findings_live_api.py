@@ -253,13 +253,16 @@ def _redis_value(client: redis.Redis, key: bytes) -> bytes:
 
 
 async def log_records(settings: Settings) -> list[tuple[str, bytes, bytes]]:
-    """Every record the broker retains on the deployment's topics: (where, key, value)."""
+    """Every record the broker retains on the deployment's topics and on the workers'
+    own (faust's, named by the consumer group: the gate table's changelog): (where, key,
+    value)."""
     from aiokafka import AIOKafkaConsumer, TopicPartition
 
     consumer = AIOKafkaConsumer(bootstrap_servers=settings.broker_url, enable_auto_commit=False)
     await consumer.start()
     try:
-        topics = [t for t in await consumer.topics() if t.startswith(settings.topic_prefix)]
+        owners = (settings.topic_prefix, settings.consumer_group)
+        topics = [t for t in await consumer.topics() if t.startswith(owners)]
         parts = [
             TopicPartition(t, p) for t in topics for p in consumer.partitions_for_topic(t) or ()
         ]
