@@ -15,15 +15,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time
 
+from .appositions import Apposed, relation_appositions, relation_statement
 from .assertions import (
     ASSISTANT,
     assistant_reading,
     has_finite_verb,
-    past_expressive,
     speech_act,
     you_as_user,
 )
-from .clauses import HAS_SUBJECT, Clause, split_clauses
+from .clause_ends import content_end, content_start
+from .clauses import Clause, split_clauses
 from .events import SpeakerRole as Role
 from .extraction import Claim, Signal, SignalKind, Slot
 from .fragments import (
@@ -35,17 +36,14 @@ from .fragments import (
     with_subject,
 )
 from .lexicon import (
-    ADVERBS_BEFORE_VERB,
-    CALENDAR_WORDS,
     FIRST_PERSON,
     FUNCTION_WORDS,
     HEDGE_CUES,
-    NOT_NAMES,
     PHATIC_WORDS,
     SECOND_PERSON,
 )
 from .rewrite import addressee, rewrite_clause
-from .salience import within_budget
+from .salience import CLAIM_BUDGET, within_budget
 from .segments import CODE_KINDS, Segment, prose_view, segment
 from .signals import find_signals, structure_anchors
 from .slot_rules import match_slot
@@ -63,49 +61,19 @@ __all__ = [
 
 EXTRACTION_VERSION = "rules/4"  # stop 22: fragments, agreement, tense, open readings
 
-_DISCOURSE = re.compile(
-    r"(?:(?:(?i:hey|hi|hello|wow|whoa|oh|ooh|yeah|yes|yep|yup|haha\w*|lol|omg|aww*"
-    r"|ah|oof|woah|yay|ugh|phew|ok(?:ay)?|anyway|by the way|btw|honestly|actually|also"
-    r"|plus|and|but|hmm+|um+|oh my|gosh|guess what|you know what|sure thing|no doubt)\b"
-    # An exclamation before its clause: "So cool you found a class", "How nice you came".
-    r"|(?i:so|how|really)\s+(?i:cool|nice|great|awesome|amazing|wonderful|sweet|lovely|fun"
-    r"|good)\b"
-    # Words that are interjections only when set off ("No, ...", but "No doubt ..."; "So
-    # I ...", but "So much ..."; "Great, ...", but "Great to chat").
-    r"|(?i:no|nope|well|sure|totally|true|right|man|dude|cool|nice|awesome|great|sorry)"
-    r"(?=[,!.…])|(?i:so)\b(?=[,!.…]|\s+(?:I|we|he|she|they|it|my|our|the|that|this)\b))"
-    r"[,!.…]*\s*)*"
-)
 _NOT_NEGATING = re.compile(
     r"\b(?:can['’]t wait|couldn['’]t be happier|not only|no doubt|no wonder|never been happier"
     r"|no matter|not bad|nothing but)\b",
     re.I,
 )
-_LEADING_VOCATIVE = re.compile(r"([A-Z][a-z]+)(?:[,!]\s+|(?P<bare>\s+)(?=(?:you|your)\b))")
-_TRAILING_VOCATIVE = re.compile(r",\s*[A-Z][a-z]+\s*[.!…]*\s*$")
 _OWN_SUBJECT = re.compile(r"(?:I|we|my|our)\b", re.I)
-_ADDRESSED = re.compile(
-    r"(?:I|I['’]\w+|we|my|you|your|that['’]s|that is|this is|those|these|it['’]s|what a)\b"
-)
-"""After "Name, ": the rest speaks to that person or of what is before them ("Mel, that's
-a great pic"), so the name is a vocative, not a subject."""
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
-_APPOSITION = re.compile(r"(?:my|our|his|her|their)\s+[\w'’-]+(?:\s+[\w'’-]+)?,")
 _MIN_CONTENT_WORDS = 2
 _LISTENER_LEFT = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 _IMAGE_SHARE = re.compile(r"\[shares? (?:an? )?(?:image|photo|picture)s?:\s*([^\]\n]+)\]", re.I)
 _CAPTION_TEXT = re.compile(r"[^\s\[\]]+")
 _DANGLING = frozenset("to and or of a an the with for from but because".split())
 _REPEATED_RUN = re.compile(r"\b((?:\w+ ){1,4}\w+)(?: and)? \1\b")
-# A short lead-in without a subject before a colon introduces the clause after it: "Good news: the
-# p95 latency is now 290ms", "Update: we moved to Seattle".
-# A reminder to the listener asserts its complement: "Just remember that it gets easier".
-_REMINDER = re.compile(
-    r"(?:just\s+|always\s+)?(?:remember|don['’]t\s+forget|never\s+forget|keep\s+in\s+mind)"
-    r"\s+that\s+(?=\w)",
-    re.I,
-)
-_LEAD_IN = re.compile(r"(?:[A-Za-z][\w'’-]*\s+){0,2}[A-Za-z][\w'’-]*:\s+(?=\S)")
 
 
 @dataclass(frozen=True)
@@ -183,21 +151,57 @@ def extract_turn(
     listener = listener and proper_name(listener)
     code = tuple(s for s in segments if s.kind in CODE_KINDS)
     turn = _Turn(view, text, signals, subject, listener, captured_at, role, code)
-    found = [_claim_for(turn, clause) for clause in split_clauses(view)]
+    clauses = split_clauses(view)
+    found = [_claim_for(turn, clause) for clause in clauses]
     if role == "user":
         found += [_image_claim(turn, start, end) for start, end in shares]
-    claims = [
-        validate_claim(claim, text, speaker=subject, captured_at=captured_at, role=role)
-        for claim in sorted((c for c in found if c), key=lambda c: c.spans[0])
-    ]
+    claims = _validated(found, turn)
     kept = within_budget(claims)
-    return TurnExtraction(tuple(kept), segments, anchors, len(claims) - len(kept))
+    apposed = [_relation_claim(turn, a) for c in clauses for a in _appositions(turn, c)]
+    room = max(0, CLAIM_BUDGET - len(kept))  # the budget holds: relations fill what is left
+    related = _beside(_validated(apposed, turn), kept, claims)[:room]
+    over = len(claims) - len(kept)
+    return TurnExtraction(
+        tuple(sorted([*kept, *related], key=_first_char)), segments, anchors, over
+    )
+
+
+def _validated(found: Sequence[Claim | None], turn: _Turn) -> list[Claim]:
+    return [
+        validate_claim(
+            c, turn.original, speaker=turn.speaker, captured_at=turn.captured_at, role=turn.role
+        )
+        for c in sorted((c for c in found if c), key=_first_char)
+    ]
+
+
+def _first_char(claim: Claim) -> int:
+    return claim.spans[0][0]
+
+
+def _beside(related: list[Claim], kept: list[Claim], claims: list[Claim]) -> list[Claim]:
+    """The relation claims (core/appositions.py) of the kept claims' clauses, and of clauses
+    that yielded no claim (a statement with a question after it): one the budget left out
+    takes its appositions with it."""
+    return [r for r in related if _within(r, kept) or not _within(r, claims)]
+
+
+def _within(claim: Claim, others: list[Claim]) -> bool:
+    (start, end), spans = claim.spans[0], [s for c in others for s in c.spans]
+    return any(s <= start and end <= e for s, e in spans)
 
 
 def proper_name(name: str) -> str:
     """A name as a sentence writes it: an all-lower-case name ("sam", an id used as the
-    speaker) gets its capitals ("Sam"); any other spelling is the speaker's own."""
+    speaker) gets its capitals ("Sam"); any other spelling is the speaker's own. An id that
+    is no name ("u_1042", "cust7", "a.b@example.com") is written "the user"."""
+    if _ID_LIKE.search(name):
+        return USER
     return name.title() if name.islower() else name
+
+
+USER = "the user"
+_ID_LIKE = re.compile(r"[\d_@]|^[^A-Za-z]")
 
 
 def _other(speaker: str, participants: Sequence[str]) -> str | None:
@@ -230,9 +234,8 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
     if clause.question or _in_code(turn, clause):
         return None
     text = turn.text
-    start = _content_start(turn, clause)
-    vocative = _TRAILING_VOCATIVE.search(text, start, clause.end)
-    end = vocative.start() if vocative else clause.end
+    start = content_start(turn.text, clause.start, clause.end, turn.listener)
+    end = content_end(text, start, clause.end, turn.listener)
     if end <= start:
         return None
     if turn.role == "assistant":
@@ -264,6 +267,18 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
     claim = _assemble(statement, spans, slot, rule_negated, inside, turn)
     hedge = HEDGE_CUES.search(text, clause.start, clause.end)
     return replace(claim, hedge=hedge.group(0).lower()) if hedge else claim
+
+
+def _appositions(turn: _Turn, clause: Clause) -> list[Apposed]:
+    return [] if clause.question else relation_appositions(turn.text, clause.start, clause.end)
+
+
+def _relation_claim(turn: _Turn, apposed: Apposed) -> Claim | None:
+    """ "my wife Keiko" -> "Keiko is Hiro's wife." (see core/appositions.py)."""
+    spans = _support(turn, apposed.start, apposed.end)
+    inside = tuple(s for s in turn.signals if apposed.start <= s.start and s.end <= apposed.end)
+    statement = relation_statement(apposed, turn.speaker)
+    return _assemble(statement[:1].upper() + statement[1:], spans, None, False, inside, turn)
 
 
 def _assistant_claim(turn: _Turn, clause: Clause, start: int, end: int) -> Claim | None:
@@ -313,39 +328,6 @@ def _tautology(statement: str) -> bool:
     """ "Maya is Maya.": a self-introduction restated says nothing to remember."""
     match = re.fullmatch(r"(.+?)(?:['’]s name)? (?:is|was|am) (?:called )?(.+?)\.", statement)
     return match is not None and match.group(1).lower() == match.group(2).lower()
-
-
-def _content_start(turn: _Turn, clause: Clause) -> int:
-    """Past interjections ("Wow, "), a leading vocative and thanks ("Thanks, I ...");
-    the clause's end when it only thanks or congratulates."""
-    text, start = turn.text, clause.start
-    lead = _DISCOURSE.match(text, start, clause.end)
-    start = lead.end() if lead else start
-    heading = _LEAD_IN.match(text, start, clause.end)
-    if heading and not HAS_SUBJECT.search(heading.group(0)):
-        start = heading.end()
-    name = _LEADING_VOCATIVE.match(text, start, clause.end)
-    listener = name is not None and name.group(1) == turn.listener
-    if name and (listener or (not name.group("bare") and _called_by_name(text, name))):
-        lead = _DISCOURSE.match(text, name.end(), clause.end)
-        start = lead.end() if lead else name.end()
-    reminder = _REMINDER.match(text, start, clause.end)
-    if reminder and has_finite_verb(text[reminder.end() : clause.end]):
-        start = reminder.end()  # "Just remember that setbacks can be lessons": the speaker's view
-    past = past_expressive(text[start : clause.end])
-    if past > 0:
-        return _content_start(turn, replace(clause, start=start + past))
-    return start if past == 0 else clause.end
-
-
-def _called_by_name(text: str, name: re.Match[str]) -> bool:
-    """ "Caroline, I started ...": a name, not an adverb ("Lately, I ..."), before a clause
-    that speaks to its listener."""
-    word = name.group(1).lower()
-    common = word in NOT_NAMES | ADVERBS_BEFORE_VERB | CALENDAR_WORDS or word.endswith("ly")
-    if _APPOSITION.match(text, name.end()):
-        return False  # "Jonah, my brother, is based in Chicago": the subject and its apposition
-    return not common and _ADDRESSED.match(text, name.end()) is not None
 
 
 def _stops(inside: tuple[Signal, ...], start: int) -> list[int]:

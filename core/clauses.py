@@ -25,7 +25,10 @@ _CLAUSE_BREAK = re.compile(
     r"\s*;\s*|\s+[-–—]\s+"
     r"|,?\s+(?:and|but|so|because)\s+(?=(?:I|we|he|she|they|it)\b|my(?:\s+\w+){1,2}\s+"
     r"(?:is|was|are|were|has|had|have|will|just|also|\w+ed|\w+s)\b)"
-    r"|(?:,\s+|,?\s+(?:and|but|so)\s+)(?=(?:please|pls|kindly)\b|(?:can|could|would|should|shall)\s+(?:you|we|I)\b)"
+    r"|(?:,\s+|,?\s+(?:and|but|so)\s+)(?=(?:please|pls|kindly)\b"
+    r"|(?:can|could|would|should|shall|may)\s+(?:you|we|I|he|she|they|it)\b)"
+    # "I'm allergic to latex, so no latex gloves please": a request after its reason
+    r"|,\s+(?=so\s+[^,.;!?]*\b(?:please|pls)\b)"
     r"|,\s+(?=(?:so|and|but)\s+(?:make\s+sure|don['’]t|remember|keep|be\s+sure)\b)"
     r"|,\s+(?=I(?:['’](?:m|ve|ll|d))?\s|(?i:it|we|they|he|she)(?:['’](?:s|re|ve|ll|d))?\s"
     r"|(?:everything|everyone|nothing|nobody|someone|something)\s+[a-z]+s\b"

@@ -193,11 +193,16 @@ class ErasureRequested(BaseModel):
 
 
 class ErasureCompleted(BaseModel):
-    """The receipt for an erasure. It holds no personal data."""
+    """The receipt for an erasure. It holds no personal data.
+
+    v2: ``awaiting_compaction``, the log records that still open under a live key and
+    that only a compacting broker drops (superseded by a later record or a tombstone of
+    their key), and ``compaction_bound_ms``, the topics' bound on when it does (v1
+    receipts upcast: none counted)."""
 
     model_config = _FROZEN
 
-    schema_version: Literal[1] = 1
+    schema_version: Literal[2] = 2
     request_id: str
     scope_key_hash: str
     evidence_erased: int = Field(ge=0)
@@ -208,6 +213,15 @@ class ErasureCompleted(BaseModel):
     residue_found: int = Field(ge=0)
     verified_by: str
     completed_at: AwareDatetime
+    awaiting_compaction: int = Field(default=0, ge=0)
+    compaction_bound_ms: int | None = Field(default=None, ge=0)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _upcast(cls, data: object) -> object:
+        if isinstance(data, dict) and data.get("schema_version") == 1:
+            return {**data, "schema_version": 2}
+        return data
 
 
 EVENT_MODELS: dict[str, type[BaseModel]] = {

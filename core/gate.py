@@ -22,12 +22,13 @@ from typing import Protocol
 import numpy as np
 
 from .attribute_match import comparable, same_attribute, value_kind, value_shape
+from .attribute_similarity import similar_attribute_fact
 from .attributes import change_cue, read_attribute, read_attributes, value_change_cue
 from .contradictions import claim_role, claim_speaker, contradicted, exclusive_rival_fact
 from .events import Fact
 from .extraction import Claim, Slot
 from .lexicon import IRREGULAR_PAST
-from .memory_state import ScopeMemory, Vector, open_owner, slot_key
+from .memory_state import AttributeVectors, ScopeMemory, Vector, open_owner, slot_key
 from .polarity import denies_for_all_time, polarity_change_cue
 from .slot_rules import is_open_attribute
 from .temporal import Tense, tense_at
@@ -48,6 +49,10 @@ class GateConfig:
     # updates the one fact of its subject and kind of value it is this close to
     paraphrase_similarity: float = 0.35
     paraphrase_margin: float = 0.1
+    # two attribute phrases worded apart name one thing from this similarity on
+    # (core/attribute_similarity.py; calibrated on labelled general pairs in
+    # tests/integration/test_attribute_calibration.py)
+    attribute_similarity: float = 0.42
 
 
 class Verdict(StrEnum):
@@ -131,12 +136,17 @@ def decide(
     config: GateConfig,
     advisor: MergeAdvisor | None = None,
     speaker: str = "",
+    attribute: AttributeVectors | None = None,
 ) -> Decision:
-    """The gate's verdict for one candidate claim (said by ``speaker``, if known)."""
+    """The gate's verdict for one candidate claim (said by ``speaker``, if known; its
+    attribute phrase embedded as ``attribute``, if it has an open reading)."""
     if claim.review_reason:
         return Decision(Verdict.REVIEW, None, f"needs review: {claim.review_reason}")
     current = (
         _slot_conflict(memory, claim)
+        or similar_attribute_fact(
+            memory, claim.slot, claim_role(claim), attribute, config.attribute_similarity
+        )
         or _paraphrased_change(memory, claim, vector, config)
         or _implied_subject_change(memory, claim, speaker or claim_speaker(claim))
     )

@@ -68,6 +68,15 @@ def as_unit(values: Iterable[float]) -> Vector:
 
 
 @dataclass(frozen=True)
+class AttributeVectors:
+    """An open reading's attribute phrase and the unit vectors of its parts (the phrase,
+    its words and word runs: core/attribute_similarity.py)."""
+
+    phrase: str
+    parts: Mapping[str, Vector]
+
+
+@dataclass(frozen=True)
 class ScopeMemory:
     """Active facts in row order of ``matrix`` plus every fact ever known, by id."""
 
@@ -77,6 +86,7 @@ class ScopeMemory:
     slots: Mapping[str, str] = field(default_factory=dict)
     open_slots: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     nearest_distance: Mapping[str, float] = field(default_factory=dict)
+    attributes: Mapping[str, AttributeVectors] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.active)
@@ -96,9 +106,15 @@ class ScopeMemory:
         ids = self.open_slots.get(owner, ()) if owner else ()
         return [self.facts[i] for i in reversed(ids)]
 
-    def put(self, fact: Fact, vector: Vector) -> ScopeMemory:
-        """Record a fact's new state; it joins or leaves the active set by its status."""
+    def put(
+        self, fact: Fact, vector: Vector, attribute: AttributeVectors | None = None
+    ) -> ScopeMemory:
+        """Record a fact's new state; it joins or leaves the active set by its status. Its
+        attribute's vectors, if given, replace those it had (else it keeps them)."""
         facts = {**self.facts, fact.fact_id: fact}
+        attributes = dict(self.attributes)
+        if attribute is not None:
+            attributes[fact.fact_id] = attribute
         vectors = {**self.vectors, fact.fact_id: vector}
         active = tuple(i for i in self.active if i != fact.fact_id)
         if fact.status is FactStatus.ACTIVE:
@@ -113,6 +129,7 @@ class ScopeMemory:
             slots=slots,
             open_slots=_open_slots(facts, active),
             nearest_distance=distances,
+            attributes=attributes,
         )
 
     def _distances_with(
@@ -136,8 +153,10 @@ class ScopeMemory:
         entries: Sequence[tuple[Fact, Vector]],
         active: Iterable[str],
         distances: Mapping[str, float],
+        attributes: Mapping[str, AttributeVectors] | None = None,
     ) -> ScopeMemory:
-        """Rebuild exactly the memory that was saved (row order and distances included)."""
+        """Rebuild exactly the memory that was saved (row order, distances and attribute
+        vectors included)."""
         facts = {fact.fact_id: fact for fact, _ in entries}
         vectors = {fact.fact_id: vector for fact, vector in entries}
         order = tuple(active)
@@ -148,6 +167,7 @@ class ScopeMemory:
             slots=_slots(facts, order),
             open_slots=_open_slots(facts, order),
             nearest_distance=dict(distances),
+            attributes=dict(attributes or {}),
         )
 
 

@@ -159,11 +159,12 @@ def denies_for_all_time(statement: str) -> bool:
 
 
 def _topical(word: str) -> bool:
-    """A named or technical term: capitalized, an acronym, or with digits or symbols."""
+    """A named or technical term: capitalized, an acronym, in mixed case ("gRPC", "iOS"), or
+    with digits or symbols."""
     lowered = word.lower()
     if lowered in NON_NAMES | FUNCTION_WORDS | CALENDAR_WORDS or not any(c.isalpha() for c in word):
         return False
-    return word[0].isupper() or any(c.isdigit() or c in "._+#/" for c in word)
+    return any(c.isupper() for c in word) or any(c.isdigit() or c in "._+#/" for c in word)
 
 
 def plain_negation(statement: str) -> bool:

@@ -19,6 +19,27 @@ class Cleanup(StrEnum):
 
 
 @dataclass(frozen=True)
+class CompactionBound:
+    """How soon a broker's log cleaner compacts a topic (Apache Kafka topic configs):
+    a record superseded by a later record of its key is eligible at most ``max_lag_ms``
+    after the later one was written (``max.compaction.lag.ms``), once the segment holding
+    it has rolled (``segment_ms``, ``segment.ms``: Kafka rolls a segment when a record is
+    appended after that age); ``min_dirty_ratio`` lets it clean earlier, and a tombstone
+    stays ``tombstone_retention_ms`` (``delete.retention.ms``) after compaction so that
+    lagging readers still meet it."""
+
+    max_lag_ms: int
+    segment_ms: int
+    min_dirty_ratio: float
+    tombstone_retention_ms: int
+
+    @property
+    def bound_ms(self) -> int:
+        """The longest a superseded record stays once later records arrive."""
+        return self.segment_ms + self.max_lag_ms
+
+
+@dataclass(frozen=True)
 class TopicConfig:
     """What a log needs to know to create a topic."""
 
@@ -26,6 +47,21 @@ class TopicConfig:
     partitions: int
     cleanup: Cleanup
     retention_ms: int = -1
+    compaction: CompactionBound | None = None
+
+
+@runtime_checkable
+class TopicAdmin(Protocol):
+    """A log whose topics can be listed and deleted (both logs: a key-ring generation
+    is dropped whole, infra/key_ring.py)."""
+
+    async def topics(self) -> list[str]:
+        """The names of every topic the log holds."""
+        ...
+
+    async def delete_topics(self, names: Sequence[str]) -> None:
+        """Delete the topics and every record they hold (names not there: ignored)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -358,6 +394,14 @@ class KeyStore(Protocol):
         ...
 
     async def close(self) -> None: ...
+
+
+@runtime_checkable
+class KeyRingStore(Protocol):
+    """A key store whose records are on a log (infra/logged_keys.py): it can rewrite them
+    without the copies a change superseded (after a master-key rotation: the old wraps)."""
+
+    async def rewrite(self) -> None: ...
 
 
 class Extractor(Protocol):

@@ -8,10 +8,13 @@ projected onto their active successor and kept as its history.
 
 from __future__ import annotations
 
+import heapq
+import math
 import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TypeVar
 
 from .events import Fact, FactStatus
@@ -80,6 +83,9 @@ class Bundle:
     history: list[Fact] = field(default_factory=list)
     via_evidence: set[str] = field(default_factory=set)
     conflicts: list[str] = field(default_factory=list)  # returned facts this one contradicts
+    # route -> the credit each of its hits gave, by the turn a hit landed through ("" for
+    # a hit on the fact itself): what :func:`spread` spends once per turn
+    credits: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @property
     def evidence_ids(self) -> tuple[str, ...]:
@@ -92,6 +98,17 @@ class Bundle:
         or a turn of a version it superseded that landed on it."""
         return evidence_id in self.evidence_ids or evidence_id in self.via_evidence
 
+    def gain(self, spent: Collection[str]) -> float:
+        """What the bundle's hits add when the credit of the turns in ``spent`` went to
+        better bundles: each route's best hit, a hit through a spent turn counting nothing
+        (RRF over the rest; the fused score when nothing is spent)."""
+        if not self.credits:
+            return self.score
+        return sum(
+            max((c for turn, c in hits.items() if turn not in spent), default=0.0)
+            for hits in self.credits.values()
+        )
+
 
 @dataclass(frozen=True)
 class Lookups:
@@ -102,6 +119,7 @@ class Lookups:
 
 
 SUPERSEDED_CREDIT = 0.5  # a hit on an old version counts half for its successor
+ASSISTANT_CREDIT = 0.5  # the assistant's statement, for a question not asked of it
 
 Target = tuple[str, Fact | None, str | None, float]
 
@@ -112,30 +130,51 @@ def project(
     weights: Mapping[str, float] | None = None,
     k: int = RRF_K,
     ignore: Collection[str] = (),
+    present_at: datetime | None = None,
+    of_assistant: bool = True,
 ) -> list[Bundle]:
     """Project each route's hits onto bundles, then fuse the bundle rankings by RRF.
 
     Within a route a bundle counts once, with its best hit (credit over rank), so a fact
     with many supporting turns is not counted once per turn, and a half-credit hit on an
     old version does not mask a better-credited hit further down. Items in ``ignore``
-    are passed over; the items after them keep their ranks.
+    are passed over; the items after them keep their ranks. With ``present_at`` (a query
+    about the present, asked then) a fact that had ended by then ("used to ...") is a
+    past state, as a superseded version is: its hits count half. Unless ``of_assistant``
+    (the query asks what the assistant said), the assistant's own statements ("The
+    assistant recommended ...") count half: provenance is not truth, and a question about
+    the user or their world is answered by what they said first.
     """
     bundles: dict[str, Bundle] = {}
     landings: dict[str, list[tuple[str, float]]] = {}  # an item found by several routes lands once
     for result in results:
         weight = (weights or {}).get(result.route, 1.0)
-        best: dict[str, float] = {}
         for rank, item in enumerate(result.items, start=1):
             if item in ignore:
                 continue
             if item not in landings:
                 landings[item] = _land(item, lookups, bundles)
+            through = "" if item in lookups.facts else item
             for key, credit in landings[item]:
-                best[key] = max(best.get(key, 0.0), weight * credit / (k + rank))
-        for key, contribution in best.items():
-            bundles[key].score += contribution
-            bundles[key].routes.add(result.route)
+                credit *= _standing(bundles[key].fact, present_at, of_assistant)
+                hits = bundles[key].credits.setdefault(result.route, {})
+                hits[through] = max(hits.get(through, 0.0), weight * credit / (k + rank))
+    for bundle in bundles.values():
+        bundle.score = bundle.gain(frozenset())
+        bundle.routes.update(bundle.credits)
     return sorted(bundles.values(), key=lambda b: (-b.score, b.key))
+
+
+def _standing(fact: Fact | None, present_at: datetime | None, of_assistant: bool) -> float:
+    """The credit a hit on ``fact`` keeps for a query about ``present_at``: half when the
+    fact had ended by then, in full otherwise (and for a query about another time); half
+    for the assistant's own statement when the query does not ask of the assistant."""
+    if fact is None:
+        return 1.0
+    said = 1.0 if of_assistant or fact.asserted_by != "assistant" else ASSISTANT_CREDIT
+    if present_at is None or fact.valid_to is None:
+        return said
+    return said * (SUPERSEDED_CREDIT if fact.valid_to <= present_at else 1.0)
 
 
 def _land(item: str, lookups: Lookups, bundles: dict[str, Bundle]) -> list[tuple[str, float]]:
@@ -206,16 +245,34 @@ def within_budget(bundles: Sequence[T], budget: int, size: Callable[[T], int]) -
 
 
 def spread(bundles: Sequence[Bundle]) -> list[Bundle]:
-    """Rank order with redundant provenance last: a bundle whose evidence turns are all
-    cited by better bundles adds no new evidence, so it yields its place (stable)."""
-    cited: set[str] = set()
-    fresh: list[Bundle] = []
-    redundant: list[Bundle] = []
-    for bundle in bundles:
-        evidence = set(bundle.evidence_ids)
-        (redundant if evidence and evidence <= cited else fresh).append(bundle)
-        cited |= evidence
-    return fresh + redundant
+    """Rank order where a turn's credit is spent once (:func:`spread_gains`)."""
+    return [bundle for _, bundle in spread_gains(bundles)]
+
+
+def spread_gains(bundles: Sequence[Bundle]) -> list[tuple[float, Bundle]]:
+    """Rank order where a turn's credit is spent once, each bundle with the gain it was
+    placed by. A hit on a turn lands on every fact the turn supports, so the first bundle
+    citing the turn takes that credit and the others keep what their own statements
+    earned (the fact routes' hits, hits on their other turns): a second fact of a turn
+    that answers the query by itself keeps its place; one that rode on the turn's hits
+    yields it to bundles bringing new evidence. A turn a bundle holds only as history (an
+    earlier version's) is not cited by it, so is not spent: its other facts keep its credit.
+
+    Greedy by marginal gain, lazily re-scored (a gain only falls as turns are spent);
+    ties by key, as :func:`project` orders."""
+    queue = [(-b.score, b.key, i) for i, b in enumerate(bundles)]
+    heapq.heapify(queue)
+    spent: set[str] = set()
+    ordered: list[tuple[float, Bundle]] = []
+    while queue:
+        stale, key, i = heapq.heappop(queue)
+        gain = bundles[i].gain(spent)
+        if queue and -gain > stale and (-gain, key) > queue[0][:2]:
+            heapq.heappush(queue, (-gain, key, i))
+            continue
+        ordered.append((gain, bundles[i]))
+        spent.update(bundles[i].evidence_ids)
+    return ordered
 
 
 def temporal_route(
@@ -268,6 +325,14 @@ def agreed_raw_hits(results: Sequence[RouteResult], depth: int) -> list[str]:
     raw = [r for r in results if r.route in RAW_ROUTES]
     found = [set(r.items) for r in raw]
     return [item for item in raw_tier(raw, depth) if found and all(item in f for f in found)]
+
+
+def guaranteed_raw_hits(results: Sequence[RouteResult], depth: int, share: float) -> list[str]:
+    """The raw hits a top ``depth`` must hold: of the raw tier's best ``share`` of those
+    places (rounded up), the hits every raw-evidence route found. A hit one route alone
+    ranks (dense search ranks every turn of a small memory) is a guess, and fusion gives
+    it its due; a guarantee over a fixed count would fill a short top with such guesses."""
+    return agreed_raw_hits(results, math.ceil(depth * share))
 
 
 def neighbour_route(

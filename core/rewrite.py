@@ -361,4 +361,9 @@ def _vocative(text: str, entity: Signal) -> bool:
     if _VOCATIVE_AFTER.match(after) or _VOCATIVE_BEFORE.search(before):
         return True
     comma_before = re.search(r",\s*$", before) is not None or not before.strip()
+    if comma_before and _AFTER_A_NAME.search(before):
+        return False  # an apposition: "3 Baker Lane, Bristol", "Porto, Portugal"
     return comma_before and re.match(r"\s*[.!?,]", after) is not None
+
+
+_AFTER_A_NAME = re.compile(r"\w\s+[A-Z][\w'’-]*,\s*$")

@@ -77,7 +77,9 @@ _CUE_RULES: tuple[tuple[SignalKind, str], ...] = (
         SignalKind.NEGATION,
         # "No, we moved ..." answers a question: an interjection ("no" before a comma or a
         # stop) negates nothing in the clause that follows it
-        rf"\b(?:not|never|nothing|nobody|none|neither|nor|cannot)\b|\bno\b(?!\s*[,!.?;])"
+        # ("Not yet, I start on the 15th" likewise)
+        rf"\bnot\b(?!\s+(?:yet|really|at all|exactly)\s*[,!.?;])"
+        rf"|\b(?:never|nothing|nobody|none|neither|nor|cannot)\b|\bno\b(?!\s*[,!.?;])"
         rf"|\b\w+n{_Q}t\b",
     ),
 )

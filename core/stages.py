@@ -14,15 +14,26 @@ from .events import Fact, FactChanged, FactOp, FactStatus, SupportSpan, TurnReco
 from .extraction import Claim
 from .gate import Decision, GateConfig, MergeAdvisor, Verdict, decide, slotted
 from .ids import fact_id
-from .memory_state import ScopeMemory, Vector
+from .memory_state import AttributeVectors, ScopeMemory, Vector
+from .slot_rules import is_open_attribute
 
 
 @dataclass(frozen=True)
 class Candidate:
-    """A claim extracted from the turn, with its unit-length embedding."""
+    """A claim extracted from the turn, with its unit-length embedding and, when it has
+    an open (subject, attribute, value) reading, its attribute phrase's vectors."""
 
     claim: Claim
     vector: Vector
+    attribute: AttributeVectors | None = None
+
+
+def attribute_phrase(claim: Claim, speaker: str) -> str | None:
+    """The attribute phrase of the claim's open reading, as the gate will key it (None
+    for a claim without one or with a rule's slot): what the adapter embeds beside the
+    statement."""
+    slot = slotted(claim, speaker).slot
+    return slot.attribute if slot is not None and is_open_attribute(slot.attribute) else None
 
 
 @dataclass(frozen=True)
@@ -45,7 +56,13 @@ def derive_fact_changes(
     for index, given in enumerate(candidates):
         candidate = replace(given, claim=slotted(given.claim, turn.speaker))
         decision = decide(
-            result.memory, candidate.claim, candidate.vector, config, advisor, turn.speaker
+            result.memory,
+            candidate.claim,
+            candidate.vector,
+            config,
+            advisor,
+            turn.speaker,
+            candidate.attribute,
         )
         step = _apply(decision, _Context(turn, index, candidate, extraction_version), result.memory)
         result = GateResult(
@@ -123,8 +140,10 @@ def _emit(
     memory: ScopeMemory, entries: list[tuple[Fact, Vector, FactOp]], reason: str, ctx: _Context
 ) -> GateResult:
     changes = []
+    fresh = fact_id(ctx.turn.scope.key, ctx.turn.evidence_id, ctx.index)
     for fact, vector, op in entries:
-        memory = memory.put(fact, vector)
+        attribute = ctx.candidate.attribute if fact.fact_id == fresh else None
+        memory = memory.put(fact, vector, attribute)
         changes.append(fact_changed(op, fact, reason, ctx.turn.evidence_id))
     return GateResult(memory, changes)
 

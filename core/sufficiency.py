@@ -16,6 +16,7 @@ from enum import StrEnum
 from .events import Fact
 from .extraction import SignalKind
 from .temporal import find_temporal
+from .tense import Tense, tense_at
 
 
 class Need(StrEnum):
@@ -74,10 +75,13 @@ class QueryIntent:
     needs: frozenset[Need]
     entities: tuple[str, ...]
     time_ranges: tuple[str, ...]
+    present_at: datetime | None = None  # when it asks how things stand now ("where does ...")
+    of_assistant: bool = False  # it asks what the assistant said ("what did you suggest?")
 
 
 def analyze(query: str, now: datetime) -> QueryIntent:
-    """What the query asks for, the names it mentions and the times it refers to."""
+    """What the query asks for, the names it mentions, the times it refers to, and
+    ``now`` when it asks about the present (its tense, and no time of its own)."""
     needs = frozenset(need for need, pattern in _COMPILED if pattern.search(query))
     names = tuple(
         dict.fromkeys(
@@ -87,7 +91,32 @@ def analyze(query: str, now: datetime) -> QueryIntent:
     times = tuple(
         s.value for s in find_temporal(query, now) if s.kind is SignalKind.DATE and s.value
     )
-    return QueryIntent(needs, names, times)
+    present = not times and tense_at(query, 0) is Tense.PRESENT
+    asks_assistant = _OF_ASSISTANT.search(query) is not None
+    return QueryIntent(needs, names, times, now if present else None, asks_assistant)
+
+
+# A question about what the assistant said: it addresses the assistant or names its advice.
+_OF_ASSISTANT = re.compile(
+    r"\b(?:you|your|assistant|agent|bot|recommend\w*|suggest\w*|advi[cs]\w*|propos\w*)\b",
+    re.I,
+)
+
+
+def introduced_name(fact: Fact) -> str | None:
+    """The name a speaker known only by an id gave themselves ("Hi! I'm Tomas." -> "The
+    user is Tomas."; "The user's name is Tomas Berg."), or None: a query naming Tomas asks
+    about that speaker."""
+    if fact.asserted_by != "user" or fact.negated:
+        return None
+    match = _INTRODUCED.fullmatch(fact.statement)
+    return match.group("name") if match else None
+
+
+_INTRODUCED = re.compile(
+    r"The user(?:['’]s (?:first |full )?name)? is (?:called )?"
+    r"(?P<name>[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?)\."
+)
 
 
 def unnamed_query(query: str, names: Sequence[str]) -> str:

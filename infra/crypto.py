@@ -20,7 +20,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from ..core.events import SealedText
-from ..core.ports import KeyStore
+from ..core.ports import KeyRingStore, KeyStore
 from .settings import Settings
 
 _NONCE = 12
@@ -131,7 +131,9 @@ def _foreign(deployment: bytes, own: bytes) -> str:
 async def rotate_master_key(keys: KeyStore, old: bytes, new: bytes) -> int:
     """Re-wrap every data key from ``old`` to ``new``; resumable; returns keys re-wrapped.
 
-    The log is not touched: evidence stays sealed under the same data keys.
+    The event log is not touched: evidence stays sealed under the same data keys. A key
+    store recorded on a log rewrites its key ring, so no key wrapped by ``old`` stays
+    there (infra/key_ring.py).
     """
     before, after = KeyWrapper(old), KeyWrapper(new)
     rewrapped = 0
@@ -143,6 +145,8 @@ async def rotate_master_key(keys: KeyStore, old: bytes, new: bytes) -> int:
         rewrapped += 1
     if await keys.get(DEPLOYMENT_CHECK) is not None:
         await keys.replace(DEPLOYMENT_CHECK, after.check_value())
+    if isinstance(keys, KeyRingStore):  # no copy wrapped by the old key stays on the log
+        await keys.rewrite()
     return rewrapped
 
 

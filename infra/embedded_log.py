@@ -107,6 +107,18 @@ class EmbeddedEventLog:
             raise UnknownTopicError(topic)
         return int(row[0])
 
+    async def topics(self) -> list[str]:
+        rows = self._conn.execute("SELECT name FROM topics ORDER BY name").fetchall()
+        return [str(name) for (name,) in rows]
+
+    async def delete_topics(self, names: Sequence[str]) -> None:
+        """The topics, their records (zeroed: secure_delete) and their offsets."""
+        with self._conn:
+            for name in names:
+                self._conn.execute("DELETE FROM records WHERE topic=?", (name,))
+                self._conn.execute("DELETE FROM offsets WHERE topic=?", (name,))
+                self._conn.execute("DELETE FROM topics WHERE name=?", (name,))
+
     async def commit(self, group: str, topic: str, partition: int, offset: int) -> None:
         self._conn.execute(
             "INSERT OR REPLACE INTO offsets VALUES (?, ?, ?, ?)", (group, topic, partition, offset)

@@ -63,10 +63,22 @@ async def _start(client: Any) -> Any:
     return client
 
 
-def _new_topic(config: TopicConfig) -> NewTopic:
+def topic_configs(config: TopicConfig) -> dict[str, str]:
+    """The broker's topic configs of a topic: its cleanup policy, retention and, for a
+    compacted topic, the bound on its compaction (core/ports.py ``CompactionBound``)."""
     configs = {"cleanup.policy": config.cleanup.value}
     if config.retention_ms >= 0:
         configs["retention.ms"] = str(config.retention_ms)
+    if (bound := config.compaction) is not None:
+        configs["max.compaction.lag.ms"] = str(bound.max_lag_ms)
+        configs["segment.ms"] = str(bound.segment_ms)
+        configs["min.cleanable.dirty.ratio"] = str(bound.min_dirty_ratio)
+        configs["delete.retention.ms"] = str(bound.tombstone_retention_ms)
+    return configs
+
+
+def _new_topic(config: TopicConfig) -> NewTopic:
+    configs = topic_configs(config)
     return NewTopic(config.name, config.partitions, _REPLICATION_FACTOR, topic_configs=configs)
 
 
@@ -173,6 +185,20 @@ class KafkaEventLog:
             _log.info("kafka_log.topics_created", topics=[t.name for t in missing])
         await self._wait_for_partitions(topics)
 
+    async def topics(self) -> list[str]:
+        """Every topic on the broker (an all-topics request: it creates none)."""
+        return sorted(await self._fetch_partition_counts())
+
+    async def delete_topics(self, names: Sequence[str]) -> None:
+        """Delete topics (a key-ring generation, infra/key_ring.py); absent ones: ignored."""
+        present = [name for name in names if name in await self._fetch_partition_counts()]
+        if present:
+            admin = await self._get_admin()
+            await admin.delete_topics(present)
+            _log.info("kafka_log.topics_deleted", topics=present)
+        for name in names:
+            self._partition_counts.pop(name, None)
+
     async def _wait_for_partitions(self, topics: Sequence[TopicConfig]) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + _TOPIC_WAIT_S
@@ -192,7 +218,7 @@ class KafkaEventLog:
         for topic in await admin.describe_topics():
             if topic["error_code"] == 0:
                 counts[topic["topic"]] = len(topic["partitions"])
-        self._partition_counts.update(counts)
+        self._partition_counts = dict(counts)  # a deleted topic is no longer there
         return counts
 
     async def _partition_count(self, topic: str) -> int | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -68,3 +69,29 @@ async def _renew(client: Any, key: str, holder_id: str) -> None:
         await asyncio.sleep(LEASE_S / 3)
         if await client.get(key) == holder_id.encode():
             await client.expire(key, LEASE_S)
+
+
+def redis_mutex(client: Any, key: str, wait_s: float = 120.0) -> Any:
+    """A lock shared by every process of a deployment (the key ring's rewrites,
+    infra/key_ring.py): a Redis key with a :data:`LEASE_S` expiry that its holder renews
+    (a crashed holder's lapses by itself); a caller waits up to ``wait_s`` for it."""
+
+    @asynccontextmanager
+    async def held() -> AsyncIterator[None]:
+        holder = os.urandom(8).hex()
+        deadline = asyncio.get_running_loop().time() + wait_s
+        while not await client.set(key, holder, nx=True, ex=LEASE_S):
+            if asyncio.get_running_loop().time() > deadline:
+                raise LeaseHeldError(f"{key}: still held after {wait_s:g} s")
+            await asyncio.sleep(0.05)
+        renewer = asyncio.create_task(_renew(client, key, holder))
+        try:
+            yield
+        finally:
+            renewer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewer
+            if await client.get(key) == holder.encode():
+                await client.delete(key)
+
+    return held

@@ -4,68 +4,40 @@ On the distributed runtime Redis is a view, not a store of record (here it keeps
 on disk). Two kinds of record there are not derived from any other topic: the wrapped
 per-subject data keys (losing them would shred every subject's evidence by accident) and
 the API key records (losing them would lock every client out). Each change to them is
-also appended to a compacted topic (key: the id; value: the record; a tombstone when a
-data key is crypto-shredded). Reads go to the cache; a miss is answered from the log,
-read incrementally, and written back to the cache.
+also appended to a topic (key: the id; value: the record). Reads go to the cache; a miss
+is answered from the log, read incrementally, and written back to the cache.
+
+The data keys live in a key ring of topic generations (infra/key_ring.py): shredding a
+key rewrites the ring without it and deletes the old generation, so no copy of the
+wrapped key stays on the broker, which may never compact (Tansu does not).
 """
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Protocol
 
-from ..core.ports import Append, EventLog, KeyStore, TopicConfig
+from ..core.ports import KeyStore, TopicConfig
 from .crypto import DEPLOYMENT_CHECK
+from .key_ring import AdminLog, KeyRing, Lock, LogTable, local_lock
 
-_PAGE = 1000
-
-
-class LogTable:
-    """The latest value of every key on one topic, kept up to date incrementally."""
-
-    def __init__(self, log: EventLog, topic: TopicConfig) -> None:
-        self.log = log
-        self._config = topic
-        self._topic = topic.name
-        self._latest: dict[str, bytes | None] = {}
-        self._next: dict[int, int] = {}
-        self._ensured = False
-
-    async def _ensure(self) -> None:
-        if not self._ensured:
-            await self.log.ensure_topics([self._config])
-            self._ensured = True
-
-    async def read(self) -> dict[str, bytes | None]:
-        """Every key's latest value (None: tombstoned), after reading what is new."""
-        await self._ensure()
-        for partition in range(await self.log.partitions(self._topic)):
-            start = self._next.get(partition, 0)
-            while page := await self.log.read(self._topic, partition, start, _PAGE):
-                for record in page:
-                    if record.key is not None:
-                        self._latest[record.key.decode("utf-8")] = record.value
-                start = page[-1].offset + 1
-            self._next[partition] = start
-        return self._latest
-
-    async def write(self, key: str, value: bytes | None) -> None:
-        await self._ensure()
-        await self.log.append(self._topic, [Append(0, key.encode("utf-8"), value)])
-        self._latest[key] = value
+__all__ = ["ApiKeyCache", "LogTable", "LoggedApiKeyStore", "LoggedKeyStore"]
 
 
 class LoggedKeyStore:
-    """A :class:`KeyStore` cache (Redis) whose every change is recorded on a log topic."""
+    """A :class:`KeyStore` cache (Redis) whose every change is recorded in a key ring."""
 
-    def __init__(self, cache: KeyStore, log: EventLog, topic: TopicConfig) -> None:
+    def __init__(
+        self, cache: KeyStore, log: AdminLog, topic: TopicConfig, lock: Lock | None = None
+    ) -> None:
         self._cache = cache
-        self._table = LogTable(log, topic)
+        self.ring = KeyRing(log, topic, lock or local_lock())
 
     async def get(self, key_id: str) -> bytes | None:
         cached = await self._cache.get(key_id)
         if cached is not None:
             return cached
-        recorded = (await self._table.read()).get(key_id)
+        recorded = (await self.ring.read()).get(key_id)
         if recorded is None:
             return None
         return await self._cache.put_if_absent(key_id, recorded)
@@ -76,23 +48,35 @@ class LoggedKeyStore:
             return existing
         stored = await self._cache.put_if_absent(key_id, wrapped)
         if stored == wrapped:  # this process created it: record it
-            await self._table.write(key_id, wrapped)
+            await self.ring.add(key_id, wrapped)
         return stored
 
     async def key_ids(self) -> list[str]:
-        live = {k for k, v in (await self._table.read()).items() if v is not None}
+        live = {k for k, v in (await self.ring.read()).items() if v is not None}
         return sorted((live | set(await self._cache.key_ids())) - {DEPLOYMENT_CHECK})
 
     async def destroy(self, key_id: str) -> bool:
-        recorded = (await self._table.read()).get(key_id) is not None
+        """Shred the key: from the cache, then from the log (the ring rewritten without
+        it). A re-run after a crash finishes the rewrite the crash interrupted."""
+        recorded = (await self.ring.read()).get(key_id) is not None
         cached = await self._cache.destroy(key_id)
         if recorded or cached:
-            await self._table.write(key_id, None)
+            await self.ring.shred(key_id)
+        elif await self.ring.pending():
+            await self.ring.finish()
         return recorded or cached
 
     async def replace(self, key_id: str, wrapped: bytes) -> None:
         await self._cache.replace(key_id, wrapped)
-        await self._table.write(key_id, wrapped)
+        await self.ring.replace(key_id, wrapped)
+
+    async def rewrite(self) -> None:
+        """Rewrite the key ring with the live keys only (after a master-key rotation)."""
+        await self.ring.rewrite()
+
+    def records(self) -> AsyncIterator[tuple[str, bytes | None, bytes | None]]:
+        """Every record the key ring's topics still hold (the audit reads them)."""
+        return self.ring.records()
 
     async def close(self) -> None:
         await self._cache.close()
@@ -109,9 +93,10 @@ class ApiKeyCache(Protocol):
 
 
 class LoggedApiKeyStore:
-    """API key records: a Redis hash as the cache, the ``api-keys`` topic as the record."""
+    """API key records: a Redis hash as the cache, the ``api-keys`` topic as the record.
+    Nothing here is shredded (a revocation is a newer record), so one topic does."""
 
-    def __init__(self, cache: ApiKeyCache, log: EventLog, topic: TopicConfig) -> None:
+    def __init__(self, cache: ApiKeyCache, log: AdminLog, topic: TopicConfig) -> None:
         self._cache = cache
         self._table = LogTable(log, topic)
 

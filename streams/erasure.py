@@ -71,7 +71,9 @@ class Eraser:
         residue = await self.auditor.verify(request, erased_ids, texts, prints, marks, gate)
         seconds = time.perf_counter() - started
         counts = merged(journal.counts, removed)
-        erased = Erased(request, erased_ids, counts, prints, seconds, residue.found)
+        erased = Erased(
+            request, erased_ids, counts, prints, seconds, residue.found, residue.awaiting
+        )
         receipt = self.ledger.receipt_of(erased)
         deps.before_receipt()
         await self.ledger.record(erased, receipt, marks)

@@ -23,6 +23,7 @@ from .erasure_fingerprints import Fingerprint, fragments_in
 from .erasure_ledger import AuditKeys, Recorded
 from .erasure_ports import ErasureDeps, Gate
 from .erasure_residue import MARKS_FIELD, byte_audit, owns_its_folder
+from .log_audit import Awaiting
 from .pipeline import CONTROL_PREFIX
 
 log = structlog.get_logger(__name__)
@@ -32,9 +33,12 @@ _EVIDENCE_ID = re.compile(rb"ev_[0-9a-f]{32}")
 
 @dataclass(frozen=True)
 class Residue:
-    """Traces found, per store (0 everywhere: nothing of the request remains)."""
+    """Traces found, per store (0 everywhere: nothing of the request remains), and the
+    log records that still open and await the broker's compaction (not residue: a
+    compacting broker drops them within the topics' bound; streams/log_audit.py)."""
 
     found: dict[str, int]
+    awaiting: Awaiting = Awaiting()
 
     @property
     def total(self) -> int:
@@ -68,6 +72,12 @@ class ErasureAudit:
         if residue.total:
             found = {k: v for k, v in residue.found.items() if v}
             log.error("erasure.unverified", request_id=request.request_id, residue=found)
+        if residue.awaiting.records:
+            log.warning(
+                "erasure.awaiting_compaction",
+                request_id=request.request_id,
+                **residue.awaiting.to_json(),
+            )
         return residue
 
     async def audit(self, recorded: Recorded) -> Residue:
@@ -98,8 +108,9 @@ class ErasureAudit:
             found["vector_index"] += await self._indexed(evidence_id)
         found["fact_views"] += await self._fragment_residue(scope_key, prints, mark)
         found["log"] = await self._log_residue(erased_ids)
-        found.update(await byte_audit(deps, marks, scope_key, files))
-        return Residue(found)
+        findings = await byte_audit(deps, marks, scope_key, files)
+        found.update(findings.found)
+        return Residue(found, findings.awaiting)
 
     async def _indexed(self, item_id: str) -> bool:
         payloads = self.deps.capabilities.payloads

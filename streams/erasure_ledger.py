@@ -26,6 +26,7 @@ from ..infra.settings import Settings
 from .erasure_fingerprints import LEGACY_SCHEME, SCHEME, Fingerprint, fingerprinter
 from .erasure_journal import Journal, keyed_print
 from .erasure_residue import MARKS_FIELD
+from .log_audit import Awaiting
 from .topics import ERASURE_RECEIPTS, TopicNames
 
 LEDGER = "erasure|"
@@ -73,6 +74,7 @@ class Erased:
     prints: set[str]
     seconds: float
     residue: dict[str, int]  # what the verification found, per store
+    awaiting: Awaiting = Awaiting()  # log records that open until the broker compacts
 
 
 class ErasureLedger:
@@ -122,6 +124,8 @@ class ErasureLedger:
             residue_found=sum(erased.residue.values()),
             verified_by=VERIFIED_BY,
             completed_at=datetime.now(UTC),
+            awaiting_compaction=erased.awaiting.records,
+            compaction_bound_ms=erased.awaiting.bound_ms,
         )
 
     async def record(
@@ -136,6 +140,7 @@ class ErasureLedger:
             "fingerprint_scheme": SCHEME,
             MARKS_FIELD: marks,
             "verification": {k: v for k, v in erased.residue.items() if v},  # counts
+            "awaiting_compaction": erased.awaiting.to_json(),
             "receipt": receipt.model_dump(mode="json"),
         }
         await self.store.save(LEDGER + request_id, json.dumps(entry).encode())

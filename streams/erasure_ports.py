@@ -15,7 +15,7 @@ tests/contract/test_erasure_ports.py holds every adapter to the ports it claims.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -50,6 +50,18 @@ class CompactingLog(Protocol):
 
     async def expunge(self, topic: str, partition: int, keys: Sequence[bytes]) -> int:
         """Delete every record under these keys (as stored) of one partition."""
+        ...
+
+
+@runtime_checkable
+class RecordedKeyStore(Protocol):
+    """A key store whose records are on the log (infra/logged_keys.py): the audit reads
+    every record its topics still hold."""
+
+    async def get(self, key_id: str) -> bytes | None: ...
+
+    def records(self) -> AsyncIterator[tuple[str, bytes | None, bytes | None]]:
+        """(location, key, value) of every record its topics hold."""
         ...
 
 

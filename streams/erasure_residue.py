@@ -16,7 +16,6 @@ The Eraser (streams/erasure.py) calls three things here:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,21 +24,12 @@ from typing import Any
 import structlog
 
 from ..core.events import ErasureRequested, ErasureTarget, TurnRecorded
-from ..core.ports import Cleanup, ScrubbableStore
+from ..core.ports import ScrubbableStore
 from ..infra.crypto import master_key
-from ..infra.residue import (
-    ErasedMarks,
-    Hit,
-    ResidueScanner,
-    audit_key,
-    content_tokens,
-    log_records,
-    mark,
-    marks_of,
-)
-from ..infra.sealed_log import is_sealed
+from ..infra.residue import ErasedMarks, Hit, ResidueScanner, audit_key, marks_of
 from ..infra.settings import Settings
 from .erasure_ports import ErasureDeps
+from .log_audit import Awaiting, LogAudit, key_copies
 
 log = structlog.get_logger(__name__)
 #: The ledger entry field holding the marks.
@@ -95,8 +85,8 @@ class ErasureResidue:
     async def _scrub(self) -> None:
         """A view file that still holds a mark after the purge is rewritten: SQLite's
         secure_delete zeroes deleted cells, not a stale copy a page rebalance left in a
-        page's free space. (The log is no ScrubbableStore: its file keeps erased ids as
-        tombstone keys, by design.)"""
+        page's free space. (The log is no ScrubbableStore: compaction with secure_delete
+        removes its records, and its keys are keyed fingerprints.)"""
         key = audit_key(master_key(self.deps.settings))
         scanner = ResidueScanner(key, ErasedMarks.from_json(await self.marks()))
         scanned: dict[Path, bool] = {}  # the views and the evidence share one file
@@ -132,14 +122,24 @@ async def _words(deps: ErasureDeps, turns: Sequence[TurnRecorded]) -> list[str]:
     return words
 
 
+@dataclass(frozen=True)
+class ByteFindings:
+    """What the byte audit found: hits per place, and the log records awaiting compaction."""
+
+    found: dict[str, int]
+    awaiting: Awaiting = Awaiting()
+
+
 async def byte_audit(
     deps: ErasureDeps, marks: dict[str, Any] | None, scope_key: str, files: bool = True
-) -> dict[str, int]:
+) -> ByteFindings:
     """Hits of the marks (the ledger field, :meth:`ErasureResidue.marks`) in every byte this
     process reaches: files under the data folder, Redis keys and values under the prefix
-    (distributed runtime), the Qdrant server's payloads (when configured) and the log's
-    retained records. No marks (an entry written before they were kept): nothing to scan.
-    ``files`` False: not the data folder (see :func:`owns_its_folder`).
+    (distributed runtime), the Qdrant server's payloads (when configured) and every record
+    the log retains, opened with the live keys (streams/log_audit.py); and the retained
+    copies of the scope's data key (``log_data_keys``). No marks (an entry written before
+    they were kept): nothing to scan. ``files`` False: not the data folder (see
+    :func:`owns_its_folder`).
 
     A record's key always counts: the turns and fact-changes keys are keyed fingerprints
     (infra/record_keys.py), so an erased id as a key, a tombstone's included, is residue.
@@ -147,13 +147,15 @@ async def byte_audit(
     not content). A sealed record (infra/sealed_log.py) counts whatever its scope; only a
     record written before the log was sealed may hold a word of another scope (two
     subjects may share a word) or an erased id in the erasure request, in the log's file
-    too: those are not hits."""
+    too: those are not hits. A hit in a record a later one of its key supersedes awaits
+    the broker's compaction (:class:`~provmem.streams.log_audit.Awaiting`)."""
     if marks is None:
-        return {}
+        return ByteFindings({})
     key = audit_key(master_key(deps.settings))
-    scan = _Audit(ResidueScanner(key, ErasedMarks.from_json(marks)), scope_key)
+    scan = LogAudit(ResidueScanner(key, ErasedMarks.from_json(marks)), scope_key)
     found = {
         "bytes_log": await scan.log(deps),
+        "log_data_keys": await key_copies(deps, scope_key),
         "bytes_files": 0,
         "bytes_redis": 0,
         "bytes_qdrant": 0,
@@ -167,7 +169,7 @@ async def byte_audit(
         found["bytes_qdrant"] = scan.counted(await _qdrant_hits(scan.hits, settings))
     for hit in scan.reported:
         log.warning("erasure.residue", location=hit.location, offset=hit.offset, kind=hit.kind)
-    return found
+    return ByteFindings(found, scan.awaiting_compaction())
 
 
 def owns_its_folder(settings: Settings) -> bool:
@@ -177,57 +179,6 @@ def owns_its_folder(settings: Settings) -> bool:
     folder), each applying the erasure in its own time: ``provmem audit erasure`` scans
     them where they run, the worker's verification scans Redis, the log and Qdrant."""
     return settings.runtime != "kafka"
-
-
-_SCOPE = re.compile(rb'"scope":\{"org":"([^"]*)","project":"([^"]*)","user":"([^"]*)"')
-
-
-@dataclass
-class _Audit:
-    """One byte audit: the scanner counting hits, and what is allowed (see byte_audit)."""
-
-    hits: ResidueScanner
-    scope_key: str
-    reported: list[Hit] = field(default_factory=list)
-    log_only: set[str] = field(default_factory=set)  # allowed in the log and its file
-    anywhere: set[str] = field(default_factory=set)  # scope-key words
-
-    async def log(self, deps: ErasureDeps) -> int:
-        allowed = ResidueScanner(self.hits.key, self.hits.marks)
-        counted: list[Hit] = []
-        configs = deps.names.configs()
-        topics = [config.name for config in configs]
-        compacted = [c.name for c in configs if c.cleanup is Cleanup.COMPACT]
-        scopes: set[str] = set()
-        async for location, record_key, value in log_records(deps.log, topics, compacted):
-            scope = _scope_of(value)
-            scopes.add(scope or "")
-            own = value is not None and deps.names.erasure_requests not in location
-            counted += self.hits.scan_records([(location, record_key, None)])  # keys: keyed
-            if is_sealed(value) or (own and scope in (None, self.scope_key)):
-                counted += self.hits.scan_records([(location, None, value)])
-            else:
-                allowed.scan_records([(location, None, value)])
-        self.log_only = {h.fingerprint for h in allowed.hits}
-        words = content_tokens(part for scope in scopes for part in scope.split("/"))
-        self.anywhere = {mark(self.hits.key, word) for word in words}
-        return self.counted(counted)
-
-    def counted(self, found: list[Hit]) -> int:
-        kept = [h for h in found if not self._allowed(h)]
-        self.reported += kept
-        return len(kept)
-
-    def _allowed(self, hit: Hit) -> bool:
-        if hit.kind == "word" and hit.fingerprint in self.anywhere:
-            return True
-        in_log = hit.location.startswith(("log:", "log.db"))
-        return in_log and hit.fingerprint in self.log_only
-
-
-def _scope_of(value: bytes | None) -> str | None:
-    found = _SCOPE.search(value or b"")
-    return None if found is None else "/".join(part.decode() for part in found.groups())
 
 
 async def _redis_hits(scanner: ResidueScanner, settings: Settings) -> list[Hit]:

@@ -1,7 +1,9 @@
 """Persist the gate's per-scope memory in a StateStore, one record per fact.
 
 Keys: ``gate|<scope>|index`` holds the revision and the ids of every fact the
-scope has; ``gate|<scope>|fact|<id>`` holds a fact and its vector (float32);
+scope has; ``gate|<scope>|fact|<id>`` holds a fact, its vector (float32) and, for an open
+reading, its attribute phrase with the vectors of its parts (float16: they are compared,
+never searched); the record is sealed like the fact (infra/sealing.py);
 ``gate|<scope>|seen|<evidence id>`` marks a turn the gate has handled. A cache
 keeps the decoded memory of recent scopes while its revision matches. An erasure of a
 whole scope reads only the facts' versions (:meth:`GateStore.versions`, no vectors, no
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.events import Fact
-from ..core.memory_state import ScopeMemory, Vector
+from ..core.memory_state import AttributeVectors, ScopeMemory, Vector
 from ..core.ports import BulkStateStore
 from ..core.scope import Scope
 
@@ -66,10 +68,14 @@ class GateStore:
             self._cache.move_to_end(scope_key)
             return cached
         records = await self._fact_records(scope_key, index["facts"], pending)
-        entries = [
+        decoded = [
             _entry(fact_id, raw) for fact_id, raw in zip(index["facts"], records, strict=True)
         ]
-        memory = ScopeMemory.restore(entries, index.get("active", []), index.get("distances", {}))
+        entries = [(fact, vector) for fact, vector, _ in decoded]
+        attributes = {fact.fact_id: found for fact, _, found in decoded if found is not None}
+        memory = ScopeMemory.restore(
+            entries, index.get("active", []), index.get("distances", {}), attributes
+        )
         loaded = (int(index["revision"]), memory)
         self._remember(scope_key, loaded)
         return loaded
@@ -126,7 +132,7 @@ class GateStore:
         for fact_id, fact in after.facts.items():
             if before.facts.get(fact_id) is not fact:
                 writes[self._key(scope_key, "fact", fact_id)] = _encode(
-                    fact, after.vectors[fact_id]
+                    fact, after.vectors[fact_id], after.attributes.get(fact_id)
                 )
         index = {
             "revision": revision + 1,
@@ -191,14 +197,37 @@ def _versions(fact_ids: list[str], fields: list[_Fields | None]) -> list[FactVer
     return found
 
 
-def _entry(fact_id: str, raw: bytes | None) -> tuple[Fact, Vector]:
+def _entry(fact_id: str, raw: bytes | None) -> tuple[Fact, Vector, AttributeVectors | None]:
     if raw is None:
         raise LookupError(f"gate state of {fact_id} is missing")
     record = json.loads(raw)
     vector = np.frombuffer(base64.b64decode(record["vector"]), dtype=np.float32)
-    return Fact.model_validate(record["fact"]), vector.copy()
+    fact = Fact.model_validate(record["fact"])
+    return fact, vector.copy(), _attribute(record.get("attribute"))
 
 
-def _encode(fact: Fact, vector: Vector) -> bytes:
-    packed = base64.b64encode(vector.astype(np.float32).tobytes()).decode("ascii")
-    return json.dumps({"fact": fact.model_dump(mode="json"), "vector": packed}).encode()
+def _encode(fact: Fact, vector: Vector, attribute: AttributeVectors | None = None) -> bytes:
+    record: dict[str, object] = {"fact": fact.model_dump(mode="json"), "vector": _packed(vector)}
+    if attribute is not None:
+        parts = {text: _packed(part, np.float16) for text, part in attribute.parts.items()}
+        record["attribute"] = {"phrase": attribute.phrase, "parts": parts}
+    return json.dumps(record).encode()
+
+
+def _packed(vector: Vector, dtype: type[np.floating] = np.float32) -> str:
+    return base64.b64encode(vector.astype(dtype).tobytes()).decode("ascii")
+
+
+def _attribute(found: dict[str, object] | None) -> AttributeVectors | None:
+    """An attribute phrase's vectors as saved (float16), back as float32."""
+    if found is None:
+        return None
+    parts = found["parts"]
+    assert isinstance(parts, dict)  # noqa: S101 - written by _encode
+    return AttributeVectors(
+        str(found["phrase"]),
+        {
+            text: np.frombuffer(base64.b64decode(raw), dtype=np.float16).astype(np.float32)
+            for text, raw in parts.items()
+        },
+    )

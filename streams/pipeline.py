@@ -14,11 +14,12 @@ from dataclasses import dataclass
 import structlog
 from pydantic import ValidationError
 
+from ..core.attribute_similarity import attribute_parts
 from ..core.corrections import ActionInput, Original, apply_action, target_of
 from ..core.events import FactChanged, TurnRecorded
 from ..core.extraction import Claim
 from ..core.gate import GateConfig, MergeAdvisor
-from ..core.memory_state import ScopeMemory, as_unit
+from ..core.memory_state import AttributeVectors, ScopeMemory, Vector, as_unit
 from ..core.ports import (
     Append,
     Embedder,
@@ -29,7 +30,7 @@ from ..core.ports import (
     LogRecord,
 )
 from ..core.scope import partition_for
-from ..core.stages import Candidate, GateResult, derive_fact_changes
+from ..core.stages import Candidate, GateResult, attribute_phrase, derive_fact_changes
 from .gate_store import GateStore
 from .indexing import SearchIndex
 from .outcome import Origin, Outcome, Outgoing, dead_letter, describe
@@ -87,21 +88,19 @@ class Deriver:
 
     async def _prepare(self, records: Sequence[LogRecord]) -> dict[str, list[Candidate]]:
         """Candidates of the batch's readable spoken turns, embedded in one call."""
-        claims: dict[str, list[Claim]] = {}
+        claims: dict[str, list[tuple[Claim, str]]] = {}
         for record in records:
             turn = _spoken_turn(record)
             if turn is None or turn.evidence_id in claims:
                 continue
             try:
-                claims[turn.evidence_id] = await self._claims(turn)
+                found = await self._claims(turn)
             except LookupError:
                 continue  # its subject was erased: handle() says so
-        statements = [c.statement for found in claims.values() for c in found]
-        vectors = iter(self._deps.embedder.embed(statements) if statements else [])
-        return {
-            evidence_id: [Candidate(c, as_unit(next(vectors))) for c in found]
-            for evidence_id, found in claims.items()
-        }
+            claims[turn.evidence_id] = [(claim, turn.speaker) for claim in found]
+        every = [pair for pairs in claims.values() for pair in pairs]
+        candidates = iter(candidates_of(self._deps.embedder, every))
+        return {evidence_id: [next(candidates) for _ in cs] for evidence_id, cs in claims.items()}
 
     async def handle_record(self, record: LogRecord, pending: dict[str, bytes]) -> Outcome:
         """One turn against the gate state as the batch left it (``pending``)."""
@@ -187,8 +186,7 @@ class Deriver:
         if prepared is not None:
             return prepared
         claims = await self._claims(turn)
-        vectors = self._deps.embedder.embed([c.statement for c in claims]) if claims else []
-        return [Candidate(c, as_unit(v)) for c, v in zip(claims, vectors, strict=True)]
+        return candidates_of(self._deps.embedder, [(c, turn.speaker) for c in claims])
 
     async def _claims(self, turn: TurnRecorded) -> list[Claim]:
         text = await self._deps.sealer.open(turn.text)
@@ -217,6 +215,29 @@ class Deriver:
     def _out(self, change: FactChanged, partition: int) -> Outgoing:
         record = Append(partition, change.fact_id.encode(), FACT_CHANGES.encode(change))
         return Outgoing(self._names.fact_changes, record)
+
+
+def candidates_of(embedder: Embedder, claims: Sequence[tuple[Claim, str]]) -> list[Candidate]:
+    """Each claim (with its speaker) embedded, and its open reading's attribute phrase
+    with the phrase's parts (core/attribute_similarity.py): the statements in one call,
+    the distinct parts of all of them in another (so the statements' batches, and their
+    vectors, are those they would be without the parts)."""
+    phrases = [attribute_phrase(claim, speaker) for claim, speaker in claims]
+    parts = list(dict.fromkeys(p for phrase in phrases if phrase for p in attribute_parts(phrase)))
+    statements = [claim.statement for claim, _ in claims]
+    vectors = [as_unit(v) for v in embedder.embed(statements)] if statements else []
+    part_vectors = [as_unit(v) for v in embedder.embed(parts)] if parts else []
+    part_vector = dict(zip(parts, part_vectors, strict=True))
+    return [
+        Candidate(claim, vector, _attribute(phrase, part_vector))
+        for (claim, _), vector, phrase in zip(claims, vectors, phrases, strict=True)
+    ]
+
+
+def _attribute(phrase: str | None, part_vector: dict[str, Vector]) -> AttributeVectors | None:
+    if phrase is None:
+        return None
+    return AttributeVectors(phrase, {p: part_vector[p] for p in attribute_parts(phrase)})
 
 
 def _spoken_turn(record: LogRecord) -> TurnRecorded | None:

@@ -11,10 +11,20 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 
 from ..core.events import ErasureCompleted, ErasureRequested, FactChanged, TurnRecorded
-from ..core.ports import Cleanup, TopicConfig
+from ..core.ports import Cleanup, CompactionBound, TopicConfig
 
-_LONG_RETENTION_MS = 10 * 365 * 24 * 3600 * 1000
-_DEAD_LETTER_RETENTION_MS = 30 * 24 * 3600 * 1000
+_HOUR_MS = 3600 * 1000
+_LONG_RETENTION_MS = 10 * 365 * 24 * _HOUR_MS
+_DEAD_LETTER_RETENTION_MS = 30 * 24 * _HOUR_MS
+#: The bound on a compacted topic (Apache Kafka): a record an erasure superseded is gone
+#: within ``bound_ms`` (2 h) once its partition receives later records; tombstones stay a
+#: day for lagging readers. Tansu never compacts (docs/ARCHITECTURE.md, erasure).
+COMPACTION = CompactionBound(
+    max_lag_ms=_HOUR_MS,
+    segment_ms=_HOUR_MS,
+    min_dirty_ratio=0.1,
+    tombstone_retention_ms=24 * _HOUR_MS,
+)
 
 
 @dataclass(frozen=True)
@@ -29,12 +39,19 @@ class Topic:
     cleanup: Cleanup
     retention_ms: int = -1
 
+    @property
+    def compaction(self) -> CompactionBound | None:
+        """Every compacted topic's bound (:data:`COMPACTION`)."""
+        return COMPACTION if self.cleanup is Cleanup.COMPACT else None
+
     def name(self, prefix: str) -> str:
         return f"{prefix}.{self.suffix}"
 
     def config(self, prefix: str, partitions: int | None = None) -> TopicConfig:
         count = partitions if partitions is not None else self.partitions
-        return TopicConfig(self.name(prefix), count, self.cleanup, self.retention_ms)
+        return TopicConfig(
+            self.name(prefix), count, self.cleanup, self.retention_ms, self.compaction
+        )
 
     def encode(self, event: BaseModel) -> bytes:
         if self.value is None or not isinstance(event, self.value):
@@ -53,7 +70,7 @@ ERASURE_REQUESTS = Topic(
     "erasure-requests", "request id", ErasureRequested, 1, 1, Cleanup.DELETE, _LONG_RETENTION_MS
 )
 ERASURE_RECEIPTS = Topic(
-    "erasure-receipts", "request id", ErasureCompleted, 1, 1, Cleanup.DELETE, _LONG_RETENTION_MS
+    "erasure-receipts", "request id", ErasureCompleted, 2, 1, Cleanup.DELETE, _LONG_RETENTION_MS
 )
 DEAD_LETTERS = Topic(
     "dead-letters", "original key", None, 1, 1, Cleanup.DELETE, _DEAD_LETTER_RETENTION_MS
@@ -109,9 +126,12 @@ class TopicNames:
     def api_keys(self) -> str:
         return API_KEYS.name(self.prefix)
 
-    def configs(self, partitions: int | None = None) -> list[TopicConfig]:
-        """Every topic's config; ``partitions`` overrides the count of the scoped topics."""
-        return [topic.config(self.prefix, _count(topic, partitions)) for topic in ALL_TOPICS]
+    def configs(self, partitions: int | None = None, key_ring: bool = True) -> list[TopicConfig]:
+        """Every topic's config; ``partitions`` overrides the count of the scoped topics.
+        ``key_ring`` False: not the data-keys topic, whose generations the key ring
+        creates and deletes itself (infra/key_ring.py)."""
+        topics = [t for t in ALL_TOPICS if key_ring or t is not DATA_KEYS]
+        return [topic.config(self.prefix, _count(topic, partitions)) for topic in topics]
 
 
 def _count(topic: Topic, partitions: int | None) -> int | None:

@@ -46,7 +46,7 @@ def dependency_checks(
         log = KafkaEventLog(settings.broker_url)
         try:
             if create_topics:
-                await log.ensure_topics(names.configs(settings.partitions))
+                await log.ensure_topics(names.configs(settings.partitions, key_ring=False))
             else:
                 await log.partitions(names.turns)
         finally:

@@ -14,6 +14,7 @@ from .options import BrokerOpt, JsonOpt, Target, _fail, _run, _settings, console
 
 if TYPE_CHECKING:
     from ...infra.settings import Settings
+    from ...streams.erasure_audit import Residue
 
 app = typer.Typer()
 
@@ -179,13 +180,23 @@ def audit_erasure(
 
     settings = target.settings()
     residue = _run(settings, lambda m: eraser_for(m.components).audit(request_id))
-    typer.echo(
-        json.dumps(
-            {"request_id": request_id, "residue": residue.found, "total": residue.total}, indent=2
-        )
-    )
+    report = {"request_id": request_id, "status": _audit_status(residue)}
+    report |= {"residue": residue.found, "total": residue.total}
+    report["awaiting_compaction"] = residue.awaiting.to_json()
+    typer.echo(json.dumps(report, indent=2))
     if residue.total:
         raise typer.Exit(1)
+
+
+def _audit_status(residue: Residue) -> str:
+    """One line: residue, records that still open until the broker compacts, or clean."""
+    if residue.total:
+        return f"residue found ({residue.total})"
+    awaiting = residue.awaiting
+    if awaiting.records:
+        hours = (awaiting.bound_ms or 0) / 3_600_000
+        return f"awaiting broker compaction ({awaiting.records} records, bound {hours:g} h)"
+    return "clean"
 
 
 @app.command("eval")

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from typing import Any
 
 from ...core.events import Fact, FactStatus
 from ...core.ports import EvidenceSealing, EvidenceStore, FactViews, QueryEmbedder, VectorIndex
@@ -19,11 +20,12 @@ from ...core.retrieval import (
     RouteResult,
     count_tokens,
     fuse,
+    guaranteed_raw_hits,
     keep_raw_tier,
     pair_conflicts,
     project,
-    raw_tier,
     spread,
+    spread_gains,
     supporting_text,
     temporal_route,
 )
@@ -38,7 +40,8 @@ NEIGHBOURS = 1
 HOPS = 1
 HOP_FACTS = 5
 RAW_TIER = 10  # the fused top 10 ...
-RAW_KEPT = 3  # ... always holds the raw-evidence routes' own 3 best hits (docs/benchmarks.md)
+RAW_KEPT = 3  # ... always holds the raw tier's best 3 that both raw routes found (3 in 10
+# places: a shorter top keeps its share, rounded up; docs/benchmarks.md)
 # Reciprocal rank fusion weighs every route alike: no route has shown itself more reliable
 # in general (on LoCoMo dev the evidence and fact routes each reach R@10 0.6-0.7).
 WEIGHTS = {
@@ -96,8 +99,9 @@ class Recall:
                 ranked, bundles = await self._rank(scope_key, intent, routes, found, None)
             bundles = await self._hop(scope_key, bundles, vector)
         bundles = pair_conflicts(bundles, found.facts)  # conflicting facts together
-        raw_best = raw_tier(ranked, min(limit, RAW_KEPT))  # never pushed out by fusion
-        bundles = keep_raw_tier(bundles, raw_best, min(limit, RAW_TIER))
+        depth = min(limit, RAW_TIER)
+        raw_best = guaranteed_raw_hits(ranked, depth, RAW_KEPT / RAW_TIER)
+        bundles = keep_raw_tier(bundles, raw_best, depth)  # never pushed out by fusion
         kept = await self._fitting(bundles[: limit * 3], limit, budget, expand)
         return Recollection(
             scope=scope_key,
@@ -146,6 +150,12 @@ class Recall:
         )
         asked = await embedding
         spoken, speakers = await routes.spoken(scope_key, asked)
+        unspoken = [name for name in intent.entities if name not in speakers]
+        if aliases := await routes.aliases(scope_key, unspoken):
+            named = tuple(aliases.get(name, name) for name in intent.entities)
+            asked = replace(asked, intent=replace(asked.intent, entities=named))
+            spoken, speakers = await routes.spoken(scope_key, asked)
+            speakers += list(aliases)  # an introduced name is left out of the word routes too
         keyword = await routes.keyword(scope_key, routes.words(query, speakers))
         dense = await routes.dense(scope_key, asked)
         entity = await routes.entity(scope_key, asked)
@@ -181,14 +191,15 @@ class Recall:
             lookups = Lookups(found.facts, found.facts_of_evidence)
             temporal = temporal_route(intent.time_ranges, routes, lookups, ROUTE_DEPTH)
             routes = routes + ([temporal] if temporal else [])
-            return routes, spread(project(routes, lookups, WEIGHTS))
+            return routes, spread(project(routes, lookups, WEIGHTS, **_asking(intent)))
         await self._load([f.item for f in unread[: 2 * wanted]], scope_key, found)
         left = unread[2 * wanted :]
         lookups = Lookups(found.facts, found.facts_of_evidence)
-        ranked = project(routes, lookups, WEIGHTS, ignore={f.item for f in left})
-        if left and _fresh_above(ranked, left[0].score) < wanted:
+        ignore = {f.item for f in left}
+        placed = spread_gains(project(routes, lookups, WEIGHTS, ignore=ignore, **_asking(intent)))
+        if left and sum(gain > left[0].score for gain, _ in placed) < wanted:
             return await self._rank(scope_key, intent, routes, found, None)
-        return routes, spread(ranked)
+        return routes, [bundle for _, bundle in placed]
 
     async def _linked(self, items: Sequence[str], found: _Found) -> list[str]:
         """The facts the evidence among ``items`` supports (evidence mapped before is
@@ -286,6 +297,12 @@ class _Found:
     complete: bool = False  # every fact the routes found is read
 
 
+def _asking(intent: QueryIntent) -> dict[str, Any]:
+    """What projection weighs by: the present a question asks about, and whether it asks
+    what the assistant said."""
+    return {"present_at": intent.present_at, "of_assistant": intent.of_assistant}
+
+
 def _linked_ids(fact: Fact) -> list[str]:
     """The facts projection follows from ``fact``: its supersession chain and conflicts."""
     return [i for i in (fact.superseded_by, fact.supersedes, *fact.conflicts_with) if i]
@@ -293,20 +310,6 @@ def _linked_ids(fact: Fact) -> list[str]:
 
 def _items(routes: Sequence[RouteResult]) -> list[str]:
     return [item for result in routes for item in result.items]
-
-
-def _fresh_above(ranked: Sequence[Bundle], bound: float) -> int:
-    """How many bundles score above ``bound`` and keep their place in :func:`spread`
-    (they cite evidence no better bundle cites)."""
-    cited: set[str] = set()
-    fresh = 0
-    for bundle in ranked:
-        if bundle.score <= bound:
-            break
-        evidence = set(bundle.evidence_ids)
-        fresh += not (evidence and evidence <= cited)
-        cited |= evidence
-    return fresh
 
 
 _PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}")

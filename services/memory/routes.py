@@ -19,16 +19,18 @@ from dataclasses import dataclass
 from ...core.ports import EvidenceStore, FactViews, QueryEmbedder, VectorIndex
 from ...core.retrieval import RouteResult, agreed_raw_hits, neighbour_route
 from ...core.signals import query_anchor_terms
-from ...core.sufficiency import QueryIntent, unnamed_query
+from ...core.sufficiency import QueryIntent, introduced_name, unnamed_query
 from ...infra.sparse import anchor_vector
 from ...streams.indexing import KeywordEncoder
 
 ROUTE_DEPTH = 30
+ALIAS_FACTS = 20  # the facts read of a name no one spoke as, for the speaker it introduces
 EXCHANGE = 1  # the neighbour route reads one turn each side: the exchange around a hit
 SLOT_WORDS = {
-    "lives_in": r"\b(?:live|lives|living|home|moved|move|reside)\b",
-    "works_at": r"\b(?:work|works|working|employer|job)\b",
-    "job": r"\b(?:job|profession|occupation|career)\b",
+    # "what does she do for a living" asks for a job, not a home
+    "lives_in": r"\b(?:live|lives|(?<!for a )living|home|moved|move|reside)\b",
+    "works_at": r"\b(?:work|works|working|employer|job|for a living)\b",
+    "job": r"\b(?:job|profession|occupation|career|for a living)\b",
     "allergic_to": r"\ballerg",
     "has_pet": r"\b(?:pet|pets|dog|dogs|cat|cats)\b",
     "pet_name": r"\b(?:pet|dog|cat)(?:'s)? name\b",
@@ -120,6 +122,19 @@ class Routes:
             return None, speakers
         return RouteResult("spoken", _best(ranked), ", ".join(speakers)), speakers
 
+    async def aliases(self, scope_key: str, names: Sequence[str]) -> dict[str, str]:
+        """The speakers known by an id that the names are the introduced names of ("Hi! I'm
+        Tomas." said by ``u_1042``: Tomas -> u_1042), from their identity facts."""
+        found: dict[str, str] = {}
+        for name in names:
+            ids = await self._views.facts_for_entity(scope_key, name)
+            for fact in (await self._views.get_many(ids[:ALIAS_FACTS])).values():
+                introduced = introduced_name(fact)
+                if introduced and name in (introduced, introduced.split()[0]):
+                    turn = await self._evidence.get(fact.evidence_ids[0])
+                    found.update({name: turn.speaker} if turn is not None else {})
+        return found
+
     async def entity(self, scope_key: str, asked: Asked) -> RouteResult | None:
         """Dense search restricted to the facts in the entity scope of the names asked."""
         if not asked.intent.entities:
@@ -172,12 +187,17 @@ class Routes:
 
     async def slot_ids(self, scope_key: str, asked: str, intent: QueryIntent) -> SlotFacts:
         """The facts in the slots the query asks about (``subject|attribute``)."""
-        attributes = [a for a, pattern in SLOT_WORDS.items() if re.search(pattern, asked, re.I)]
+        attributes = asked_slots(asked)
         ids: set[str] = set()
         for subject in (name.lower() for name in intent.entities):
             for attribute in attributes:
                 ids.update(await self._views.facts_for_slot(scope_key, f"{subject}|{attribute}"))
         return SlotFacts(ids, tuple(attributes))
+
+
+def asked_slots(query: str) -> list[str]:
+    """The slot attributes a query's words ask about (``SLOT_WORDS``)."""
+    return [a for a, pattern in SLOT_WORDS.items() if re.search(pattern, query, re.I)]
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     import redis.asyncio as aioredis
 
     from ...core.ports import ApiKeyStore
+    from ...infra.kafka_log import KafkaEventLog
     from ...infra.vectors import EdgeVectorIndex
 
 #: The fact-view key families of infra/redis_stores.py (generation 0 shares its prefix
@@ -152,7 +153,7 @@ async def _build(runtime: KafkaRuntime, chosen: Generation | None) -> Components
         max_batch_size=settings.producer_max_batch_size,
         request_timeout_s=settings.broker_request_timeout_s,
     )
-    await log.ensure_topics(names.configs(settings.partitions))
+    await log.ensure_topics(names.configs(settings.partitions, key_ring=False))
     client = redis_client(settings.redis_url)
     pointer = RedisPointer(client, redis_pointer_key(settings.redis_prefix))
     generation = chosen or (await pointer.read()).live
@@ -214,7 +215,11 @@ def worker_sealer(settings: Settings) -> EvidenceSealer:
     from ...infra.kafka_log import KafkaEventLog
     from ...infra.redis_client import redis_client
 
-    key_log = KafkaEventLog(settings.broker_url, client_id="provmem-worker-keys")
+    key_log = KafkaEventLog(  # the key ring's rewrites batch as the deployment's producers
+        settings.broker_url,
+        client_id="provmem-worker-keys",
+        max_batch_size=settings.producer_max_batch_size,
+    )
     keys = _data_keys(settings, key_log, redis_client(settings.redis_url))
     return EvidenceSealer(master_key(settings), keys)
 
@@ -261,13 +266,15 @@ async def verify_deployment_key(settings: Settings) -> None:
         await client.aclose()
 
 
-def _data_keys(settings: Settings, key_log: EventLog, client: aioredis.Redis) -> KeyStore:
+def _data_keys(settings: Settings, key_log: KafkaEventLog, client: aioredis.Redis) -> KeyStore:
     """The deployment's data keys: a Redis cache of the data-keys topic."""
+    from ...infra.leases import redis_mutex
     from ...infra.logged_keys import LoggedKeyStore
     from ...infra.redis_stores import RedisKeys, RedisKeyStore
 
     cache = RedisKeyStore(client, RedisKeys(settings.redis_prefix))
-    return LoggedKeyStore(cache, key_log, DATA_KEYS.config(settings.topic_prefix))
+    lock = redis_mutex(client, f"{settings.redis_prefix}:key-ring-lock")
+    return LoggedKeyStore(cache, key_log, DATA_KEYS.config(settings.topic_prefix), lock)
 
 
 def _local_vectors(runtime: KafkaRuntime, generation: Generation) -> EdgeVectorIndex | None:

@@ -65,6 +65,22 @@ def test_chat_messages_in_bundles_with_provenance_out(memory: Memory) -> None:
     assert any("Tom" in s for s in statements), statements
 
 
+def test_a_user_known_by_an_id_is_found_by_the_name_they_gave(memory: Memory) -> None:
+    """A facade passes ids ("u_1042") as speakers: statements say "the user", and a query
+    naming the name the user introduced themselves with asks about that speaker."""
+    chat = [
+        "Hi! I'm Tomas.",
+        "I switched to Hoka Clifton shoes last month.",
+        "My resting heart rate is 58 bpm.",
+        "I want to run a half marathon in the spring.",
+    ]
+    memory.add([{"role": "user", "content": c} for c in chat], user_id="u_1042", at=AT)
+    statements = {f.statement for f in memory.facts(user_id="u_1042")}
+    assert "The user is Tomas." in statements and not any("U_1042" in s for s in statements)
+    top = memory.search("What shoes does Tomas wear?", user_id="u_1042")[0]
+    assert "Hoka Clifton" in top.statement, top
+
+
 def test_corrections_rejections_subscriptions_and_erasure(memory: Memory) -> None:
     memory.add("I live in Paris.", user_id="ann", at=AT)
     (paris,) = memory.facts(user_id="ann")

@@ -96,3 +96,20 @@ async def _fact_changes(runtime: Runtime) -> list[FactChanged]:
             if record.value is not None:
                 changes.append(FactChanged.model_validate_json(record.value))
     return changes
+
+
+async def test_a_new_value_of_an_attribute_worded_with_a_synonym_supersedes_it(
+    embedded: Runtime,
+) -> None:
+    facts = await _facts(
+        embedded,
+        [
+            said("t1", "Peak RAM on the build box is 2GB."),
+            said("t2", "Peak CPU on the build box is 80%.", minute=1),
+            said("t3", "Peak memory is 3GB.", minute=30),  # no change cue: the phrases decide
+        ],
+    )
+    ram, memory, cpu = _saying(facts, "2GB"), _saying(facts, "3GB"), _saying(facts, "80%")
+    assert ram.status is FactStatus.SUPERSEDED and ram.superseded_by == memory.fact_id
+    assert memory.supersedes == ram.fact_id and memory.status is FactStatus.ACTIVE
+    assert cpu.status is FactStatus.ACTIVE  # another attribute, another kind of value

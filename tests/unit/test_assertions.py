@@ -85,6 +85,20 @@ def test_a_request_after_an_assertion_leaves_the_assertion() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("I don't eat meat, so protein ideas without meat please.", "Dev does not eat meat."),
+        ("I'm allergic to latex, so no latex gloves please.", "Dev is allergic to latex."),
+        ("My brother Luis is visiting from Madrid, can he come?", "Dev's brother Luis is visiting"),
+    ],
+)
+def test_an_assertion_keeps_out_the_request_or_question_after_it(text: str, kept: str) -> None:
+    found = [s for s in statements(text) if " is Dev's " not in s]  # a relation apart
+    assert len(found) == 1 and found[0].startswith(kept), found
+    assert "please" not in found[0] and "come" not in found[0]
+
+
+@pytest.mark.parametrize(
     "body",
     [
         "Caroline values honesty",

@@ -86,6 +86,14 @@ def test_a_denial_ends_with_its_clause() -> None:
     assert "ines" not in terms and "fastapi" in terms
 
 
+def test_a_term_in_mixed_case_is_a_denied_matter() -> None:
+    terms = denied_terms("Dev has never used gRPC or iOS in this project.", "Dev")
+    assert {"grpc", "ios"} <= set(terms) and "project" not in terms
+    memory = _facts("Dev has never used gRPC in this project.", negated=0).memory
+    then = "On 30 November 2026 Dev wired up the gRPC gateway for the mobile client."
+    assert _then(memory, then) is Verdict.CONFLICT
+
+
 def test_a_denial_spelled_out_meets_its_acronym_in_capitals() -> None:
     memory = _facts("Alice says TrailMap has never had any continuous integration.", negated=0)
     assert _then(memory.memory, "The CI pipeline for TrailMap runs on every push.") is (

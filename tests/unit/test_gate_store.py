@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
 
+from provmem.core.attribute_similarity import attribute_parts
 from provmem.core.events import Fact
-from provmem.core.extraction import Claim
+from provmem.core.extraction import Claim, Slot
 from provmem.core.gate import GateConfig
-from provmem.core.memory_state import ScopeMemory, as_unit
+from provmem.core.memory_state import AttributeVectors, ScopeMemory, as_unit
 from provmem.core.stages import Candidate, derive_fact_changes
 from provmem.infra.bulk_state import PerKeyBulkState
+from provmem.infra.crypto import EvidenceSealer
+from provmem.infra.embedded_stores import EmbeddedKeyStore, EmbeddedStateStore, EmbeddedStores
+from provmem.infra.sealing import SealedGateState, ViewSealer
 from provmem.streams.gate_store import FactVersion, GateStore
 from tests.factories import turn
 
@@ -136,3 +141,49 @@ async def test_clear_on_sqlite_swaps_the_records_in_one_go(tmp_path: Path) -> No
     loaded_revision, loaded = await GateStore(sqlite).load(scope, {})
     assert loaded_revision == revision + 1 and not loaded.facts
     await stores.close()
+
+
+def _with_attribute() -> tuple[ScopeMemory, str]:
+    """One fact whose open reading's attribute phrase was embedded (three parts)."""
+    rng = np.random.default_rng(11)
+    parts = {p: as_unit(rng.standard_normal(16)) for p in attribute_parts("worker ram")}
+    slot = Slot("alice", "worker ram", "900 mb")
+    text = "Each worker uses 900MB of RAM."
+    claim = Claim(text, ((0, len(text)),), slot=slot)
+    candidate = Candidate(claim, as_unit(np.ones(16)), AttributeVectors("worker ram", parts))
+    result = derive_fact_changes(turn("t0"), [candidate], ScopeMemory(), GateConfig(), "test/1")
+    return result.memory, turn("t0").scope.key
+
+
+async def test_attribute_vectors_survive_persistence_to_float16_precision() -> None:
+    state = DictState()
+    memory, scope = _with_attribute()
+    for key, value in (
+        GateStore(PerKeyBulkState(state)).dump(scope, 0, ScopeMemory(), memory, "t0").items()
+    ):
+        await state.save(key, value)
+    _, loaded = await GateStore(PerKeyBulkState(state)).load(scope, {})
+    (fact_id,) = memory.facts
+    saved, restored = memory.attributes[fact_id], loaded.attributes[fact_id]
+    assert restored.phrase == "worker ram" and set(restored.parts) == set(saved.parts)
+    for part, vector in saved.parts.items():
+        assert restored.parts[part].dtype == np.float32
+        assert np.allclose(restored.parts[part], vector, atol=1e-3)
+
+
+async def test_attribute_phrases_are_sealed_at_rest(tmp_path: Path) -> None:
+    stores, keys = EmbeddedStores(tmp_path / "views.db"), EmbeddedStores(tmp_path / "keys.db")
+    plain = EmbeddedStateStore(stores)
+    sealed = SealedGateState(
+        plain, ViewSealer(EvidenceSealer(os.urandom(32), EmbeddedKeyStore(keys)))
+    )
+    memory, scope = _with_attribute()
+    store = GateStore(sealed)
+    await sealed.replace_many([], store.dump(scope, 0, ScopeMemory(), memory, "t0"))
+    (fact_id,) = memory.facts
+    raw = await plain.load(store.fact_keys(scope, [fact_id])[0])
+    assert raw is not None and b"worker ram" not in raw and b"attribute" not in raw
+    _, loaded = await GateStore(sealed).load(scope, {})
+    assert loaded.attributes[fact_id].phrase == "worker ram"
+    await stores.close()
+    await keys.close()

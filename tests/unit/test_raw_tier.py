@@ -10,11 +10,13 @@ from provmem.core.retrieval import (
     Bundle,
     Lookups,
     RouteResult,
+    guaranteed_raw_hits,
     keep_raw_tier,
     pair_conflicts,
     project,
     raw_tier,
     spread,
+    spread_gains,
 )
 from tests.unit.test_retrieval import _fact
 
@@ -113,3 +115,42 @@ def test_a_conflicting_fact_ranked_lower_moves_up_beside_its_partner() -> None:
     bundles = [Bundle(f.fact_id, 1.0 - i / 10, {"x"}, f) for i, f in enumerate((a, b, c))]
     paired = pair_conflicts(bundles, {"f1": a, "f2": b, "f3": c})
     assert [x.key for x in paired] == ["f1", "f3", "f2"]
+
+
+def test_only_raw_hits_both_raw_routes_found_are_guaranteed_in_their_share() -> None:
+    routes = [
+        RouteResult("dense_evidence", ("ev_hello", "ev_a", "ev_b", "ev_c")),
+        RouteResult("bm25_evidence", ("ev_c", "ev_a")),
+    ]
+    assert raw_tier(routes, 3) == ["ev_a", "ev_c", "ev_hello"]
+    assert guaranteed_raw_hits(routes, 10, 0.3) == ["ev_a", "ev_c"]  # ev_hello: dense alone
+    assert guaranteed_raw_hits(routes, 5, 0.3) == ["ev_a", "ev_c"]  # 2 places of 5
+    assert guaranteed_raw_hits(routes, 3, 0.3) == ["ev_a"]
+
+
+def test_a_dense_only_guess_is_not_pulled_into_a_short_top() -> None:
+    facts = {f: _fact(f, evidence_ids=(f"ev_{f}",)) for f in ("a", "b")}
+    lookups = Lookups(facts, {"ev_a": ["a"], "ev_b": ["b"]})
+    routes = [
+        RouteResult("dense_facts", ("a", "b")),
+        RouteResult("bm25_facts", ("a", "b")),
+        RouteResult("dense_evidence", ("ev_hello", "ev_a", "ev_b")),
+        RouteResult("bm25_evidence", ()),  # no turn shares a word with the query
+    ]
+    fused = spread(project(routes, lookups))
+    assert [b.key for b in keep_raw_tier(fused, raw_tier(routes, 1), 2)][:2] == ["a", "ev_hello"]
+    top = keep_raw_tier(fused, guaranteed_raw_hits(routes, 2, 0.3), 2)
+    assert [b.key for b in top][:2] == ["a", "b"]
+
+
+@given(retrievals())
+def test_spread_reorders_only_and_places_by_non_increasing_gain(
+    retrieval: tuple[list[RouteResult], Lookups],
+) -> None:
+    routes, lookups = retrieval
+    fused = project(routes, lookups)
+    placed = spread_gains(fused)
+    assert sorted(b.key for _, b in placed) == sorted(b.key for b in fused)
+    gains = [gain for gain, _ in placed]
+    assert all(a >= b - 1e-12 for a, b in zip(gains, gains[1:], strict=False))
+    assert all(gain <= b.score + 1e-12 for gain, b in placed)  # spending only takes away

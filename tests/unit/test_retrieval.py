@@ -8,7 +8,6 @@ from provmem.core.events import FactStatus, TurnRecorded
 from provmem.core.memory_state import ScopeMemory
 from provmem.core.retrieval import (
     RRF_K,
-    Bundle,
     Lookups,
     RouteResult,
     agreed_raw_hits,
@@ -16,7 +15,6 @@ from provmem.core.retrieval import (
     fuse,
     neighbour_route,
     project,
-    spread,
     temporal_route,
     within_budget,
 )
@@ -89,19 +87,6 @@ def test_ignored_items_are_passed_over_and_the_rest_keep_their_ranks() -> None:
     assert abs(bundles[0].score - (1 / (RRF_K + 3) + 1 / (RRF_K + 1))) < 1e-12
     fused = {f.item: f.score for f in fuse(routes)}
     assert all(abs(b.score - fused[b.key]) < 1e-12 for b in bundles)  # active facts: as fused
-
-
-def test_bundles_citing_only_already_cited_evidence_yield_their_place() -> None:
-    first = Bundle("f1", 0.3, set(), _fact("f1", evidence_ids=("ev_1", "ev_2")))
-    same_turn = Bundle("f2", 0.2, set(), _fact("f2", evidence_ids=("ev_2",)))
-    new_turn = Bundle("f3", 0.1, set(), _fact("f3", evidence_ids=("ev_2", "ev_3")))
-    raw = Bundle("ev_4", 0.05, set(), None, "ev_4")
-    assert [b.key for b in spread([first, same_turn, new_turn, raw])] == [
-        "f1",
-        "f3",
-        "ev_4",
-        "f2",
-    ]
 
 
 def test_temporal_route_keeps_found_facts_inside_the_range_by_best_rank() -> None:

@@ -11,7 +11,7 @@ from typing import Any, cast
 from provmem.core.ports import SparseVector, VectorHit
 from provmem.core.sufficiency import analyze
 from provmem.infra.sparse import BM25Encoder
-from provmem.services.memory.routes import Routes
+from provmem.services.memory.routes import Routes, asked_slots
 
 NOW = datetime(2026, 5, 8, tzinfo=UTC)
 SCOPE = "t/alice"
@@ -127,3 +127,8 @@ async def test_the_word_routes_leave_out_the_names_of_speakers_only() -> None:
     index = Index(POINTS)
     await _routes(index).keyword(SCOPE, routes.words(query, ["Alice"]))
     assert set(index.terms[0]) == set(encoder.embed_query("say Flask").indices)
+
+
+def test_doing_something_for_a_living_asks_for_a_job_not_a_home() -> None:
+    assert asked_slots("What does Ravi do for a living?") == ["works_at", "job"]
+    assert asked_slots("Where is Ravi living now?") == ["lives_in"]

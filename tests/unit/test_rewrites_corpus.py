@@ -361,7 +361,31 @@ def test_a_speaker_known_by_a_lower_case_id_is_written_with_capitals(
     assert [c.statement for c in found] == [expected]
 
 
-@pytest.mark.parametrize("text", ["No, I moved to Boulder last March.", "Oh no! I lost my keys."])
+@pytest.mark.parametrize("speaker", ["u_1042", "cust7", "ana@example.com", "42"])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm allergic to latex.", "The user is allergic to latex."),
+        ("My name is Tomas.", "The user's name is Tomas."),
+    ],
+)
+def test_a_speaker_known_by_an_id_that_is_no_name_is_the_user(
+    speaker: str, text: str, expected: str
+) -> None:
+    """An id is no name: a statement never writes "U_1042 is allergic to latex"."""
+    found = extract_claims(text, speaker=speaker, captured_at=AT)
+    assert [c.statement for c in found] == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No, I moved to Boulder last March.",
+        "Oh no! I lost my keys.",
+        "Not yet, I start at the clinic on the 15th.",
+        "Not really, I work from home on Fridays.",
+    ],
+)
 def test_an_interjected_no_negates_nothing(text: str) -> None:
     """ "No," answering a question is no negation of the clause after it."""
     found = extract_claims(text, speaker="Maya", captured_at=AT)
@@ -411,4 +435,33 @@ def test_a_plural_subject_with_a_phrase_before_its_bare_verb_is_a_clause(
     """A plural subject followed by a place phrase, or a quantity "of" a plural, then a bare
     verb is a clause, not a fragment."""
     found = extract_claims(text, speaker="Maya", captured_at=AT)
+    assert [c.statement for c in found] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "My old address was 3 Baker Lane, Bristol.",
+            "Ana's old address was 3 Baker Lane, Bristol.",
+        ),
+        ("I grew up in Porto, Portugal.", "Ana grew up in Porto, Portugal."),
+        ("I loved the hike, Mel.", "Ana loved the hike."),
+    ],
+)
+def test_a_name_after_a_name_is_an_apposition_not_a_vocative(text: str, expected: str) -> None:
+    found = extract_claims(text, speaker="Ana", captured_at=AT)
+    assert [c.statement for c in found] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I have a bad left knee though.", "Ana has a bad left knee."),
+        ("I still love that band, honestly!", "Ana still loves that band."),
+        ("I went anyway lol", "Ana went."),
+    ],
+)
+def test_a_closing_discourse_particle_is_left_out(text: str, expected: str) -> None:
+    found = extract_claims(text, speaker="Ana", captured_at=AT)
     assert [c.statement for c in found] == [expected]

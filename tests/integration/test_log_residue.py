@@ -1,0 +1,226 @@
+"""The log's retained records, as someone holding the master key reads them.
+
+A broker that never compacts (Tansu; Apache Kafka before its log cleaner ran) keeps every
+record a tombstone superseded, and the wrapped data key of a shredded subject on the
+data-keys topic. These tests read every retained record of every topic of the
+deployment, open what the live keys open and unwrap what the master key unwraps, and
+look for what was erased:
+
+- after a subject erasure nothing of the subject opens: its records are ciphertext under
+  a destroyed key, and no copy of that key is left on the log (nor in Redis, nor, on the
+  embedded runtime, in any byte of its SQLite files);
+- after a session erasure what still opens is only in records a compacting broker drops
+  (superseded by a later record or a tombstone of their key), and the audit reports each
+  of them as awaiting compaction, with its bound, in its result and the receipt.
+
+On 4bd08fe the Kafka runtime kept the erased subject's wrapped data key on the data-keys
+topic (the master key unwrapped it and opened every sealed record of the subject) and the
+audit said 0; after a session erasure the audit read only each key's latest record and
+said 0 while the superseded turn and fact changes opened under the subject's live key.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from provmem.core.events import TurnRecorded
+from provmem.core.ports import LogRecord
+from provmem.infra.crypto import EvidenceSealer, KeyWrapper, master_key, subject_key_id
+from provmem.infra.residue import ErasedMarks, ResidueScanner, marks_of
+from provmem.infra.sealed_log import LogSealer, is_sealed, raw_log
+from provmem.services.erasure.subject import eraser_for, erasure_request
+from provmem.streams.pipeline import CONTROL_PREFIX
+from provmem.streams.topics import TURNS
+from tests.harness import Runtime, said
+from tests.integration.test_residue import ALICE, BOB, KEY
+from tests.integration.test_residue_parts import CAT, KEPT, PHONE
+
+
+@dataclass(frozen=True)
+class Found:
+    """A retained record that opens and holds a mark; ``superseded``: a later record of
+    its key is on the partition (a compacting broker drops it)."""
+
+    location: str
+    superseded: bool
+
+
+async def _topics(runtime: Runtime) -> list[str]:
+    """Every topic of the deployment the log holds (key-ring generations included)."""
+    log, prefix = raw_log(runtime.memory.components.log), runtime.settings.topic_prefix
+    if runtime.settings.runtime == "embedded":
+        names = runtime.memory.components.names
+        return [c.name for c in names.configs()]
+    from aiokafka.admin import AIOKafkaAdminClient
+
+    admin = AIOKafkaAdminClient(bootstrap_servers=runtime.settings.broker_url)
+    await admin.start()
+    try:
+        listed = await admin.list_topics()
+    finally:
+        await admin.close()
+    assert log is not None
+    return sorted(t for t in listed if t.startswith(prefix + "."))
+
+
+async def _retained(runtime: Runtime, topic: str) -> list[LogRecord]:
+    log = raw_log(runtime.memory.components.log)
+    records: list[LogRecord] = []
+    for partition in range(await log.partitions(topic)):
+        offset = 0
+        while batch := await log.read(topic, partition, offset, 1000):
+            offset = batch[-1].offset + 1
+            records += batch
+    return records
+
+
+async def _readable(runtime: Runtime, scanner: ResidueScanner) -> list[Found]:
+    """Retained records whose key, value or opened value holds a mark (a fresh sealer:
+    no data key cached). The erasure's own records (its request, its control record)
+    name the ids they erase: only their words count; an ERASE change holds no content.
+    A record's key always counts (record keys are keyed fingerprints: infra/record_keys.py),
+    a tombstone's included."""
+    components = runtime.memory.components
+    sealer = EvidenceSealer(master_key(runtime.settings), components.keys)
+    opener = LogSealer(sealer, _none)
+    words = ResidueScanner(scanner.key, ErasedMarks(frozenset(), scanner.marks.words))
+    found = []
+    for topic in await _topics(runtime):
+        records = await _retained(runtime, topic)
+        last = {(r.partition, r.key): r.offset for r in records if r.key is not None}
+        for record in records:
+            at = f"{topic}[{record.partition}]@{record.offset}"
+            if record.key and scanner.scan_bytes(record.key, topic):
+                found.append(Found(at, False))  # keys are keyed: an erased id is residue
+            if record.value is None:
+                continue  # a tombstone: nothing but its key
+            opened = await opener.open(record) if is_sealed(record.value) else record
+            parts = [record.value, opened.value]
+            parts.append(await _turn_text(sealer, topic, opened.value))
+            if _erase_change(opened.value):
+                continue  # ids, the scope and a fixed reason (core/erasure.py erasure_of)
+            scan = words if _bookkeeping(topic, record) else scanner
+            if any(scan.scan_bytes(p, topic) for p in parts if p):
+                superseded = last.get((record.partition, record.key), -1) > record.offset
+                found.append(Found(at, superseded))
+    return found
+
+
+def _none(topic: str, record: object) -> None:
+    return None
+
+
+async def _turn_text(sealer: EvidenceSealer, topic: str, value: bytes | None) -> bytes | None:
+    """A turn's own text, sealed inside its record: what the opened record says."""
+    if not topic.endswith(".turns") or value is None or not value.startswith(b"{"):
+        return None
+    try:
+        turn = TURNS.decode(value)
+        assert isinstance(turn, TurnRecorded)
+        return (await sealer.open(turn.text)).encode("utf-8")
+    except (LookupError, ValueError):
+        return None  # a control record, or its key is destroyed
+
+
+def _bookkeeping(topic: str, record: LogRecord) -> bool:
+    if topic.endswith((".erasure-requests", ".erasure-receipts")):
+        return True
+    return (record.key or b"").startswith(CONTROL_PREFIX)
+
+
+def _erase_change(opened: bytes | None) -> bool:
+    body = json.loads(opened) if opened and opened.startswith(b"{") else {}
+    return isinstance(body, dict) and body.get("op") == "ERASE" and body.get("fact") is None
+
+
+async def _copies_of_key(runtime: Runtime, key_id: str) -> list[str]:
+    """Retained data-keys records of ``key_id`` that the master key unwraps."""
+    wrapper, copies = KeyWrapper(master_key(runtime.settings)), []
+    for topic in await _topics(runtime):
+        if ".data-keys" not in topic:
+            continue
+        for record in await _retained(runtime, topic):
+            if record.key == key_id.encode() and record.value is not None:
+                wrapper.unwrap(key_id, record.value)  # raises unless the master key wraps it
+                copies.append(f"{topic}[{record.partition}]@{record.offset}")
+    return copies
+
+
+async def _bytes_anywhere(runtime: Runtime, wrapped: bytes) -> list[str]:
+    """Where the wrapped key's bytes are: files under the data folder, Redis values."""
+    settings, places = runtime.settings, []
+    for path in sorted(p for p in settings.data_dir.rglob("*") if p.is_file()):
+        if wrapped in path.read_bytes():
+            places.append(str(path.relative_to(settings.data_dir)))
+    if settings.runtime == "kafka":
+        from provmem.infra.redis_client import redis_client
+
+        client = redis_client(settings.redis_url)
+        async for key in client.scan_iter(match=f"{settings.redis_prefix}:*"):
+            if (await client.type(key)) == b"string" and wrapped in (await client.get(key) or b""):
+                places.append(key.decode())
+        await client.aclose()
+    return places
+
+
+async def _derived(runtime: Runtime, turns: list[dict[str, object]], facts: int) -> list[str]:
+    memory = runtime.memory
+    published = await memory.publish(turns)
+
+    async def ready() -> bool:
+        return await runtime.caught_up() and len(await memory.facts(ALICE)) >= facts
+
+    await runtime.settle(ready)
+    return [p.evidence_id for p in published]
+
+
+async def test_a_subject_erasure_leaves_nothing_that_opens_nor_a_copy_of_its_key(
+    runtime: Runtime,
+) -> None:
+    memory = runtime.memory
+    turns = [said("a0", PHONE, 0, ALICE), said("a1", CAT, 1, ALICE)]
+    ids = await _derived(runtime, [*turns, said("b0", KEPT, 5, BOB) | {"speaker": "Bob"}], 2)
+    key_id = subject_key_id(ALICE)
+    wrapped = await memory.components.keys.get(key_id)
+    assert wrapped is not None
+    facts = [f.fact_id for f in await memory.facts(ALICE)]
+    scanner = ResidueScanner(KEY, marks_of(KEY, [*ids[:2], *facts], [PHONE, CAT], [KEPT]))
+    assert await _readable(runtime, scanner)  # before: the subject's records open
+
+    request = erasure_request(ALICE, [], None, True)
+    receipt = await runtime.erase(request)
+
+    assert await _copies_of_key(runtime, key_id) == []
+    assert await _bytes_anywhere(runtime, wrapped) == []
+    assert await _readable(runtime, scanner) == []  # ciphertext under a destroyed key only
+    audit = await eraser_for(memory.components).audit(request.request_id)
+    assert receipt.residue_found == 0 and audit.total == 0, audit.found
+    assert audit.found["log_data_keys"] == 0 and audit.awaiting.records == 0
+    assert await memory.facts(BOB)  # the other subject's key and records are untouched
+
+
+async def test_a_session_erasure_reports_what_awaits_the_brokers_compaction(
+    runtime: Runtime,
+) -> None:
+    memory = runtime.memory
+    turns = [said("a0", PHONE, 0), said("a2", KEPT, 2), said("a1", CAT, 1) | {"session": "s2"}]
+    ids = await _derived(runtime, turns, 3)
+    gone = [f.fact_id for f in await memory.facts(ALICE) if f.evidence_ids == [ids[2]]]
+    scanner = ResidueScanner(KEY, marks_of(KEY, [ids[2], *gone], [CAT], [PHONE, KEPT]))
+
+    request = erasure_request(ALICE, [], "s2", False)
+    receipt = await runtime.erase(request)
+
+    found = await _readable(runtime, scanner)
+    assert [f for f in found if not f.superseded] == []  # a compacting broker drops the rest
+    if runtime.settings.runtime == "embedded":
+        assert found == []  # the embedded log compacts at once
+    else:
+        assert found  # Tansu never compacts: the old turn and fact changes still open
+    audit = await eraser_for(memory.components).audit(request.request_id)
+    assert audit.total == 0 and receipt.residue_found == 0, audit.found
+    assert audit.awaiting.records == len(found), found
+    assert receipt.awaiting_compaction == len(found)
+    if found:
+        assert audit.awaiting.bound_ms and receipt.compaction_bound_ms == audit.awaiting.bound_ms
