@@ -112,7 +112,7 @@ async def test_after_a_subject_erasure_no_byte_under_the_data_folder_holds_it(
 async def log_residue(runtime: Runtime, planted: ErasedMarks) -> list[Hit]:
     """Hits in every record the log retains, keys included, read raw (not opened)."""
     components = runtime.memory.components
-    topics = [config.name for config in components.names.configs()]
+    topics = [config.name for config in components.names.configs(key_ring=False)]
     records = [record async for record in log_records(components.log, topics)]
     return ResidueScanner(KEY, planted).scan_records(records)
 
