@@ -17,6 +17,8 @@ reason is `code: detail`; an empty list means the statement passed every check. 
   Maya, Maya lives ...", "Sofia gets this error when Sofia hit the endpoint")
 - dangling-end: ends on a conjunction, preposition or determiner ("likes painting and.")
 - speaker-pronoun: a first- or second-person pronoun (I, me, my, we, you, ...) left in
+- dangling-pronoun: a subject "it", "they", "this", "that", ... (or "her birthday") that
+  names nothing, a dummy "it" aside (bench/pronoun_subjects.py)
 - code-or-markup: backticks, braces, brackets, `=`, calls `f()`, dunder names, bullets,
   headings, tables, emphasis markers, `import` lines, shell prompts
 """
@@ -27,6 +29,8 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
+
+from bench.pronoun_subjects import dangling_pronoun
 
 SUBJECT_DEPS = {"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"}
 FINITE_TAGS = {"VBD", "VBZ", "VBP", "MD"}
@@ -191,7 +195,7 @@ def _syntax(doc: Any) -> list[str]:
         found.append(f"speaker-pronoun: {', '.join(pronouns)}")
     if _dangles(doc, words[-1]):
         found.append(f"dangling-end: {words[-1].text!r}")
-    found += _vocative(doc)
+    found += _vocative(doc) + dangling_pronoun(doc)
     return found
 
 

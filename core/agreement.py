@@ -19,7 +19,7 @@ from .lexicon import (
     VERBS_ENDING_IN_LY,
 )
 
-__all__ = ["Replacement", "agreeing_verb", "coordinated", "verb_after_adverbs"]
+__all__ = ["Replacement", "agreeing_verb", "coordinated", "third_person", "verb_after_adverbs"]
 
 Replacement = tuple[int, int, str]
 _Q = "['’]"
@@ -111,6 +111,11 @@ _PAST_ENDINGS = tuple(
     for p in MODALS_AND_PAST
     if len(p) >= 4 and p not in {"would", "could", "should", "might", "must", "used"}
 )
+
+
+def third_person(verb: str) -> str:
+    """A present-tense verb's third person singular: "work" -> "works", "go" -> "goes"."""
+    return _third_person(verb)
 
 
 def _third_person(verb: str) -> str:

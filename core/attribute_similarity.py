@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .appositions import RELATION_NOUNS
 from .attribute_match import comparable, same_attribute, value_shape
 from .events import Fact
 from .extraction import Slot
@@ -66,6 +67,12 @@ def _opposed(first: list[str], second: list[str]) -> bool:
     return False
 
 
+def _relations(first: list[str], second: list[str]) -> bool:
+    """Two words naming how people (or pets) are related to someone ("sister", "partner"):
+    each is a relation of its own, however alike in meaning (core/appositions.py)."""
+    return any(w in RELATION_NOUNS for w in first) or any(w in RELATION_NOUNS for w in second)
+
+
 def attribute_similarity(first: AttributeVectors, second: AttributeVectors) -> float:
     """How alike two attribute phrases are in meaning, in [-1, 1], compared on the words
     one has and the other lacks: 1 when one phrase is the other with more words (it
@@ -78,7 +85,7 @@ def attribute_similarity(first: AttributeVectors, second: AttributeVectors) -> f
     other = [w for w in theirs if w not in shared]
     if not own or not other:
         return 1.0
-    if mine[-1] == theirs[-1] or _opposed(own, other):
+    if mine[-1] == theirs[-1] or _opposed(own, other) or _relations(own, other):
         return 0.0
     mine_vector, their_vector = _part_vector(first, own), _part_vector(second, other)
     if mine_vector is None or their_vector is None:

@@ -101,6 +101,11 @@ _COPULA = (
     r"|weighs|weighed|takes|took|needs|needed|costs|cost|lasts|lasted|averages|averaged"
     r"|hovers (?:at|around)|comes to|came to|amounts to|runs at|completes in|finishes in)"
 )
+# What follows an activity without being part of it: "to get to work now / each way".
+_AFTER_ACTIVITY = (
+    r"(?:now|currently|again|today|these|each|every|because|since|when|if|anymore|lately"
+    r"|recently|nowadays|so|but|and)\b"
+)
 _APPROX = (
     r"(?:(?:at|around|about|roughly|approximately|nearly|almost|over|under|only|just|~"
     r"|down to|up to|on|in|by) )?"
@@ -136,6 +141,14 @@ _PATTERNS = (
         rf"^{_PLAIN_NP} {_HAVE}{_ADV}(?!{_NOT_VERB}\b)(?P<verb>[a-z]{{3,}})"
         rf" (?:(?:in|out|up|down|back) )?(?:(?:in|at|on|to|for|within|by|with) )?{_APPROX}"
         rf"(?:(?:the|our|its|their) )?(?P<value>{_MEASURE})(?: of (?P<of>[A-Za-z][\w-]*))?"
+    ),
+    # "It takes me 30 minutes to get to work", "it took Ana two hours to set up the
+    # printer": a measure of an activity, the activity is the attribute
+    re.compile(
+        rf"^(?i:it) {_HAVE}{_ADV}(?:(?:usually|normally|often|always|only) )?(?:takes|took"
+        rf"|will take|would take) (?:(?P<np>[A-Z][\w'’-]*|me|us) )?{_APPROX}"
+        rf"(?P<value>{_MEASURE}) (?:to|for)"
+        rf" (?P<activity>[a-z][\w'’-]*(?: (?!{_AFTER_ACTIVITY})[a-z][\w'’-]*){{0,4}})"
     ),
     # "Arjun is our tech lead": a name that is the attribute's value
     re.compile(
@@ -286,6 +299,8 @@ def _reading(match: re.Match[str], speaker: str, changed: bool) -> Reading | Non
     subject, words = _owner(phrase, speaker, named_alone=bool(groups.get("np")))
     if groups.get("called"):
         words = [*words, "name"]
+    if groups.get("activity"):  # "it takes me 30 minutes to get to work": its duration
+        words = groups["activity"].split()
     value = _value(match)
     if value is None:
         return None

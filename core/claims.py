@@ -24,7 +24,7 @@ from .assertions import (
     you_as_user,
 )
 from .clause_ends import content_end, content_start
-from .clauses import Clause, split_clauses
+from .clauses import Clause, sentence_spans, split_clauses
 from .events import SpeakerRole as Role
 from .extraction import Claim, Signal, SignalKind, Slot
 from .fragments import (
@@ -42,6 +42,7 @@ from .lexicon import (
     PHATIC_WORDS,
     SECOND_PERSON,
 )
+from .pronouns import antecedent_before, referring_subject, with_antecedent
 from .rewrite import addressee, rewrite_clause
 from .salience import CLAIM_BUDGET, within_budget
 from .segments import CODE_KINDS, Segment, prose_view, segment
@@ -59,7 +60,7 @@ __all__ = [
     "split_clauses",
 ]
 
-EXTRACTION_VERSION = "rules/4"  # stop 22: fragments, agreement, tense, open readings
+EXTRACTION_VERSION = "rules/5"  # stop 23: pronoun subjects resolved or raw, numeric dates
 
 _NOT_NEGATING = re.compile(
     r"\b(?:can['’]t wait|couldn['’]t be happier|not only|no doubt|no wonder|never been happier"
@@ -244,27 +245,40 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
     if speech_act(body) is not None or _label(body):
         return None
     inside = _inside(turn, clause)
-    slot_match = match_slot(body, turn.speaker, _stops(inside, start))
-    if slot_match is None and not _informative(body, turn.listener is not None):
-        return None
     has_verb = has_finite_verb(body)
     elided = elided_words(body, has_verb)
-    if no_assertion(body, has_verb, elided) or elliptical(body):
-        return None  # an imperative or a verbless fragment stays raw evidence
     statement = rewrite_clause(
         text, start, end, turn.signals, turn.speaker, turn.listener, subject_elided=bool(elided)
     )
+    pronoun = None if elided else referring_subject(body, statement)
+    antecedent = pronoun and antecedent_before(text, sentence_spans(text), start, pronoun)
+    if pronoun is not None and not antecedent:
+        return None  # "It is a Vue 3 SPA." with nothing for "it" to name: raw evidence only
+    named = text[antecedent.start : antecedent.end] + " " + body if antecedent else body
+    slot_match = match_slot(body, turn.speaker, _stops(inside, start))
+    if slot_match is None and not _informative(named, turn.listener is not None):
+        return None
+    if no_assertion(body, has_verb, elided) or elliptical(body):
+        return None  # an imperative or a verbless fragment stays raw evidence
+    if pronoun is not None and antecedent:
+        rewrite = (turn.signals, turn.speaker, turn.listener)
+        resolved = with_antecedent(text, start + pronoun.end, end, antecedent, pronoun, rewrite)
+        if resolved is None:
+            return None
+        statement = resolved
     if _tautology(statement) or _LISTENER_LEFT.search(statement):
         return None  # "Your support means a lot to Jon": the addressee is not named
     if elided:
         statement = with_subject(statement, turn.speaker, elided)
     else:
         statement = with_elided_it(spelled(statement))
-    slot, rule_negated = slot_match if slot_match else (None, False)
+    slot, rule_negated, ended = slot_match if slot_match else (None, False, False)
     spans = _support(turn, start, end)
     if not spans:
         return None  # all of it is code
-    claim = _assemble(statement, spans, slot, rule_negated, inside, turn)
+    if antecedent:
+        spans += ((antecedent.start, antecedent.end),)
+    claim = _assemble(statement, spans, slot, rule_negated, inside, turn, ended)
     hedge = HEDGE_CUES.search(text, clause.start, clause.end)
     return replace(claim, hedge=hedge.group(0).lower()) if hedge else claim
 
@@ -364,9 +378,13 @@ def _assemble(
     rule_negated: bool,
     inside: tuple[Signal, ...],
     turn: _Turn,
+    ended: bool = False,
 ) -> Claim:
+    """The claim; ``ended``: its slot rule reads a relation that no longer holds ("I
+    lived in X", "I worked as R"), as an "ended" time cue ("used to", "no longer") does."""
     kinds = {s.kind for s in inside}
-    ended = any(s.kind is SignalKind.TEMPORAL and s.value == "ended" for s in inside)
+    cued = any(s.kind is SignalKind.TEMPORAL and s.value == "ended" for s in inside)
+    ended = ended or cued
     return Claim(
         statement=statement,
         spans=spans,

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from .assertions import elided_subject, has_finite_verb
 from .fragments import elided_feeling, elided_modal
 
-__all__ = ["HAS_SUBJECT", "Clause", "split_clauses"]
+__all__ = ["HAS_SUBJECT", "Clause", "sentence_spans", "split_clauses"]
 
 _SENTENCE = re.compile(
     r"(?:[^.!?\n]|[.!?]+(?![\s\"”)]|$))+(?:[.!?]+[\"”)]*(?=\s|$)|[.!?]+(?=[\"”)])|(?=\n)|$)"
@@ -107,6 +107,11 @@ def _elided(before: str) -> bool:
     lot"): a clause of its own before the comma."""
     body = before.strip()
     return bool(elided_feeling(body) or elided_modal(body) or elided_subject(body))
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """The character spans of the text's sentences, in order."""
+    return _sentences(text)
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:

@@ -8,18 +8,25 @@ the copula spelled out, so the statement has a subject and a finite verb. A bare
 fragment addressed to the listener ("Cherish those moments!", "Spill the beans") says
 nothing about the speaker and is no claim; so is a fragment with no verb of its own
 ("Three times a week.", "So much since we talked"), an answer that needs the other
-speaker's question, and an elided verb phrase ("Yeah, I love to.").
+speaker's question, and an elided verb phrase ("Yeah, I love to."). :func:`answer_statement`
+composes such an answer with the question it answers when the question's frame maps
+cleanly ("Where do you work now?" + "At the library downtown." -> "Ann now works at the
+library downtown."); the ingest path does not call it yet: the statement's verb comes
+from the question's evidence, so the fact would have to cite both turns (and go when the
+question is erased) before it may be kept.
 """
 
 from __future__ import annotations
 
 import re
 
+from .agreement import third_person
 from .assertions import FINITE_WORD, elided_subject, has_finite_verb, verbless_main_clause
 from .lexicon import FUNCTION_WORDS, IRREGULAR_PAST
 
 __all__ = [
     "addressed_imperative",
+    "answer_statement",
     "elided_words",
     "elliptical",
     "no_assertion",
@@ -270,3 +277,92 @@ def elliptical(body: str) -> bool:
         re.I,
     )
     return ellipsis.search(body) is not None
+
+
+# -- answers composed with the question they answer ---------------------------------
+
+# "Where do you work now?", "When do you start?": a wh-word, "do", "you", a verb (and
+# what it takes), an optional time adverb; the answer fills the wh-word's place.
+_DO_QUESTION = re.compile(
+    r"(?i:where|when)\s+(?i:do)\s+you\s+(?P<verb>[a-z]+)(?P<rest>(?:\s+[a-z]+){0,2}?)"
+    r"(?P<adverb>\s+(?:now|these days|currently|usually|nowadays))?\s*\?$"
+)
+# "Where are you moving?", "Where are you from?": "are you" and a gerund or "from".
+_BE_QUESTION = re.compile(
+    r"(?i:where|when)\s+(?i:are)\s+you\s+(?P<verb>[a-z]+ing|from|based|staying|living)"
+    r"(?P<rest>(?:\s+[a-z]+){0,2}?)(?P<adverb>\s+(?:now|these days|currently))?\s*\?$"
+)
+# "What is your favourite film?" -> "<Answer> is"; "your" names the one who answers.
+_YOUR_QUESTION = re.compile(
+    r"(?i:what|who)(?:['’]s|\s+is|\s+are)\s+your\s+(?P<thing>[a-z]+(?:\s+[a-z]+){0,2})\s*\?$"
+)
+_PLACE_OR_TIME = re.compile(
+    r"(?i:at|in|on|near|from|to|with|for|since|by|around|outside|inside|downtown|abroad"
+    r"|home|next|last|this|every)\b"
+)
+_MAX_ANSWER_WORDS = 8
+_NOT_AN_ANSWER = re.compile(
+    r"\b(?i:yes|yeah|yep|no|nope|not|sure|maybe|probably|me|too|i|you|my|your|thanks|dunno)\b"
+)
+
+
+def answer_statement(question: str, answer: str, answerer: str) -> str | None:
+    """A verbless answer made a sentence with the question it answers, when the question's
+    frame maps cleanly: a wh-question to the answerer ("you") with a verb phrase, or
+    "what is your X"; anything else (a yes/no question, a third person, an answer with a
+    verb of its own, a long answer) is None and the answer stays raw evidence.
+
+    >>> answer_statement("Where do you work now?", "At the library downtown.", "Ann")
+    'Ann now works at the library downtown.'
+    >>> answer_statement("Where does she work?", "At the library.", "Ann") is None
+    True
+    """
+    said = answer.strip().rstrip(".!… ").strip()
+    if not said or "?" in said or has_finite_verb(said) or len(said.split()) > _MAX_ANSWER_WORDS:
+        return None
+    if _NOT_AN_ANSWER.search(said):
+        return None  # "Yeah, me too", "Not sure": a reply, not the value asked for
+    asked = _last_question(question)
+    framed = _do_frame(asked, said, answerer) or _be_frame(asked, said, answerer)
+    return framed or _your_frame(asked, said, answerer)
+
+
+def _last_question(text: str) -> str:
+    questions = re.findall(r"[^.!?]*\?", text)
+    return questions[-1].strip() if questions else ""
+
+
+def _do_frame(asked: str, said: str, answerer: str) -> str | None:
+    match = _DO_QUESTION.search(asked)
+    if match is None or not _PLACE_OR_TIME.match(said):
+        return None
+    verb = third_person(match.group("verb").lower())
+    adverb = (match.group("adverb") or "").strip()
+    lead = f"{answerer} {adverb} {verb}" if adverb else f"{answerer} {verb}"
+    return f"{lead}{match.group('rest')} {_lowered(said)}."
+
+
+def _be_frame(asked: str, said: str, answerer: str) -> str | None:
+    match = _BE_QUESTION.search(asked)
+    if match is None:
+        return None
+    verb = match.group("verb").lower()
+    if verb != "from" and not _PLACE_OR_TIME.match(said):
+        return None
+    adverb = (match.group("adverb") or "").strip()
+    tail = f" {adverb}" if adverb else ""
+    return f"{answerer} is {verb}{match.group('rest')} {_lowered(said)}{tail}."
+
+
+def _your_frame(asked: str, said: str, answerer: str) -> str | None:
+    match = _YOUR_QUESTION.search(asked)
+    if match is None or _PLACE_OR_TIME.match(said):
+        return None
+    verb = "are" if asked.lower().split()[1:2] == ["are"] else "is"
+    return f"{answerer}'s {match.group('thing').lower()} {verb} {said}."
+
+
+def _lowered(said: str) -> str:
+    """The answer's first word in lower case unless it is a name ("At" -> "at")."""
+    first = said.split(" ", 1)[0]
+    return said[:1].lower() + said[1:] if first.lower() in FUNCTION_WORDS else said

@@ -142,6 +142,9 @@ def decide(
     attribute phrase embedded as ``attribute``, if it has an open reading)."""
     if claim.review_reason:
         return Decision(Verdict.REVIEW, None, f"needs review: {claim.review_reason}")
+    ended = _ended_value(memory, claim)
+    if ended is not None:
+        return ended
     current = (
         _slot_conflict(memory, claim)
         or similar_attribute_fact(
@@ -189,6 +192,22 @@ def _slot_conflict(memory: ScopeMemory, claim: Claim) -> Fact | None:
             return current
         return None
     return current if current.negated != claim.negated else None
+
+
+def _ended_value(memory: ScopeMemory, claim: Claim) -> Decision | None:
+    """A slot value said to have ended ("I used to live in X", "I worked as R") is
+    history: beside a current different value it is added, never a replacement; of the
+    current value itself it ends it (an update). Other cases take the usual way."""
+    slot = claim.slot
+    if slot is None or claim.valid_to is None or claim.negated or is_open_attribute(slot.attribute):
+        return None
+    key = slot_key(slot.subject, slot.attribute, slot.value, claim_role(claim))
+    current = memory.fact_in_slot(key)
+    if current is None or current.valid_to is not None:
+        return None
+    if current.slot_value == slot.value:
+        return Decision(Verdict.UPDATE, current, f"{slot.attribute}: {slot.value} ended")
+    return Decision(Verdict.ADD, None, f"history: an ended {slot.attribute} beside the current")
 
 
 def _open_conflict(memory: ScopeMemory, slot: Slot, role: str) -> Fact | None:

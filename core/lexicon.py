@@ -209,6 +209,7 @@ NOT_OCCUPATIONS: frozenset[str] = frozenset(
     {"fan", "lover", "person", "member", "player", "beginner", "other", "number", "winner"}
     | {"mother", "father", "brother", "sister", "daughter", "partner", "parent", "student"}
     | {"bit", "little", "big", "huge", "lot", "part"}
+    | {"team", "group", "pair", "family", "whole", "guest", "regular", "customer", "visitor"}
 )
 PETS: frozenset[str] = frozenset(
     {"dog", "dogs", "cat", "cats", "puppy", "kitten", "rabbit", "bunny", "hamster", "parrot"}

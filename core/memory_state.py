@@ -178,8 +178,10 @@ def _stack(rows: list[Vector], dim: int) -> Vector:
 
 
 def _slots(facts: Mapping[str, Fact], active: tuple[str, ...]) -> dict[str, str]:
+    """Each slot's latest active fact; a value that still holds before one that ended
+    ("I used to live in X", kept as history, never hides where the subject lives now)."""
     slots: dict[str, str] = {}
-    for fact_id in active:
+    for fact_id in sorted(active, key=lambda i: facts[i].valid_to is None):
         key = slot_index_key(facts[fact_id])
         if key is not None:
             slots[key] = fact_id

@@ -255,6 +255,12 @@ class VectorHit:
 class VectorIndex(Protocol):
     """Dense vectors of facts, filtered by scope."""
 
+    async def open(self) -> None:
+        """Open the index now (idempotent; every other call opens it on first use): a
+        local folder is then held by this process, and a layout or lock error shows at
+        start-up rather than at the first query."""
+        ...
+
     async def upsert(self, points: Sequence[VectorPoint]) -> None: ...
 
     async def delete(self, fact_ids: Sequence[str]) -> None: ...

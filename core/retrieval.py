@@ -15,6 +15,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from typing import TypeVar
 
 from .events import Fact, FactStatus
@@ -120,6 +121,25 @@ class Lookups:
 
 SUPERSEDED_CREDIT = 0.5  # a hit on an old version counts half for its successor
 ASSISTANT_CREDIT = 0.5  # the assistant's statement, for a question not asked of it
+ENDED_CREDIT = 0.5  # asked what held before, the value that replaced it counts half
+
+
+class TimeAsked(StrEnum):
+    """What a question asks of time (core/sufficiency.py reads it):
+
+    - ``present``: what holds now ("Where does Ana live?"): an old version lands on its
+      successor (a fact said to have ended, "Ana used to live in Leeds", counts half by
+      the query's ``present_at``);
+    - ``past``: what happened ("Where did Ana go in May?"): every fact as it was;
+    - ``history``: what held before ("Where did Ana live before?", "her previous job"):
+      an old version is found itself, not only through the value that replaced it, and
+      that value counts half.
+    """
+
+    PRESENT = "present"
+    PAST = "past"
+    HISTORY = "history"
+
 
 Target = tuple[str, Fact | None, str | None, float]
 
@@ -132,6 +152,7 @@ def project(
     ignore: Collection[str] = (),
     present_at: datetime | None = None,
     of_assistant: bool = True,
+    asked: TimeAsked = TimeAsked.PAST,
 ) -> list[Bundle]:
     """Project each route's hits onto bundles, then fuse the bundle rankings by RRF.
 
@@ -143,7 +164,9 @@ def project(
     past state, as a superseded version is: its hits count half. Unless ``of_assistant``
     (the query asks what the assistant said), the assistant's own statements ("The
     assistant recommended ...") count half: provenance is not truth, and a question about
-    the user or their world is answered by what they said first.
+    the user or their world is answered by what they said first. ``asked``: what the
+    question asks of time (:class:`TimeAsked`): asked what held before, an old version
+    is found itself.
     """
     bundles: dict[str, Bundle] = {}
     landings: dict[str, list[tuple[str, float]]] = {}  # an item found by several routes lands once
@@ -153,7 +176,7 @@ def project(
             if item in ignore:
                 continue
             if item not in landings:
-                landings[item] = _land(item, lookups, bundles)
+                landings[item] = _land(item, lookups, bundles, asked)
             through = "" if item in lookups.facts else item
             for key, credit in landings[item]:
                 credit *= _standing(bundles[key].fact, present_at, of_assistant)
@@ -177,10 +200,12 @@ def _standing(fact: Fact | None, present_at: datetime | None, of_assistant: bool
     return said * (SUPERSEDED_CREDIT if fact.valid_to <= present_at else 1.0)
 
 
-def _land(item: str, lookups: Lookups, bundles: dict[str, Bundle]) -> list[tuple[str, float]]:
+def _land(
+    item: str, lookups: Lookups, bundles: dict[str, Bundle], asked: TimeAsked
+) -> list[tuple[str, float]]:
     """The bundles one hit lands on (made on first landing), with the hit noted as their
     history or provenance once, whichever routes found it; (bundle key, credit) each."""
-    landed = _targets(item, lookups)
+    landed = _targets(item, lookups, asked)
     for key, fact, evidence, _ in landed:
         bundle = bundles.get(key) or bundles.setdefault(
             key, Bundle(key, 0.0, set(), fact, evidence)
@@ -191,23 +216,27 @@ def _land(item: str, lookups: Lookups, bundles: dict[str, Bundle]) -> list[tuple
     return [(key, credit) for key, _, _, credit in landed]
 
 
-def _targets(item: str, lookups: Lookups) -> list[Target]:
+def _targets(item: str, lookups: Lookups, asked: TimeAsked) -> list[Target]:
     """Where one hit lands: its active fact(s), else the raw evidence itself."""
     if item in lookups.facts:
-        return _landing(lookups.facts[item], None, lookups)
+        return _landing(lookups.facts[item], None, lookups, asked)
     landed: list[Target] = []
     for fact_id in sorted(lookups.facts_of_evidence.get(item, ())):
         if fact_id in lookups.facts:
-            landed += _landing(lookups.facts[fact_id], item, lookups)
+            landed += _landing(lookups.facts[fact_id], item, lookups, asked)
     unique = {target[0]: target for target in sorted(landed, key=lambda t: -t[3])}
     return list(unique.values()) or [(item, None, item, 1.0)]
 
 
-def _landing(fact: Fact, evidence: str | None, lookups: Lookups) -> list[Target]:
+def _landing(fact: Fact, evidence: str | None, lookups: Lookups, asked: TimeAsked) -> list[Target]:
     successor = current(fact, lookups.facts)
+    if asked is TimeAsked.HISTORY and fact.status is FactStatus.SUPERSEDED:
+        return [(fact.fact_id, fact, evidence, 1.0)]  # what held before, as it was said
     if successor.status is not FactStatus.ACTIVE:
         return []
     credit = 1.0 if successor is fact else SUPERSEDED_CREDIT
+    if asked is TimeAsked.HISTORY and successor.supersedes and successor.valid_to is None:
+        credit *= ENDED_CREDIT  # the value that replaced another is not what held before
     return [(successor.fact_id, successor, evidence, credit)]
 
 

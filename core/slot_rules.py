@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .extraction import Slot
 from .lexicon import (
@@ -20,6 +21,7 @@ from .lexicon import (
     PETS,
     RELATIONSHIP_STATES,
 )
+from .relations import RELATIONS, Relation
 
 _Q = "['’]"
 _I = r"\b(?:I|i)(?![A-Za-z])"
@@ -155,17 +157,33 @@ def is_open_attribute(attribute: str) -> bool:
 
 _BOUNDARY = re.compile(
     r"\s+(?:and|but|because|since|so|when|where|while|who|which|that|though|although|"
-    r"if|as|until|with|at|after|before|now|too|anymore|lately|recently|these days|right now)\b.*",
+    r"if|as|until|with|at|after|before|now|too|anymore|lately|recently|these days|right now"
+    r"|for|i|we|he|she|they|you)\b.*",
     re.I,
 )
 _DETERMINERS = re.compile(r"^(?:(?:a|an|the|some|any|my|our|to|really|about)\s+)+", re.I)
 
 
-def match_slot(clause: str, subject: str, stop_at: list[int]) -> tuple[Slot, bool] | None:
-    """The slot of the first matching rule and whether the rule is negative, or None.
+class SlotMatch(NamedTuple):
+    """A clause's slot, whether its rule is negative ("I don't live in X"), and whether it
+    says the relation ended ("I used to live in X", "I worked as R": history)."""
+
+    slot: Slot
+    negated: bool
+    ended: bool = False
+
+
+def match_slot(clause: str, subject: str, stop_at: list[int]) -> SlotMatch | None:
+    """The slot of the first matching rule (the relation families of core/relations.py,
+    then the hand-written rules), or None: a family states a single-valued relation,
+    which says more than a many-valued rule in the same clause ("the new flat in X is
+    tiny but I love it").
 
     ``stop_at`` are clause offsets (dates, anchors) where a value must end.
     """
+    relation = _relation(clause, subject, stop_at)
+    if relation is not None:
+        return relation
     for rule in SLOT_RULES:
         match = rule.pattern.search(clause)
         if match is None:
@@ -175,8 +193,28 @@ def match_slot(clause: str, subject: str, stop_at: list[int]) -> tuple[Slot, boo
             continue  # "moved to Python 3.11" names no place
         if value and _plausible(rule.attribute, value):
             slot = Slot(_subject(match, subject), _attribute(rule, match), rule.prefix + value)
-            return slot, rule.negated
+            return SlotMatch(slot, rule.negated)
     return None
+
+
+def _relation(clause: str, subject: str, stop_at: list[int]) -> SlotMatch | None:
+    """The first relation family form that reads the clause (the speaker's own relation)."""
+    for form in RELATIONS:
+        match = form.pattern.search(clause)
+        value = _clean_value(match, stop_at, subject) if match else ""
+        if match and value and _fits(form, value, clause, match):
+            return SlotMatch(Slot(subject.lower(), form.attribute, value), False, form.ended)
+    return None
+
+
+def _fits(form: Relation, value: str, clause: str, match: re.Match[str]) -> bool:
+    """A place that is no version ("moved to 3.11"), a role that is no kin or fan ("I've
+    been a fan since"): a frame that says nothing of a role has its value checked."""
+    if form.attribute in _PLACE_ATTRIBUTES:
+        return not _versioned(clause, match)
+    if form.attribute != "job":
+        return True
+    return _plausible("job", value) if form.role_checked else _a_role(value)
 
 
 def _subject(match: re.Match[str], speaker: str) -> str:
@@ -208,6 +246,10 @@ _VERSIONED = re.compile(r"\d+\.\d+")
 
 def _versioned(clause: str, match: re.Match[str]) -> bool:
     return _VERSIONED.search(clause, match.start("value"), match.end("value") + 4) is not None
+
+
+def _a_role(value: str) -> bool:
+    return value.split()[-1] not in NOT_OCCUPATIONS
 
 
 def _plausible(attribute: str, value: str) -> bool:

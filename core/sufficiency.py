@@ -15,6 +15,7 @@ from enum import StrEnum
 
 from .events import Fact
 from .extraction import SignalKind
+from .retrieval import TimeAsked
 from .temporal import find_temporal
 from .tense import Tense, tense_at
 
@@ -77,6 +78,30 @@ class QueryIntent:
     time_ranges: tuple[str, ...]
     present_at: datetime | None = None  # when it asks how things stand now ("where does ...")
     of_assistant: bool = False  # it asks what the assistant said ("what did you suggest?")
+    asked: TimeAsked = TimeAsked.PAST  # what it asks of time (a question about before)
+
+
+# A question about what held before the present value: "Where did Ana live before?",
+# "What was her previous job?", "Where did she use to work?", "her former employer".
+_HISTORY = re.compile(
+    r"\b(?:before|previous(?:ly)?|used to|use to|former(?:ly)?|earlier|originally|prior"
+    r"|in the past|any more|anymore|no longer)\b",
+    re.I,
+)
+
+
+def asked_of_time(query: str) -> TimeAsked:
+    """What a question asks of time: what held before (a history cue), what happened (a
+    past tense), else what holds now.
+
+    >>> [asked_of_time(q) for q in ("Where did Ana live before?", "Where did Ana go in May?",
+    ...                             "Where does Ana live?")]
+    [<TimeAsked.HISTORY: 'history'>, <TimeAsked.PAST: 'past'>, <TimeAsked.PRESENT: 'present'>]
+    """
+    if _HISTORY.search(query):
+        return TimeAsked.HISTORY
+    asked = query.rstrip(" ?!.")
+    return TimeAsked.PAST if tense_at(asked, len(asked)) is Tense.PAST else TimeAsked.PRESENT
 
 
 def analyze(query: str, now: datetime) -> QueryIntent:
@@ -91,9 +116,10 @@ def analyze(query: str, now: datetime) -> QueryIntent:
     times = tuple(
         s.value for s in find_temporal(query, now) if s.kind is SignalKind.DATE and s.value
     )
-    present = not times and tense_at(query, 0) is Tense.PRESENT
+    asked = asked_of_time(query)
+    present = not times and tense_at(query, 0) is Tense.PRESENT and asked is not TimeAsked.HISTORY
     asks_assistant = _OF_ASSISTANT.search(query) is not None
-    return QueryIntent(needs, names, times, now if present else None, asks_assistant)
+    return QueryIntent(needs, names, times, now if present else None, asks_assistant, asked)
 
 
 # A question about what the assistant said: it addresses the assistant or names its advice.

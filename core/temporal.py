@@ -12,8 +12,10 @@ past one ("we went in October"). A recurring or life date ("my birthday is on 3 
 "I was born on 3 March") and what the present says of every year ("Rome is lovely in
 October") have no year said or implied, and the value has none: ``--03-03``, ``--10``
 (ISO 8601's yearless forms), unless the caller asks to assume one (``assume_year``: a
-query's "in May" means the nearest past May). Weekdays take the nearest past occurrence,
-or the nearest future one of a coming occasion.
+query's "in May" means the nearest past May). Numeric dates ("27/06", "6/27/2025",
+"27.06.", "2025-06-27") are read by ``core/numeric_dates.py``: day or month first only
+when the numbers or the form say so; an ambiguous "03/04" stays undated. Weekdays take
+the nearest past occurrence, or the nearest future one of a coming occasion.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from datetime import date, datetime, timedelta
 
 from .extraction import Signal, SignalKind
 from .lexicon import MONTH_ABBREVIATIONS, MONTHS, NUMBER_WORDS, SEASONS, WEEKDAYS
+from .numeric_dates import NUMERIC_DATE, numeric_date
 from .tense import Tense, date_tense, tense_at
 
 __all__ = ["Tense", "find_temporal", "render", "tense_at"]
@@ -112,7 +115,9 @@ def _long(day: date) -> str:
 def _resolve(
     match: re.Match[str], resolver: Resolver, text: str, today: date, assume_year: bool
 ) -> Signal | None:
-    tense = date_tense(text, match.start(), day=bool(match.groupdict().get("day")))
+    said = match.groupdict()
+    day = bool(said.get("day") or said.get("first") or said.get("iso_day"))
+    tense = date_tense(text, match.start(), day=day)
     if assume_year and tense is Tense.PRESENT:
         tense = Tense.PAST
     value = resolver(match, today, tense)
@@ -192,22 +197,30 @@ def _implied_tense(match: re.Match[str], tense: Tense) -> Tense:
 # -- resolvers: (match, today, tense) -> ISO value ---------------------------
 
 
-def _iso(match: re.Match[str], today: date, tense: Tense) -> str | None:
-    try:
-        return date.fromisoformat(match.group(0)).isoformat()
-    except ValueError:
+def _numeric(match: re.Match[str], today: date, tense: Tense) -> str | None:
+    """ "on 27/06", "6/27/2025", "2025-06-27": core/numeric_dates.py reads the order."""
+    said = numeric_date(match)
+    if said is None:
         return None
+    return _calendar_day(said.day, said.month, said.year, match, today, tense)
 
 
 def _day_month_year(match: re.Match[str], today: date, tense: Tense) -> str | None:
     day = int(re.sub(r"\D", "", match.group("day")))
     month = _month_number(match.group("month"))
-    year_text = match.group("year")
+    year = int(match.group("year")) if match.group("year") else None
+    return _calendar_day(day, month, year, match, today, tense)
+
+
+def _calendar_day(
+    day: int, month: int, year: int | None, match: re.Match[str], today: date, tense: Tense
+) -> str | None:
+    """A day of the calendar; without a year, yearless in the present, else by tense."""
     tense = _implied_tense(match, tense)
     try:
-        if not year_text and tense is Tense.PRESENT:
+        if year is None and tense is Tense.PRESENT:
             return date(2000, month, day).isoformat().replace("2000", "-", 1)
-        year = int(year_text) if year_text else _nearest_day(month, day, today, tense).year
+        year = year if year is not None else _nearest_day(month, day, today, tense).year
         return date(year, month, day).isoformat()
     except ValueError:
         return None
@@ -332,7 +345,7 @@ def _rule(pattern: str, resolver: Resolver, flags: int = re.I) -> tuple[re.Patte
 
 
 _DATE_RULES: tuple[tuple[re.Pattern[str], Resolver], ...] = (
-    _rule(r"\b\d{4}-\d{2}-\d{2}\b", _iso),
+    (NUMERIC_DATE, _numeric),
     _rule(
         rf"\b{_PREP}(?:the )?(?P<day>{_DAY}) (?:of )?(?P<month>{_MONTH})\b"
         r"(?:,? (?P<year>\d{4}))?",

@@ -223,6 +223,16 @@ class EvidenceSealer:
             data_key, b"provmem-subject-secret\x1f" + purpose.encode(), "sha256"
         ).digest()
 
+    async def deployment_data_secret(self, purpose: str) -> bytes:
+        """A key derived from the deployment's data key for one purpose (keyed record
+        keys: infra/record_keys.py). Unlike :meth:`deployment_secret` it survives a
+        master-key rotation (the data key is re-wrapped, not replaced), so what it keys
+        stays comparable: a compacted log's keys must not change."""
+        data_key = await self._data_key(DEPLOYMENT_KEY_ID, create=True)
+        return hmac.new(
+            data_key, b"provmem-deployment-secret\x1f" + purpose.encode(), "sha256"
+        ).digest()
+
     def deployment_secret(self, purpose: str) -> bytes:
         """A key derived from the master key for one purpose (scope tags of the index)."""
         return self._wrapper.derive(purpose)

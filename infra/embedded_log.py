@@ -36,6 +36,9 @@ _COMPACT = (
 )
 
 
+_EXPUNGE = "DELETE FROM records WHERE topic=? AND partition=? AND key=?"
+
+
 class UnknownTopicError(KeyError):
     """Raised when a topic was never created."""
 
@@ -136,6 +139,18 @@ class EmbeddedEventLog:
         of its own (an erasure compacts many large records): the event loop and this
         client's connection stay free meanwhile, and SQLite's lock orders it with appends."""
         return await asyncio.to_thread(_compact, self._path, (topic, *more))
+
+    async def expunge(self, topic: str, partition: int, keys: Sequence[bytes]) -> int:
+        """Delete every record of ``keys`` on one partition, tombstones too (an erasure of
+        records keyed as an older version keyed them: nothing later shares their key, so
+        compaction alone would keep them). Returns the records removed."""
+        if not keys:
+            return 0
+        with self._conn:
+            self._conn.execute("BEGIN IMMEDIATE")
+            return sum(
+                int(self._conn.execute(_EXPUNGE, (topic, partition, key)).rowcount) for key in keys
+            )
 
     async def purge(self) -> int:
         """After an erasure (compaction deleted its records, secure_delete zeroed them):

@@ -111,6 +111,9 @@ class QdrantVectorIndex(VectorIndex):
         query = qm.SparseVector(indices=indices, values=values)
         return await self._search(query, SPARSE, scope_key, limit, kind)
 
+    async def open(self) -> None:
+        await self._open()
+
     async def count(self, scope_key: str) -> int:
         client = await self._open()
         result = await client.count(

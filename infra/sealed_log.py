@@ -19,6 +19,10 @@ only, an identifier, never the agent or the session. Opening:
   its erasure: a new key under the same id; or the record was altered) reads as erased:
   value None, like a tombstone, with one warning per key and reason; it never raises.
 
+Keys: a record the caller's *key policy* names (turns, fact-changes: their tombstones too)
+is appended under a keyed fingerprint of its key (infra/record_keys.py), never the raw
+id; reading leaves keys as they are (a reader fingerprints the id it looks for).
+
 :class:`SealedLog` is an :class:`EventLog` over another one that does both; the faust
 workers, which consume Kafka directly, call :meth:`LogSealer.open` on each input record
 and :meth:`LogSealer.seal` on each record they produce.
@@ -37,6 +41,7 @@ from cryptography.exceptions import InvalidTag
 from ..core.ports import Append, EventLog, LogRecord, TopicConfig
 from .crypto import EvidenceSealer, MissingDataKeyError, is_blob
 from .embedded_log import EmbeddedEventLog
+from .record_keys import PLAIN_KEYS, RecordKeys
 
 __all__ = [
     "ENVELOPE",
@@ -46,6 +51,7 @@ __all__ = [
     "Sealing",
     "is_sealed",
     "raw_log",
+    "record_keys",
     "sealing",
 ]
 
@@ -67,6 +73,13 @@ class Sealing:
 
 #: The policy: the sealing of a record appended to a topic (None: left as it is).
 Policy = Callable[[str, Append], Sealing | None]
+#: Whether a record appended to a topic is keyed: its key a keyed fingerprint of the id
+#: it names (infra/record_keys.py), tombstones included.
+KeyPolicy = Callable[[str, Append], bool]
+
+
+def _unkeyed(topic: str, record: Append) -> bool:
+    return False
 
 
 def is_sealed(value: bytes | None) -> bool:
@@ -80,9 +93,16 @@ class LogSealer:
 
     sealer: EvidenceSealer
     policy: Policy
+    keyed: KeyPolicy = _unkeyed
     _warned: set[tuple[str, str]] = field(default_factory=set)
 
+    def __post_init__(self) -> None:
+        self.keys = RecordKeys(self.sealer)
+
     async def seal(self, topic: str, record: Append) -> Append:
+        """The record as it is appended: its value sealed, its key keyed (by policy)."""
+        if record.key is not None and self.keyed(topic, record):
+            record = replace(record, key=await self.keys.key_of(record.key))
         if record.value is None or is_sealed(record.value):
             return record
         sealing = self.policy(topic, record)
@@ -188,6 +208,10 @@ class SealedCompactingLog(SealedLog):
     async def compact(self, topic: str, *more: str) -> int:
         return int(await self.inner.compact(topic, *more))  # type: ignore[attr-defined]
 
+    async def expunge(self, topic: str, partition: int, keys: Sequence[bytes]) -> int:
+        """Records under these keys exactly as they are at rest (not keyed again)."""
+        return int(await self.inner.expunge(topic, partition, keys))  # type: ignore[attr-defined]
+
     async def purge(self) -> int:
         return int(await self.inner.purge())  # type: ignore[attr-defined]
 
@@ -202,3 +226,9 @@ def sealing(log: EventLog, sealer: LogSealer) -> SealedLog:
 def raw_log(log: Any) -> Any:
     """The log under a :class:`SealedLog` (what is at rest: the byte audit reads that)."""
     return log.inner if isinstance(log, SealedLog) else log
+
+
+def record_keys(log: Any) -> RecordKeys:
+    """The record keys ``log`` appends under (its sealer's; plain ids for a log that
+    seals nothing): what a reader fingerprints a candidate id with to find its records."""
+    return log.sealer.keys if isinstance(log, SealedLog) else PLAIN_KEYS

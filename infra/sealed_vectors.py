@@ -79,6 +79,9 @@ class SealedVectorIndex:
             self._sealer.scope_tag(scope_key), sparse, limit, kind
         )
 
+    async def open(self) -> None:
+        await self.inner.open()
+
     async def count(self, scope_key: str) -> int:
         return await self.inner.count(self._sealer.scope_tag(scope_key))
 

@@ -19,13 +19,15 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from typing import TypeVar
 
 import structlog
 
 from ..core.events import Fact, TurnRecorded
 from ..core.ports import BulkStateStore
 from .crypto import EvidenceSealer, MissingDataKeyError
+from .record_keys import KeyPrint, RecordKeys
 
 __all__ = ["Bodies", "SealedGateState", "ViewSealer"]
 
@@ -40,6 +42,7 @@ class ViewSealer:
     def __init__(self, sealer: EvidenceSealer) -> None:
         self._sealer = sealer
         self._scope_key = sealer.deployment_secret(_SCOPES)
+        self._keys = RecordKeys(sealer)
 
     async def seal(self, scope_key: str, plain: str) -> str:
         return await self._sealer.seal_blob(scope_key, plain)
@@ -69,6 +72,10 @@ class ViewSealer:
     async def term_key(self, scope_key: str) -> bytes:
         """The subject's BM25 term key (infra/sparse.py: ``keyed_terms``)."""
         return await self._sealer.subject_secret(scope_key, "bm25-terms")
+
+    async def key_printer(self) -> KeyPrint:
+        """The keyed fingerprint of an id in a state key (the log's record keys' own)."""
+        return await self._keys.printer()
 
     def scope_tag(self, scope_key: str) -> str:
         """The scope as the vector index's filter key (keyed by the deployment)."""
@@ -115,28 +122,43 @@ _GATE, _FACT = "gate|", "|fact|"
 
 
 class SealedGateState:
-    """A :class:`StateStore` whose gate fact records (a fact with its vector, keys
-    ``…gate|<scope>|fact|<id>``) are sealed under the subject's data key. A sealed record
-    keeps the fact's version and scope readable (``{"fact": {"version", "scope"},
-    "sealed": …}``), so a store's JSON field extraction (``load_fields_many``: a subject
-    erasure reads versions only) still works without opening anything. Other records
-    (indexes of fact ids, ``seen`` marks, the erasure ledger) pass through."""
+    """A :class:`StateStore` of the gate's records, sealed and keyed at rest.
+
+    - A fact record (a fact with its vector, ``…gate|<scope>|fact|<id>``) is sealed under
+      the subject's data key, keeping the fact's version and scope readable
+      (``{"fact": {"version", "scope"}, "sealed": …}``), so a store's JSON field
+      extraction (``load_fields_many``: a subject erasure reads versions only) still works
+      without opening anything.
+    - A scope's index (``…gate|<scope>|index``: its fact ids) is sealed under the
+      subject's data key too (``{"index": 1, "sealed": …}``); an empty one (a subject
+      erasure writes it after the key is gone) stays as it is.
+    - The id in a fact record's or a ``seen`` mark's key is a keyed fingerprint
+      (infra/record_keys.py): on Kafka the table's changelog keeps each key, a deleted
+      one as a tombstone. A key stored raw (an older store) is still read and deleted.
+
+    Other records (the erasure ledger) pass through."""
 
     def __init__(self, inner: BulkStateStore, sealer: ViewSealer) -> None:
         self.inner = inner
         self._sealer = sealer
 
     async def load(self, key: str) -> bytes | None:
-        return await self._open(await self.inner.load(key))
+        for stored in await self._forms(key):
+            raw = await self.inner.load(stored)
+            if raw is not None:
+                return await self._open(raw)
+        return None
 
     async def save(self, key: str, value: bytes) -> None:
-        await self.inner.save(key, await self._seal(key, value))
+        forms = await self._forms(key)
+        await self.inner.save(forms[0], await self._seal(key, value))
 
     async def delete(self, key: str) -> None:
-        await self.inner.delete(key)
+        for stored in await self._forms(key):
+            await self.inner.delete(stored)
 
     async def load_many(self, keys: Sequence[str]) -> dict[str, bytes]:
-        found = await self.inner.load_many(keys)
+        found = await self._many(keys, self.inner.load_many)
         opened = {key: await self._open(raw) for key, raw in found.items()}
         return {key: raw for key, raw in opened.items() if raw is not None}
 
@@ -144,29 +166,79 @@ class SealedGateState:
         self, keys: Sequence[str], paths: Sequence[str]
     ) -> dict[str, tuple[object, ...]]:
         """Fields of the visible part (``$.fact.version``, ``$.fact.scope``)."""
-        return await self.inner.load_fields_many(keys, paths)
+
+        async def read(stored: Sequence[str]) -> dict[str, tuple[object, ...]]:
+            return await self.inner.load_fields_many(stored, paths)
+
+        return await self._many(keys, read)
 
     async def replace_many(self, deletes: Sequence[str], saves: Mapping[str, bytes]) -> None:
         """In one transaction where the inner store can (infra/bulk_state.py: else one
-        key at a time)."""
-        sealed = {key: await self._seal(key, value) for key, value in saves.items()}
-        await self.inner.replace_many(deletes, sealed)
+        key at a time); a deleted key goes in both its forms."""
+        gone = [stored for key in deletes for stored in await self._forms(key)]
+        sealed = {
+            (await self._forms(key))[0]: await self._seal(key, value)
+            for key, value in saves.items()
+        }
+        await self.inner.replace_many(gone, sealed)
 
     async def keys_with_prefix(self, prefix: str) -> list[str]:
+        """The keys as stored (keyed ids)."""
         found: list[str] = await self.inner.keys_with_prefix(prefix)  # type: ignore[attr-defined]
         return found
 
+    async def _many(
+        self, keys: Sequence[str], read: Callable[[Sequence[str]], Awaitable[dict[str, _V]]]
+    ) -> dict[str, _V]:
+        """A bulk read of ``keys``: keyed forms first, then the raw ones not found."""
+        forms = {key: await self._forms(key) for key in keys}
+        keyed = {f[0]: key for key, f in forms.items()}
+        found = {keyed[s]: value for s, value in (await read(list(keyed))).items()}
+        older = {f[1]: key for key, f in forms.items() if len(f) > 1 and key not in found}
+        if older:
+            found.update({older[s]: value for s, value in (await read(list(older))).items()})
+        return found
+
+    async def _forms(self, key: str) -> tuple[str, ...]:
+        """The key as stored (its id keyed), then as an older store kept it (raw)."""
+        if _GATE not in key:
+            return (key,)
+        head, kind, item = key.rsplit("|", 2) if key.count("|") >= 3 else (key, "", "")
+        if kind not in _KEYED_KINDS or not item or item.startswith(_KEYED):
+            return (key,)
+        printer = await self._sealer.key_printer()
+        return (f"{head}|{kind}|{printer(item).decode('ascii')}", key)
+
     async def _seal(self, key: str, value: bytes) -> bytes:
+        if _GATE in key and key.endswith(_INDEX):
+            return await self._seal_index(key, value)
         if _GATE not in key or _FACT not in key:
             return value
-        scope_key = key.split(_GATE, 1)[1].split("|", 1)[0]
         fact = json.loads(value)["fact"]
         visible = {"version": fact["version"], "scope": fact["scope"]}
-        sealed = await self._sealer.seal(scope_key, value.decode("utf-8"))
+        sealed = await self._sealer.seal(_scope_of(key), value.decode("utf-8"))
         return json.dumps({"fact": visible, "sealed": sealed}).encode("utf-8")
 
+    async def _seal_index(self, key: str, value: bytes) -> bytes:
+        if not json.loads(value).get("facts"):
+            return value  # names no fact (a cleared scope: its key may be gone)
+        sealed = await self._sealer.seal(_scope_of(key), value.decode("utf-8"))
+        return json.dumps({"index": 1, "sealed": sealed}).encode("utf-8")
+
     async def _open(self, raw: bytes | None) -> bytes | None:
-        if raw is None or not raw.startswith(b'{"fact"') or b'"sealed"' not in raw:
+        if raw is None or not raw.startswith((b'{"fact"', b'{"index"')):
+            return raw
+        if b'"sealed"' not in raw:
             return raw
         plain = await self._sealer.open(json.loads(raw)["sealed"])
         return None if plain is None else plain.encode("utf-8")
+
+
+_V = TypeVar("_V")
+_KEYED_KINDS = ("fact", "seen")
+_KEYED = "rk1_"
+_INDEX = "|index"
+
+
+def _scope_of(key: str) -> str:
+    return key.split(_GATE, 1)[1].split("|", 1)[0]

@@ -100,6 +100,9 @@ class EdgeVectorIndex(VectorIndex):
         query = edge.Query.Nearest(edge.SparseVector(indices, values), using=SPARSE)
         return self._search(query, scope_key, limit, kind)
 
+    async def open(self) -> None:
+        self._open()
+
     async def count(self, scope_key: str) -> int:
         return self._open().count(edge.CountRequest(exact=True, filter=self._filter(scope_key)))
 

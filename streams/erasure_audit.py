@@ -18,6 +18,7 @@ import structlog
 
 from ..core.events import ErasureRequested
 from ..core.memory_state import ScopeMemory
+from ..infra.sealed_log import record_keys
 from .erasure_fingerprints import Fingerprint, fragments_in
 from .erasure_ledger import AuditKeys, Recorded
 from .erasure_ports import ErasureDeps, Gate
@@ -134,9 +135,11 @@ class ErasureAudit:
         an erased turn, or a fact change still citing erased evidence. (The embedded log
         compacts at once; a Kafka broker's log cleaner drops the older records later.)"""
         erased, names, count = set(erased_ids), self.deps.names, 0
+        printer = await record_keys(self.deps.log).printer()
+        keys = {printer(i) for i in erased} | {i.encode() for i in erased}  # older logs: raw
         for partition in range(await self.deps.log.partitions(names.turns)):
             latest = await self._latest(names.turns, partition)
-            count += sum(_turn_survives(key, value, erased) for key, value in latest.items())
+            count += sum(_turn_survives(key, value, keys) for key, value in latest.items())
         for partition in range(await self.deps.log.partitions(names.fact_changes)):
             latest = await self._latest(names.fact_changes, partition)
             count += sum(_change_survives(value, erased) for value in latest.values())
@@ -155,13 +158,14 @@ def _cited(memory: ScopeMemory, erased: set[str]) -> int:
     return sum(bool(set(f.evidence_ids) & erased) for f in memory.facts.values())
 
 
-def _turn_survives(key: bytes, value: bytes | None, erased: set[str]) -> bool:
-    """A turns record that compaction keeps is a trace when its key is an erased turn
-    (turn records are sealed: the key is what counts). A control record names ids, not
-    content, and is tombstoned after its erasure ran."""
+def _turn_survives(key: bytes, value: bytes | None, erased: set[bytes]) -> bool:
+    """A turns record that compaction keeps is a trace when its key is an erased turn's
+    (turn records are sealed: the key is what counts; ``erased`` holds both key forms,
+    keyed and raw). A control record names ids, not content, and is tombstoned after
+    its erasure ran."""
     if value is None or key.startswith(CONTROL_PREFIX):
         return False
-    return key.decode(errors="replace") in erased
+    return key in erased
 
 
 def _change_survives(value: bytes | None, erased: set[str]) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TypeVar
@@ -26,6 +26,8 @@ from ..core.events import ErasureRequested, ErasureTarget, FactChanged, FactOp, 
 from ..core.ports import Append, EventLog, LogRecord
 from ..core.scope import partition_for
 from ..infra.crypto import subject_key_id
+from ..infra.record_keys import RecordKeys
+from ..infra.sealed_log import raw_log, record_keys
 from .erasure_journal import Journal
 from .erasure_ports import ErasureDeps, Gate
 from .gate_store import FactVersion
@@ -42,16 +44,31 @@ Views = asyncio.Future[int] | None
 
 @dataclass(frozen=True)
 class ScopeLog:
-    """One pass over the scope's turns partition (up to a control record's offset)."""
+    """One pass over the scope's turns partition (up to a control record's offset).
+
+    A tombstone's key is a keyed fingerprint of the evidence id (infra/record_keys.py),
+    so the ids tombstoned are found by fingerprinting the scope's turns (:meth:`resolve`).
+    ``legacy``: turns whose record carries the raw id as its key (written before keyed
+    keys); their erasure tombstones that key too, or compaction would keep the record."""
 
     turns: list[TurnRecorded] = field(default_factory=list)
     tombstoned: set[str] = field(default_factory=set)
+    tombstone_keys: set[bytes] = field(default_factory=set)
+    legacy: set[str] = field(default_factory=set)
 
     def collect(self, scope_key: str, record: LogRecord) -> None:
         if record.value is None:
-            self.tombstoned.add((record.key or b"").decode())
+            self.tombstone_keys.add(record.key or b"")
         elif (turn := _turn(record.value)) is not None and turn.scope.key == scope_key:
             self.turns.append(turn)
+            if record.key == turn.evidence_id.encode():
+                self.legacy.add(turn.evidence_id)
+
+    async def resolve(self, keys: RecordKeys) -> ScopeLog:
+        """The evidence ids the tombstones name, among the scope's turns."""
+        ids = [turn.evidence_id for turn in self.turns]
+        self.tombstoned.update((await keys.names(self.tombstone_keys, ids)).values())
+        return self
 
 
 async def scope_log(deps: ErasureDeps, scope_key: str, until: int | None) -> ScopeLog:
@@ -63,9 +80,9 @@ async def scope_log(deps: ErasureDeps, scope_key: str, until: int | None) -> Sco
         offset = batch[-1].offset + 1
         for record in batch:
             if until is not None and record.offset >= until:
-                return scan
+                return await scan.resolve(record_keys(deps.log))
             scan.collect(scope_key, record)
-    return scan
+    return await scan.resolve(record_keys(deps.log))
 
 
 @dataclass(frozen=True)
@@ -78,6 +95,7 @@ class Erasing:
     texts: list[str]
     views: Views
     journal: Journal
+    legacy: frozenset[str] = frozenset()  # erased ids with raw-keyed records (ScopeLog)
 
     @property
     def subject(self) -> bool:
@@ -97,7 +115,8 @@ class Cascade:
         deps = self.deps
         partition = partition_for(job.request.scope.key, deps.settings.partitions)
         tombstones = [Append(partition, e.encode(), None) for e in job.erased_ids]
-        await deps.log.append(deps.names.turns, tombstones)
+        await deps.log.append(deps.names.turns, tombstones)  # keyed by the sealed log
+        await self._forget_legacy(deps.names.turns, partition, job.legacy)
         kept = remaining(job.live, set(job.erased_ids))
         if kept:
             changes, save = await self._rederive(job, kept)
@@ -159,6 +178,29 @@ class Cascade:
             if c.op is FactOp.ERASE
         ]
         await send_all(self.deps.log, out)
+        if job.legacy:  # an older log: its fact records may be keyed by the raw id too
+            await self._forget_legacy(topic, partition, self._legacy_facts(changes))
+
+    def _legacy_facts(self, changes: list[FactChanged]) -> set[str]:
+        """The facts whose raw-keyed records go: on a log that compacts at once every
+        changed one (its keyed change supersedes them); on Kafka the erased ones (a raw
+        tombstone of a fact that lives on would read as its erasure)."""
+        if self.deps.capabilities.compacting is not None:
+            return {c.fact_id for c in changes}
+        return {c.fact_id for c in changes if c.op is FactOp.ERASE}
+
+    async def _forget_legacy(self, topic: str, partition: int, ids: Iterable[str]) -> None:
+        """Records appended before keyed record keys, under the raw ids: compaction drops
+        a record only for a later one of the same key. A log that compacts on demand
+        deletes them; on Kafka a tombstone under the raw key goes (through the log under
+        the sealer, which would key it), and stays until the broker's cleaner drops it."""
+        keys = [i.encode() for i in sorted(ids)]
+        compacting = self.deps.capabilities.compacting
+        if compacting is not None:
+            await compacting.expunge(topic, partition, keys)
+        elif keys:
+            tombstones = [Append(partition, key, None) for key in keys]
+            await raw_log(self.deps.log).append(topic, tombstones)
 
     async def _clean_while_compacting(self, job: Erasing, save: SaveGate) -> dict[str, int]:
         """A subject erasure deletes the scope's views and index points by scope, so the

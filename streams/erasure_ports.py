@@ -15,7 +15,7 @@ tests/contract/test_erasure_ports.py holds every adapter to the ports it claims.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -46,6 +46,10 @@ Settle = Callable[[int], Awaitable[None]]
 class CompactingLog(Protocol):
     async def compact(self, topic: str, *more: str) -> int:
         """Keep the latest record of each key of the topics; the records removed."""
+        ...
+
+    async def expunge(self, topic: str, partition: int, keys: Sequence[bytes]) -> int:
+        """Delete every record under these keys (as stored) of one partition."""
         ...
 
 

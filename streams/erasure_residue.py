@@ -85,8 +85,8 @@ class ErasureResidue:
     async def _scrub(self) -> None:
         """A view file that still holds a mark after the purge is rewritten: SQLite's
         secure_delete zeroes deleted cells, not a stale copy a page rebalance left in a
-        page's free space. (The log is no ScrubbableStore: its file keeps erased ids as
-        tombstone keys, by design.)"""
+        page's free space. (The log is no ScrubbableStore: compaction with secure_delete
+        removes its records, and its keys are keyed fingerprints.)"""
         key = audit_key(master_key(self.deps.settings))
         scanner = ResidueScanner(key, ErasedMarks.from_json(await self.marks()))
         scanned: dict[Path, bool] = {}  # the views and the evidence share one file
@@ -141,8 +141,9 @@ async def byte_audit(
     they were kept): nothing to scan. ``files`` False: not the data folder (see
     :func:`owns_its_folder`).
 
-    Not hits: an erased id as a tombstone's key (a compacted log keeps it so readers learn
-    of the erasure); a word that is part of a scope key (an identifier on every record,
+    A record's key always counts: the turns and fact-changes keys are keyed fingerprints
+    (infra/record_keys.py), so an erased id as a key, a tombstone's included, is residue.
+    Not hits: a word that is part of a scope key (an identifier on every record,
     not content). A sealed record (infra/sealed_log.py) counts whatever its scope; only a
     record written before the log was sealed may hold a word of another scope (two
     subjects may share a word) or an erased id in the erasure request, in the log's file

@@ -23,6 +23,7 @@ from ..core.ports import BulkStateStore, LogRecord
 from ..infra.bulk_state import PerKeyBulkState
 from ..infra.crypto import EvidenceSealer
 from ..infra.kafka_log import KafkaEventLog
+from ..infra.record_keys import RecordKeys
 from ..infra.sealing import SealedGateState, ViewSealer
 from ..infra.settings import Settings
 from .delivery import DeliveryGuard, Partition
@@ -31,7 +32,7 @@ from .erasure_cascade import views_applied
 from .erasure_ports import ErasureDeps, capabilities_of
 from .erasure_requests import ErasureRouter, ScopeRecords
 from .faust_compat import fence_commits, require_tested_faust
-from .indexing import EvidenceIndexer
+from .indexing import EvidenceIndexer, TombstonedTurns
 from .outcome import Origin, Outgoing, execute
 from .pipeline import Deriver, Materializer
 from .runtime.kafka import verify_deployment_key, worker_adapters, worker_sealer
@@ -317,7 +318,8 @@ def _handlers(
         names, settings.partitions, derive_deps(settings, evidence, state, sealer, embedder)
     )
     materializer = Materializer(names, views, index)
-    indexer = EvidenceIndexer(index, sealer) if index is not None else None
+    tombstones = TombstonedTurns(RecordKeys(sealer))  # a worker's cascade deletes its points
+    indexer = EvidenceIndexer(index, sealer, tombstones) if index is not None else None
     cascade_log = adapters.cascade_log
     vectors = index.vectors if index is not None else None
     eraser = Eraser(

@@ -10,6 +10,7 @@ in memory, embedded, never stored as text: evidence points carry no text payload
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -19,6 +20,7 @@ from pydantic import ValidationError
 from ..core.events import Fact, FactChanged, FactOp, TurnRecorded
 from ..core.ports import (
     CachingEmbedder,
+    EventLog,
     EvidenceSealing,
     LogRecord,
     PurgeableStore,
@@ -27,9 +29,14 @@ from ..core.ports import (
     VectorPoint,
 )
 from ..core.signals import indexed_anchor_terms
+from ..infra.record_keys import PLAIN_KEYS, RecordKeys, is_keyed
 from ..infra.sparse import anchor_vector, with_anchors
 from .outcome import Outcome
 from .topics import TURNS
+
+#: How many indexed turns' keyed record keys an indexer remembers (to match tombstones).
+REMEMBERED = 100_000
+_SCAN = 1000
 
 
 class KeywordEncoder(Protocol):
@@ -124,26 +131,87 @@ def _embed_transient(embedder: CachingEmbedder, texts: Sequence[str]) -> list[li
     return embedder.embed_transient(texts)
 
 
-class EvidenceIndexer:
-    """Turns -> raw evidence points (the raw-evidence retrieval route)."""
+class TombstonedTurns:
+    """The evidence ids that turns' tombstones name.
 
-    def __init__(self, index: SearchIndex, sealer: EvidenceSealing) -> None:
+    A tombstone's key is a keyed fingerprint of the evidence id (infra/record_keys.py):
+    its id is found among the turns this reader met (the latest :data:`REMEMBERED`),
+    else, given ``log``, among the partition's turns before the tombstone (read through
+    the log's sealer; a turn compacted away is not found, nor needed: whoever read it
+    met its tombstone then). A raw key (a tombstone of an older log) is the id."""
+
+    def __init__(self, keys: RecordKeys = PLAIN_KEYS, log: EventLog | None = None) -> None:
+        self._keys = keys
+        self._log = log
+        self._met: OrderedDict[bytes, str] = OrderedDict()
+
+    async def remember(self, turns: Sequence[TurnRecorded]) -> None:
+        printer = await self._keys.printer()
+        for turn in turns:
+            self._met[printer(turn.evidence_id)] = turn.evidence_id
+        while len(self._met) > REMEMBERED:
+            self._met.popitem(last=False)
+
+    async def ids(self, tombstones: Sequence[LogRecord]) -> list[str]:
+        return list(dict.fromkeys((await self.named(tombstones)).values()))
+
+    async def named(self, tombstones: Sequence[LogRecord]) -> dict[bytes, str]:
+        """Each tombstone's key -> the evidence id it names (those found)."""
+        found: dict[bytes, str] = {}
+        unknown = []
+        for record in tombstones:
+            key = record.key or b""
+            if not is_keyed(key):
+                found[key] = key.decode("utf-8", "replace")
+            elif key in self._met:
+                found[key] = self._met[key]
+            else:
+                unknown.append(record)
+        if unknown and self._log is not None:
+            for partition in sorted({t.partition for t in unknown}):
+                mine = [t for t in unknown if t.partition == partition]
+                found.update(await self._on_log(self._log, mine))
+        return found
+
+    async def _on_log(self, log: EventLog, tombstones: Sequence[LogRecord]) -> dict[bytes, str]:
+        """The ids of one partition's tombstones, among the turns before them."""
+        topic, partition = tombstones[0].topic, tombstones[0].partition
+        end, offset, ids = max(t.offset for t in tombstones), 0, []
+        while offset < end and (batch := await log.read(topic, partition, offset, _SCAN)):
+            offset = batch[-1].offset + 1
+            turns = [decode_turn(r.value) for r in batch if r.value and r.offset < end]
+            ids += [t.evidence_id for t in turns if t is not None]
+        wanted = {t.key or b"" for t in tombstones}
+        return await self._keys.names(wanted, ids)
+
+
+class EvidenceIndexer:
+    """Turns -> raw evidence points (the raw-evidence retrieval route); a turn's
+    tombstone deletes its point (``tombstones`` finds its id)."""
+
+    def __init__(
+        self,
+        index: SearchIndex,
+        sealer: EvidenceSealing,
+        tombstones: TombstonedTurns | None = None,
+    ) -> None:
         self._index = index
         self._sealer = sealer
+        self._tombstones = tombstones or TombstonedTurns()
 
     async def handle_batch(self, records: Sequence[LogRecord]) -> Outcome:
+        decoded = [(r, decode_turn(r.value)) for r in records if r.value is not None]
+        met = [turn for _, turn in decoded if turn is not None]
+        await self._tombstones.remember(met)
+        erased = await self._tombstones.ids([r for r in records if r.value is None])
         turns: list[tuple[TurnRecorded, str]] = []
-        erased: list[str] = []
-        for record in records:
-            if record.value is None:
-                erased.append((record.key or b"").decode())
-                continue
-            turn = decode_turn(record.value)
-            if turn is not None and turn.action == "say":  # actions are covered by facts
-                try:
-                    turns.append((turn, await self._sealer.open(turn.text)))
-                except LookupError:
-                    continue  # its subject was erased: the data key is gone
+        for turn in met:
+            if turn.action != "say" or turn.evidence_id in erased:
+                continue  # actions are covered by facts
+            try:
+                turns.append((turn, await self._sealer.open(turn.text)))
+            except LookupError:
+                continue  # its subject was erased: the data key is gone
         if erased:
             await self._index.erased(erased)
         if turns:

@@ -16,8 +16,9 @@ A hit in a record of a compacted topic that a later record of its key supersedes
 older version, a turn before its tombstone) is not counted as residue but as *awaiting
 compaction*: a compacting broker drops it within the topics' bound (streams/topics.py
 ``COMPACTION``), and the receipt and ``provmem audit erasure`` say how many records
-and that bound. The erasure's own request and control record name the ids they erase,
-as a tombstone's key does: only their words count; an ERASE change holds no content.
+and that bound. The erasure's own request and control record name the ids they erase:
+only their words count; an ERASE change holds no content. A record's key always counts
+(an erased id as a key is residue: turns and fact-changes keys are keyed fingerprints).
 """
 
 from __future__ import annotations
@@ -116,11 +117,12 @@ class LogAudit:
                 record, value = item.record, item.record.value
                 scope = _scope_of(value)
                 scopes.add(scope or "")
-                parts = [(item.location, record.key, value)]
+                parts = [(item.location, None, value)]
                 own = value is not None and config.name != names.erasure_requests
-                at_rest: list[Hit] = []
+                # a key always counts: record keys are keyed (infra/record_keys.py)
+                at_rest = self.hits.scan_records([(item.location, record.key, None)])
                 if is_sealed(value) or (own and scope in (None, self.scope_key)):
-                    at_rest = self.hits.scan_records(parts)
+                    at_rest += self.hits.scan_records(parts)
                 else:
                     allowed.scan_records(parts)
                 opened: list[Hit] = []

@@ -67,6 +67,10 @@ class Origin:
         return cls(record.topic, record.partition, record.offset)
 
 
+#: The key of a dead letter's *redriven* marker (services/memory/dlq.py).
+REDRIVEN_MARKER = b"provmem:redriven"
+
+
 def dead_letter(
     names: TopicNames,
     stage: str,

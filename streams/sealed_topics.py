@@ -14,6 +14,11 @@ erasure-requests   the deployment's data key (a request outlives its subject's k
 
 Receipts (counts and keyed fingerprints), data keys, API key records and tombstones stay
 as they are. The envelope shows the scope key (``org/project/user``) where it is known.
+
+Record keys that name an evidence item or a fact (turns, fact-changes, and a dead
+letter's, should one carry a key) are keyed fingerprints (infra/record_keys.py), the
+tombstones' too; an erasure control record's key (``erasure|<request id>``) and a
+re-drive marker's stay as they are: they name no subject.
 """
 
 from __future__ import annotations
@@ -29,15 +34,16 @@ from ..core.ports import Append, EventLog
 from ..core.scope import Scope
 from ..infra.crypto import EvidenceSealer
 from ..infra.sealed_log import LogSealer, SealedLog, Sealing, sealing
+from .outcome import REDRIVEN_MARKER
 from .pipeline import CONTROL_PREFIX
 from .topics import TopicNames
 
-__all__ = ["log_sealer", "sealed_log"]
+__all__ = ["keyed_record", "log_sealer", "sealed_log"]
 
 
 def log_sealer(sealer: EvidenceSealer, names: TopicNames) -> LogSealer:
     """The record sealer of a deployment's topics (the faust workers call it directly)."""
-    return LogSealer(sealer, partial(record_sealing, names))
+    return LogSealer(sealer, partial(record_sealing, names), partial(keyed_record, names))
 
 
 def sealed_log(log: EventLog, sealer: EvidenceSealer, names: TopicNames) -> SealedLog:
@@ -59,6 +65,17 @@ def record_sealing(names: TopicNames, topic: str, record: Append) -> Sealing | N
     if topic == names.erasure_requests:
         return _deployment(body)
     return None
+
+
+def keyed_record(names: TopicNames, topic: str, record: Append) -> bool:
+    """Whether a record's key is keyed: every key on turns (but a control record's),
+    fact-changes and dead-letters (but a re-drive marker's)."""
+    key = record.key or b""
+    if topic == names.turns:
+        return not key.startswith(CONTROL_PREFIX)
+    if topic == names.dead_letters:
+        return key != REDRIVEN_MARKER
+    return topic == names.fact_changes
 
 
 def _subject(body: dict[str, Any]) -> Sealing:

@@ -7,13 +7,21 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ..core.ports import BulkStateStore, EvidenceStore, Extractor, FactViews, KeyStore
+from ..core.ports import (
+    BulkStateStore,
+    EventLog,
+    EvidenceStore,
+    Extractor,
+    FactViews,
+    KeyStore,
+)
 from ..infra.crypto import EvidenceSealer, master_key
 from ..infra.embedding import MiniLMEmbedder
+from ..infra.sealed_log import record_keys
 from ..infra.sealing import ViewSealer
 from ..infra.settings import Settings
 from .gate_store import GateStore
-from .indexing import EvidenceIndexer, SearchIndex
+from .indexing import EvidenceIndexer, SearchIndex, TombstonedTurns
 from .pipeline import DeriveDeps, Deriver, Materializer
 from .runner import StageBinding
 from .topics import TopicNames
@@ -67,17 +75,20 @@ def stage_bindings(
     views: FactViews | None,
     index: SearchIndex,
     sealer: EvidenceSealer,
+    log: EventLog,
 ) -> list[StageBinding]:
     """The runner's stages, in order, each on its topology row's input topic as the
     consumer group ``groups`` names for it. Without a deriver (a reading process on
-    Kafka) the fact changes feed the search index only."""
+    Kafka) the fact changes feed the search index only, and the evidence indexer finds
+    the ids of turns' tombstones on ``log`` (no cascade reaches this process's index)."""
     facts = Materializer(names, views, index)
     bindings = []
     if deriver is not None:
         bindings.append(StageBinding.of(DERIVE, names, groups[DERIVE.name], deriver))
     fact_stage = MATERIALIZE if deriver is not None else INDEX_FACTS
     bindings.append(StageBinding.of(fact_stage, names, groups[fact_stage.name], facts))
-    indexer = EvidenceIndexer(index, sealer)
+    tombstones = TombstonedTurns(record_keys(log), log if deriver is None else None)
+    indexer = EvidenceIndexer(index, sealer, tombstones)
     bindings.append(StageBinding.of(INDEX_EVIDENCE, names, groups[INDEX_EVIDENCE.name], indexer))
     return bindings
 

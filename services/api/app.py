@@ -109,7 +109,7 @@ def create_api(settings: Settings, memory: Memory | None = None) -> FastAPI:
         served = memory if memory is not None else Memory(await build(settings))
         if memory is None and settings.qdrant_url is None:
             # open the local index now: the folder is held, and a CLI on it sees this API
-            await served.components.vectors.count("provmem/api/probe")  # issue 17 E3b
+            await served.components.vectors.open()  # issue 17 E3b
         store: ApiKeyStore = open_key_store(settings)
         pumped = not served.components.runtime.derives_in_workers  # derives here
         pipeline = StagePump(served, pumped=pumped)

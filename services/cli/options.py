@@ -142,7 +142,7 @@ async def _memory(settings: Settings) -> Any:
 
     components = await build(settings)
     try:
-        await components.vectors.count("provmem/cli/probe")  # is the folder held? (below)
+        await components.vectors.open()  # is the folder held? (below)
         yield Memory(components)
     finally:
         await components.close()

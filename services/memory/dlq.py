@@ -22,9 +22,10 @@ from typing import Any
 from pydantic import BaseModel
 
 from ...core.ports import Append, EventLog, LogRecord
+from ...streams.outcome import REDRIVEN_MARKER
 from ...streams.topics import TopicNames
 
-_MARKER_KEY = b"provmem:redriven"
+_MARKER_KEY = REDRIVEN_MARKER
 _PAGE = 1000
 
 

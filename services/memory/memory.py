@@ -132,7 +132,7 @@ class Memory:
         ]
         offsets = await self._components.log.append(self._components.names.turns, records)
         for record, turn, offset in zip(records, turns, offsets, strict=True):
-            self._published.appended(record.partition, turn.evidence_id, offset)
+            await self._published.appended(record.partition, turn.evidence_id, offset)
 
     async def sync(self, progress: Progress | None = None) -> dict[str, int]:
         """Run this process's stages until they have handled everything on the log."""

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ...core.events import TurnRecorded
+from ...infra.sealed_log import record_keys
 from ...streams.pipeline import CONTROL_PREFIX
 from ...streams.runtime.components import Components
 from ...streams.topics import TURNS
@@ -28,12 +29,19 @@ _READ = 1024
 
 @dataclass
 class _Tail:
-    """Evidence ids of one partition from ``start`` to ``end``: id -> (offset of its last
-    record, False when that record is a tombstone: the turn was erased)."""
+    """The record keys of one partition from ``start`` to ``end``: key -> (offset of its
+    last record, False when that record is a tombstone: the turn was erased). A key is
+    the keyed fingerprint of the evidence id (infra/record_keys.py), or, on a log written
+    before keyed keys, the id itself: both are looked up."""
 
     start: int = 0
     end: int = 0
-    offsets: dict[str, tuple[int, bool]] = field(default_factory=dict)
+    offsets: dict[bytes, tuple[int, bool]] = field(default_factory=dict)
+
+    def entry(self, forms: tuple[bytes, ...]) -> tuple[int, bool] | None:
+        """The latest entry under any of an id's key forms."""
+        found = [self.offsets[form] for form in forms if form in self.offsets]
+        return max(found) if found else None
 
 
 class PublishedTurns:
@@ -41,6 +49,7 @@ class PublishedTurns:
 
     def __init__(self, components: Components) -> None:
         self._components = components
+        self._keys = record_keys(components.log)
         self._tails: dict[int, _Tail] = {}
 
     async def content_hashes(self, partition: int, evidence_ids: Iterable[str]) -> dict[str, str]:
@@ -53,16 +62,18 @@ class PublishedTurns:
                 found[evidence_id] = recorded.content_hash
         return found
 
-    def appended(self, partition: int, evidence_id: str, offset: int) -> None:
+    async def appended(self, partition: int, evidence_id: str, offset: int) -> None:
         """Note a record this process appended (so the next batch sees it unread)."""
         tail = self._tails.get(partition)
         if tail is not None and offset == tail.end:
-            tail.offsets[evidence_id] = (offset, True)
+            tail.offsets[(await self._keys.printer())(evidence_id)] = (offset, True)
             tail.end = offset + 1
 
     async def _recorded(self, partition: int, tail: _Tail, evidence_id: str) -> TurnRecorded | None:
-        if evidence_id in tail.offsets:
-            offset, live = tail.offsets[evidence_id]
+        printer = await self._keys.printer()
+        entry = tail.entry((printer(evidence_id), evidence_id.encode("utf-8")))
+        if entry is not None:
+            offset, live = entry
             return await self._read_turn(partition, offset) if live else None
         return await self._components.evidence.get(evidence_id)
 
@@ -94,7 +105,7 @@ class PublishedTurns:
             for record in batch:
                 if record.key is not None and not record.key.startswith(CONTROL_PREFIX):
                     live = record.value is not None
-                    tail.offsets[record.key.decode()] = (record.offset, live)
+                    tail.offsets[record.key] = (record.offset, live)
             tail.end = batch[-1].offset + 1
 
 

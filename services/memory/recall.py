@@ -298,9 +298,13 @@ class _Found:
 
 
 def _asking(intent: QueryIntent) -> dict[str, Any]:
-    """What projection weighs by: the present a question asks about, and whether it asks
-    what the assistant said."""
-    return {"present_at": intent.present_at, "of_assistant": intent.of_assistant}
+    """What projection weighs by: the present a question asks about, whether it asks
+    what the assistant said, and what it asks of time (a question about before)."""
+    return {
+        "present_at": intent.present_at,
+        "of_assistant": intent.of_assistant,
+        "asked": intent.asked,
+    }
 
 
 def _linked_ids(fact: Fact) -> list[str]:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...core.ports import EvidenceStore, FactViews, QueryEmbedder, VectorIndex
-from ...core.retrieval import RouteResult, agreed_raw_hits, neighbour_route
+from ...core.retrieval import RouteResult, TimeAsked, agreed_raw_hits, neighbour_route
 from ...core.signals import query_anchor_terms
 from ...core.sufficiency import QueryIntent, introduced_name, unnamed_query
 from ...infra.sparse import anchor_vector
@@ -26,11 +26,16 @@ from ...streams.indexing import KeywordEncoder
 ROUTE_DEPTH = 30
 ALIAS_FACTS = 20  # the facts read of a name no one spoke as, for the speaker it introduces
 EXCHANGE = 1  # the neighbour route reads one turn each side: the exchange around a hit
+# "what does she do for a living" asks for a job, not a home
+_RESIDENCE = (
+    r"\b(?:live|lives|(?<!for a )living|home|moved|move|reside|based|located|settled|city|town)\b"
+)
 SLOT_WORDS = {
-    # "what does she do for a living" asks for a job, not a home
-    "lives_in": r"\b(?:live|lives|(?<!for a )living|home|moved|move|reside)\b",
-    "works_at": r"\b(?:work|works|working|employer|job|for a living)\b",
-    "job": r"\b(?:job|profession|occupation|career|for a living)\b",
+    "lives_in": _RESIDENCE,
+    "moved_to": _RESIDENCE,  # a move says where one lives (core/relations.py)
+    "works_at": r"\b(?:work|works|working|employer|job|company|for a living)\b",
+    "job": r"\b(?:job|profession|occupation|career|role|position|do for (?:work|a living)"
+    r"|for a living|work(?:s|ing)? as)\b",
     "allergic_to": r"\ballerg",
     "has_pet": r"\b(?:pet|pets|dog|dogs|cat|cats)\b",
     "pet_name": r"\b(?:pet|dog|cat)(?:'s)? name\b",
@@ -192,6 +197,9 @@ class Routes:
         for subject in (name.lower() for name in intent.entities):
             for attribute in attributes:
                 ids.update(await self._views.facts_for_slot(scope_key, f"{subject}|{attribute}"))
+        if intent.asked is TimeAsked.HISTORY and ids:  # what held before: the old versions
+            current = await self._views.get_many(sorted(ids))
+            ids.update(f.supersedes for f in current.values() if f.supersedes)
         return SlotFacts(ids, tuple(attributes))
 
 

@@ -26,6 +26,8 @@ from ...core.erasure import erasure_of
 from ...core.events import FactChanged, FactOp, Scope
 from ...core.ports import EventLog, FactViews, LogRecord
 from ...core.scope import partition_for
+from ...infra.record_keys import KeyPrint, is_keyed
+from ...infra.sealed_log import record_keys
 from ...streams.topics import FACT_CHANGES
 from ..api.auth import GrantDep, within
 
@@ -111,10 +113,39 @@ Known = dict[str, tuple[Scope, int]]
 """The live facts a stream knows: fact id -> (scope, version), what their ERASE needs."""
 
 
-def _delivered(record: LogRecord, scope: str, known: Known) -> FactChanged | None:
+@dataclass
+class _Stream:
+    """What a stream knows, and the record key each known fact is erased under: a keyed
+    fingerprint of its id (infra/record_keys.py), or, on an older log, the id itself."""
+
+    printer: KeyPrint
+    known: Known
+    by_key: dict[bytes, str] = field(default_factory=dict)
+
+    @classmethod
+    async def of(cls, log: EventLog, known: Known) -> _Stream:
+        stream = cls(await record_keys(log).printer(), known)
+        stream.by_key = {stream.printer(fact_id): fact_id for fact_id in known}
+        return stream
+
+    def add(self, fact_id: str, scope: Scope, version: int) -> None:
+        self.known[fact_id] = (scope, version)
+        self.by_key[self.printer(fact_id)] = fact_id
+
+    def pop(self, fact_id: str) -> tuple[Scope, int] | None:
+        self.by_key.pop(self.printer(fact_id), None)
+        return self.known.pop(fact_id, None)
+
+    def named(self, key: bytes) -> str:
+        """The fact id a tombstone's key names (the key itself when it is no known one)."""
+        plain = key.decode("utf-8", "replace")
+        return self.by_key.get(key, plain) if is_keyed(key) else plain
+
+
+def _delivered(record: LogRecord, scope: str, stream: _Stream) -> FactChanged | None:
     """The change to send for a record, if it is the scope's.
 
-    An erasure writes an ERASE change and then a tombstone under the fact id (a subject
+    An erasure writes an ERASE change and then a tombstone under the fact's key (a subject
     erasure on the embedded log the tombstone alone), and the embedded log compacts at
     once, so a reader may find only the tombstone; a record of a shredded subject reads as
     one too (infra/sealed_log.py). A tombstone of a fact this stream knows (delivered, or
@@ -125,14 +156,14 @@ def _delivered(record: LogRecord, scope: str, known: Known) -> FactChanged | Non
         if not within(change.scope.key, scope):
             return None
         if change.op is FactOp.ERASE:
-            known.pop(change.fact_id, None)
+            stream.pop(change.fact_id)
         elif change.fact is not None:
-            known[change.fact_id] = (change.scope, change.version)
+            stream.add(change.fact_id, change.scope, change.version)
         return change
     if record.value is not None:
         return None  # not a change this version reads
-    fact_id = (record.key or b"").decode("utf-8", "replace")
-    last = known.pop(fact_id, None)
+    fact_id = stream.named(record.key or b"")
+    last = stream.pop(fact_id)
     return None if last is None else erasure_of(fact_id, last[0], last[1], "erasure")
 
 
@@ -153,7 +184,7 @@ async def change_frames(
     the scope's facts when the stream starts (their erasure is streamed too)."""
     yield "retry: 1000\n\n"
     last_sent = time.monotonic()
-    known = dict(known or {})
+    stream = await _Stream.of(log, dict(known or {}))
     while True:
         read_any = False
         for partition in sorted(cursor.offsets):
@@ -161,7 +192,7 @@ async def change_frames(
             read_any = read_any or bool(records)
             for record in records:
                 cursor.offsets[partition] = record.offset + 1
-                change = _delivered(record, scope, known)
+                change = _delivered(record, scope, stream)
                 if change is not None:
                     last_sent = time.monotonic()
                     yield frame(cursor.encode(), change)
@@ -188,7 +219,7 @@ async def facts_on_log(log: EventLog, topic: str, prefix: str, cursor: Cursor) -
     """What a stream of ``prefix`` read from the beginning would know at ``cursor``: every
     record before it, applied as the stream applies what it reads (a compacted topic keeps
     each fact's latest change, so this costs one pass over the live facts' records)."""
-    known: Known = {}
+    stream = await _Stream.of(log, {})
     for partition, end in cursor.offsets.items():
         offset = 0
         while offset < end:
@@ -197,9 +228,9 @@ async def facts_on_log(log: EventLog, topic: str, prefix: str, cursor: Cursor) -
                 break
             for record in records:
                 if record.offset < end:
-                    _delivered(record, prefix, known)
+                    _delivered(record, prefix, stream)
             offset = records[-1].offset + 1
-    return known
+    return stream.known
 
 
 def changes_router() -> APIRouter:

@@ -42,8 +42,9 @@ from ...infra.generations import (
     PendingReplay,
     PointerState,
 )
+from ...infra.sealed_log import record_keys
 from ...infra.settings import Settings
-from ...streams.indexing import EvidenceIndexer
+from ...streams.indexing import EvidenceIndexer, TombstonedTurns
 from ...streams.outcome import Outgoing
 from ...streams.pipeline import Deriver, Materializer
 from ...streams.runner import Runner, StageBinding, send_all
@@ -336,8 +337,9 @@ class _Rebuild:
         else:
             first = Quiet(materializer, keep)  # type: ignore[assignment]
             head = StageBinding.of(MATERIALIZE, names, facts_group, first)
-        indexer = EvidenceIndexer(target.index, target.sealer)
-        evidence = Quiet(RestoreEvidence(target.evidence, indexer), keep)
+        tombstones = TombstonedTurns(record_keys(target.log), target.log)
+        indexer = EvidenceIndexer(target.index, target.sealer, tombstones)
+        evidence = Quiet(RestoreEvidence(target.evidence, indexer, tombstones), keep)
         self._counters = [first, evidence]
         return [head, StageBinding.of(INDEX_EVIDENCE, names, evidence_group, evidence)]
 

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from ...core.ports import EvidenceStore, LogRecord
 from ...core.scope import Scope
-from ...streams.indexing import decode_turn
+from ...streams.indexing import TombstonedTurns, decode_turn
 from ...streams.outcome import Outcome
 from ...streams.pipeline import Deriver
 from ...streams.runner import Stage
@@ -88,17 +88,24 @@ class Rederive:
 class RestoreEvidence:
     """The evidence view is a projection of the turns topic too: put each turn (idempotent;
     a tombstone deletes its evidence, so an erasure is never undone), then run ``stage``.
+    A tombstone's key is keyed: ``tombstones`` finds the id it names (streams/indexing.py).
 
     This is what brings evidence back when the view store lost it (a Redis restart)."""
 
-    def __init__(self, evidence: EvidenceStore, stage: Stage) -> None:
+    def __init__(
+        self, evidence: EvidenceStore, stage: Stage, tombstones: TombstonedTurns | None = None
+    ) -> None:
         self._evidence = evidence
         self._stage = stage
+        self._tombstones = tombstones or TombstonedTurns()
 
     async def handle_batch(self, records: Sequence[LogRecord]) -> Outcome:
+        turns = [decode_turn(r.value) for r in records if r.value is not None]
+        await self._tombstones.remember([t for t in turns if t is not None])
+        named = await self._tombstones.named([r for r in records if r.value is None])
         for record in records:
-            if record.value is None and record.key is not None:
-                await self._evidence.delete(record.key.decode("utf-8"))
+            if record.value is None and record.key in named:
+                await self._evidence.delete(named[record.key])
             elif record.value is not None and (turn := decode_turn(record.value)) is not None:
                 await self._evidence.put(turn)
         return await self._stage.handle_batch(records)

@@ -144,7 +144,7 @@ async def _build(runtime: EmbeddedRuntime, generation: Generation) -> Components
         "index-evidence": evidence_group,
     }
     bindings = stage_bindings(
-        names, groups, deriver=deriver, views=views, index=index, sealer=sealer
+        names, groups, deriver=deriver, views=views, index=index, sealer=sealer, log=log
     )
     closers = [log.close, vectors.close, stores.close]
     if fact_stores is not stores:

@@ -175,7 +175,7 @@ async def _build(runtime: KafkaRuntime, chosen: Generation | None) -> Components
         facts_group, evidence_group = runtime.view_groups(generation)
         groups = {"index": facts_group, "index-evidence": evidence_group}
         bindings = stage_bindings(
-            names, groups, deriver=None, views=None, index=index, sealer=sealer
+            names, groups, deriver=None, views=None, index=index, sealer=sealer, log=log
         )
     return Components(
         runtime=runtime,

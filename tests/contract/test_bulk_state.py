@@ -74,3 +74,34 @@ async def test_replace_many_deletes_then_saves(state: BulkStateStore) -> None:
     )
     assert await state.load("gate|o/p/u|fact|old") is None
     assert await state.load("gate|o/p/u|fact|kept") == _record(2)
+
+
+async def test_the_sealed_gate_state_keys_its_ids_and_seals_the_index(tmp_path: Path) -> None:
+    """At rest (on Kafka: the table's changelog) no fact or evidence id is a key and no
+    index names a fact in the clear; a key an older store kept raw still reads and goes."""
+    stores = EmbeddedStores(tmp_path / "views.db")
+    plain = EmbeddedStateStore(stores)
+    keys = EmbeddedKeyStore(EmbeddedStores(tmp_path / "keys.db"))
+    state = SealedGateState(plain, ViewSealer(EvidenceSealer(os.urandom(32), keys)))
+    index = json.dumps({"revision": 1, "facts": ["fact_f1"]}).encode()
+    await state.replace_many(
+        [], {"gate|o/p/u|fact|fact_f1": _record(1), "gate|o/p/u|seen|ev_e1": b"1"}
+    )
+    await state.save("gate|o/p/u|index", index)
+    stored = await plain.keys_with_prefix("gate|")
+    assert len(stored) == 3 and not [k for k in stored if "fact_f1" in k or "ev_e1" in k]
+    assert b"fact_f1" not in (await plain.load("gate|o/p/u|index") or b"")
+    assert await state.load("gate|o/p/u|index") == index
+    assert await state.load("gate|o/p/u|seen|ev_e1") == b"1"
+    found = await state.load_fields_many(["gate|o/p/u|fact|fact_f1"], ["$.fact.version"])
+    assert found["gate|o/p/u|fact|fact_f1"][0] == 1
+
+    await plain.save("gate|o/p/u|seen|ev_old", b"1")  # written before keyed keys
+    assert await state.load("gate|o/p/u|seen|ev_old") == b"1"
+    assert list(await state.load_many(["gate|o/p/u|seen|ev_old"])) == ["gate|o/p/u|seen|ev_old"]
+    await state.replace_many(["gate|o/p/u|seen|ev_old", "gate|o/p/u|seen|ev_e1"], {})
+    assert await plain.keys_with_prefix("gate|o/p/u|seen|") == []
+    empty = json.dumps({"revision": 2, "facts": []}).encode()
+    await state.save("gate|o/p/u|index", empty)
+    assert await plain.load("gate|o/p/u|index") == empty  # names nothing: as it is
+    await stores.close()

@@ -248,6 +248,19 @@ async def test_second_open_of_a_folder_is_locked(open_index: OpenIndex) -> None:
         await first.close()
 
 
+async def test_open_holds_the_folder_and_is_idempotent(open_index: OpenIndex) -> None:
+    first, second = open_index(), open_index()
+    try:
+        await first.open()
+        await first.open()  # idempotent
+        with pytest.raises(VectorIndexLocked):
+            await second.open()  # held by ``first`` before any read or write
+        assert await first.count("o/p/a") == 0
+    finally:
+        await second.close()
+        await first.close()
+
+
 async def test_bad_points_are_rejected(vectors: VectorIndex) -> None:
     with pytest.raises(ValueError, match="kind"):
         await vectors.upsert([_point("x", "o/p/a", [1, 0, 0, 0], kind="turn")])

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from provmem.infra.kafka_log import BrokerUnavailableError
+from provmem.infra.sealed_log import record_keys
 from provmem.infra.settings import Settings
 from provmem.services.memory.memory import Memory
 from provmem.streams.runtime.components import build
@@ -43,7 +44,8 @@ async def test_publishing_during_an_outage_fails_clearly_and_can_be_retried(
             for p in range(settings.partitions)
             for r in await components.log.read(turns, p, 0, 100)
         ]
-        assert [r.key for r in records] == [again.evidence_id.encode()]  # Tansu lost t1
+        keyed = await record_keys(components.log).key_of(again.evidence_id.encode())
+        assert [r.key for r in records] == [keyed]  # Tansu lost t1
     finally:
         await components.close()
         broker.stop()

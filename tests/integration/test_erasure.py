@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from provmem.core.capture import TurnInput, turn_evidence_id
 from provmem.core.events import Fact
+from provmem.infra.crypto import DEPLOYMENT_KEY_ID
 from provmem.infra.settings import Settings
 from provmem.services.erasure.subject import eraser_for, erasure_request
 from provmem.services.memory.memory import Memory
@@ -136,7 +137,7 @@ def test_subject_erasure_destroys_the_data_key(tmp_path: Path) -> None:
         receipt = await eraser_for(components).erase(erasure_request(SCOPE, [], None, True))
         assert receipt.removed_per_store["data_keys"] == 1
         assert await memory.facts(SCOPE) == []
-        assert await components.keys.key_ids() == []
+        assert await components.keys.key_ids() == [DEPLOYMENT_KEY_ID]  # the subject's is gone
         await components.close()
 
     asyncio.run(scenario())

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from provmem.core.capture import TurnInput, turn_evidence_id
 from provmem.core.scope import Scope, partition_for
+from provmem.infra.record_keys import is_keyed
 from provmem.infra.settings import Settings
 from provmem.services.erasure.subject import eraser_for, erasure_request
 from provmem.services.memory.memory import Memory
@@ -106,7 +107,7 @@ async def _first_tombstone(runtime: Runtime, partition: int, start: int) -> None
     while True:
         for record in await components.log.read(components.names.turns, partition, offset, 500):
             offset = record.offset + 1
-            if record.value is None and record.key and record.key.startswith(b"ev_"):
+            if record.value is None and is_keyed(record.key):  # not the control record's
                 return
         assert time.monotonic() < deadline, "the erasure never started"
         await asyncio.sleep(0.02)

@@ -14,6 +14,7 @@ import redis
 from provmem.core.ports import Append
 from provmem.core.scope import partition_for
 from provmem.infra.crypto import ForeignMasterKeyError, MissingDataKeyError, rotate_master_key
+from provmem.infra.sealed_log import record_keys
 from provmem.infra.settings import Settings
 from provmem.services.memory.memory import Memory
 from provmem.streams.runtime.components import build
@@ -149,7 +150,9 @@ async def test_malformed_records_on_the_topic_go_to_dead_letters(runtime: Runtim
     await runtime.settle(lambda: _facts(runtime, 1))
     letters = await components.log.read(components.names.dead_letters, 0, 0, 10)
     bodies = [json.loads(r.value or b"{}") for r in letters]
-    assert [base64.b64decode(b["key_b64"]) for b in bodies] == [b"bad-1", b"bad-2"]
+    keys = record_keys(components.log)  # the keys as the stage read them: keyed
+    keyed = [await keys.key_of(b"bad-1"), await keys.key_of(b"bad-2")]
+    assert [base64.b64decode(b["key_b64"]) for b in bodies] == keyed
     assert [r.key for r in letters] == [None, None]  # the key is inside the sealed body
     assert all(b["stage"] == "derive" and b["topic"] == components.names.turns for b in bodies)
     assert "scope" in bodies[1]["error"]
@@ -164,7 +167,8 @@ async def test_master_key_rotation_rewraps_without_touching_the_log(runtime: Run
     old = (runtime.settings.data_dir / "master.key").read_text()
     new = os.urandom(32)
     keys = runtime.memory.components.keys
-    assert await rotate_master_key(keys, base64.b64decode(old), new) == 1
+    # the subject's data key and the deployment's (record keys are keyed from it)
+    assert await rotate_master_key(keys, base64.b64decode(old), new) == 2
     assert await rotate_master_key(keys, base64.b64decode(old), new) == 0
     await runtime.stop()
     rotated = runtime.settings.model_copy(update={"master_key": base64.b64encode(new).decode()})

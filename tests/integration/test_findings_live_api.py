@@ -7,8 +7,8 @@ words, numbers and speaker names are published over HTTP, then a subject, a sess
 one evidence item are erased over HTTP while the process keeps running, and every byte of
 every file under the data folder (the SQLite WALs included), every Redis key and value of
 the deployment and every record the log retains is read raw: no planted word or number
-anywhere, and the erased evidence and fact ids only as record keys of the log (the
-tombstones that erase them). The audit agrees.
+anywhere, nor the erased evidence and fact ids, not even as the log's record keys (a
+tombstone's key is a keyed fingerprint of the id). The audit agrees.
 
 On 96a0921, with the API running, ``views.db`` and the vector payload pages held the fact
 statements and speaker names in plaintext before any erasure, and after the erasures
@@ -33,6 +33,7 @@ import httpx
 import pytest
 import redis
 
+from provmem.infra.record_keys import is_keyed
 from provmem.infra.settings import Settings
 from tests.conftest import unique_prefix
 from tests.support.tansu import free_port
@@ -252,13 +253,16 @@ def _redis_value(client: redis.Redis, key: bytes) -> bytes:
 
 
 async def log_records(settings: Settings) -> list[tuple[str, bytes, bytes]]:
-    """Every record the broker retains on the deployment's topics: (where, key, value)."""
+    """Every record the broker retains on the deployment's topics and on the workers'
+    own (faust's, named by the consumer group: the gate table's changelog): (where, key,
+    value)."""
     from aiokafka import AIOKafkaConsumer, TopicPartition
 
     consumer = AIOKafkaConsumer(bootstrap_servers=settings.broker_url, enable_auto_commit=False)
     await consumer.start()
     try:
-        topics = [t for t in await consumer.topics() if t.startswith(settings.topic_prefix)]
+        owners = (settings.topic_prefix, settings.consumer_group)
+        topics = [t for t in await consumer.topics() if t.startswith(owners)]
         parts = [
             TopicPartition(t, p) for t in topics for p in consumer.partitions_for_topic(t) or ()
         ]
@@ -275,17 +279,16 @@ async def log_records(settings: Settings) -> list[tuple[str, bytes, bytes]]:
 
 
 async def residue(live: LiveApi, words: set[bytes], ids: set[bytes]) -> list[tuple[str, bytes]]:
-    """Every (where, mark) at rest: ``words`` anywhere; ``ids`` anywhere but as the key
-    of a log record (a tombstone erases by key) or in the embedded log's files."""
+    """Every (where, mark) at rest: ``words`` and ``ids`` anywhere, the log's record keys
+    and the embedded log's files included."""
     hits: list[tuple[str, bytes]] = []
     for where, data in files_under(live.settings.data_dir):
-        in_log = where.startswith("log.db")
-        hits += [(where, m) for m in found_in(data, words | (set() if in_log else ids))]
+        hits += [(where, m) for m in found_in(data, words | ids)]
     if live.settings.runtime == "kafka":
         for where, data in redis_values(live.settings):
             hits += [(where, m) for m in found_in(data, words | ids)]
         for where, key, value in await log_records(live.settings):
-            hits += [(where, m) for m in found_in(key, words) | found_in(value, words | ids)]
+            hits += [(where, m) for m in found_in(key, words | ids) | found_in(value, words | ids)]
     return sorted(hits)
 
 
@@ -355,8 +358,10 @@ async def test_no_planted_word_is_readable_at_rest_while_the_api_runs(live_api: 
     assert not hits, by_place(hits)
     assert await residue(live_api, set(), marks(ids))  # the scan reads what is there
     if live_api.settings.runtime == "kafka":  # the log's records and Redis too
-        keys = [key for _, key, _ in await log_records(live_api.settings)]
-        assert any(found_in(key, marks(ids)) for key in keys)
+        records = await log_records(live_api.settings)
+        turns = [key for where, key, _ in records if ".turns[" in where]
+        assert len(turns) >= len(ids) and all(is_keyed(key) for key in turns)  # keyed ids
+        assert not [key for _, key, _ in records if found_in(key, marks(ids))]
         assert list(redis_values(live_api.settings))
     assert live_api.process.poll() is None
 

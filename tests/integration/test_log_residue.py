@@ -78,8 +78,9 @@ async def _retained(runtime: Runtime, topic: str) -> list[LogRecord]:
 async def _readable(runtime: Runtime, scanner: ResidueScanner) -> list[Found]:
     """Retained records whose key, value or opened value holds a mark (a fresh sealer:
     no data key cached). The erasure's own records (its request, its control record)
-    name the ids they erase, as a tombstone's key does: only their words count; an
-    ERASE change holds no content."""
+    name the ids they erase: only their words count; an ERASE change holds no content.
+    A record's key always counts (record keys are keyed fingerprints: infra/record_keys.py),
+    a tombstone's included."""
     components = runtime.memory.components
     sealer = EvidenceSealer(master_key(runtime.settings), components.keys)
     opener = LogSealer(sealer, _none)
@@ -89,16 +90,18 @@ async def _readable(runtime: Runtime, scanner: ResidueScanner) -> list[Found]:
         records = await _retained(runtime, topic)
         last = {(r.partition, r.key): r.offset for r in records if r.key is not None}
         for record in records:
+            at = f"{topic}[{record.partition}]@{record.offset}"
+            if record.key and scanner.scan_bytes(record.key, topic):
+                found.append(Found(at, False))  # keys are keyed: an erased id is residue
             if record.value is None:
-                continue  # a tombstone: its key tells readers what was erased
+                continue  # a tombstone: nothing but its key
             opened = await opener.open(record) if is_sealed(record.value) else record
-            parts = [record.value, opened.value]  # keys: what a tombstone names too
+            parts = [record.value, opened.value]
             parts.append(await _turn_text(sealer, topic, opened.value))
             if _erase_change(opened.value):
                 continue  # ids, the scope and a fixed reason (core/erasure.py erasure_of)
             scan = words if _bookkeeping(topic, record) else scanner
             if any(scan.scan_bytes(p, topic) for p in parts if p):
-                at = f"{topic}[{record.partition}]@{record.offset}"
                 superseded = last.get((record.partition, record.key), -1) > record.offset
                 found.append(Found(at, superseded))
     return found

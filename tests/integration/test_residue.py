@@ -12,8 +12,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from provmem.core.ports import VectorPoint
-from provmem.infra.residue import ResidueScanner, audit_key, marks_of
+from provmem.core.ports import Append, VectorPoint
+from provmem.core.scope import partition_for
+from provmem.infra.residue import (
+    ErasedMarks,
+    Hit,
+    ResidueScanner,
+    audit_key,
+    log_records,
+    marks_of,
+)
+from provmem.infra.sealed_log import raw_log
 from provmem.infra.vectors import EdgeVectorIndex
 from provmem.services.erasure.subject import eraser_for, erasure_request
 from tests.harness import Runtime, said
@@ -87,9 +96,25 @@ async def test_after_a_subject_erasure_no_byte_under_the_data_folder_holds_it(
     }
     assert audit.total == 0
     after = ResidueScanner(KEY, planted).scan_folder(settings.data_dir)
-    # only the erased evidence and facts' ids as tombstone keys of the compacted log
-    assert {(h.kind, h.location) for h in after} <= {("id", "log.db"), ("id", "log.db-wal")}
+    # nothing, the log's record keys included: a tombstone's key is a keyed fingerprint
+    assert after == []
+    assert await log_residue(runtime, planted) == []  # the broker's records too (Kafka)
     assert await memory.facts(BOB)  # the other subject is untouched
+
+    # the audit reads the keys: an erased id as a tombstone's raw key is residue
+    partition = partition_for(ALICE, settings.partitions)
+    at_rest = raw_log(memory.components.log)
+    await at_rest.append(memory.components.names.turns, [Append(partition, ids[0].encode(), None)])
+    audit = await eraser_for(memory.components).audit(request.request_id)
+    assert audit.found["bytes_log"] >= 1
+
+
+async def log_residue(runtime: Runtime, planted: ErasedMarks) -> list[Hit]:
+    """Hits in every record the log retains, keys included, read raw (not opened)."""
+    components = runtime.memory.components
+    topics = [config.name for config in components.names.configs(key_ring=False)]
+    records = [record async for record in log_records(components.log, topics)]
+    return ResidueScanner(KEY, planted).scan_records(records)
 
 
 async def _evidence(runtime: Runtime, scope: str) -> list:  # type: ignore[type-arg]

@@ -98,6 +98,33 @@ async def _fact_changes(runtime: Runtime) -> list[FactChanged]:
     return changes
 
 
+async def test_a_change_said_in_passing_supersedes_and_an_ended_value_ranks_below_the_current(
+    embedded: Runtime,
+) -> None:
+    facts = await _facts(
+        embedded,
+        [
+            said("t1", "I'm based in Oslo. I work as a nurse at the city hospital."),
+            said("t2", "My sister lives in Rome.", minute=1),
+            said("t3", "Since moving to Bergen I've been cycling a lot more.", minute=60),
+            said("t4", "Since I started as a pharmacist at a clinic I barely cook.", minute=61),
+            said("t5", "I used to be a teacher at a primary school.", minute=62),
+        ],
+    )
+    for old_value, new_value in {"Oslo": "Bergen", "nurse": "pharmacist"}.items():
+        old, new = _saying(facts, old_value), _saying(facts, new_value)
+        assert old.status is FactStatus.SUPERSEDED and old.superseded_by == new.fact_id
+        assert new.status is FactStatus.ACTIVE and new.valid_to is None
+    sister, teacher = _saying(facts, "Rome"), _saying(facts, "teacher")
+    assert sister.status is FactStatus.ACTIVE and sister.supersedes is None
+    assert teacher.status is FactStatus.ACTIVE and teacher.valid_to is not None  # history
+    answer = await embedded.memory.query(SCOPE, "What does Alice do for work?", limit=5)
+    statements = [b.fact.statement for b in answer.bundles if b.fact]
+    assert statements.index(_saying(facts, "pharmacist").statement) < statements.index(
+        teacher.statement
+    )
+
+
 async def test_a_new_value_of_an_attribute_worded_with_a_synonym_supersedes_it(
     embedded: Runtime,
 ) -> None:

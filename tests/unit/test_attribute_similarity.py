@@ -28,6 +28,8 @@ MEANING = {
     "staging": vec(0, 0, 0, 0, 0, 1),
     "production": vec(0, 0, 0, 0, 0, 0.9, 0.43589),
     "latency": vec(0, 0, 0, 0, 0, 0, 0, 1),
+    "sister": vec(0, 0, 0, 0, 0, 0, 0, 0, 1),
+    "partner": vec(0, 0, 0, 0, 0, 0, 0, 0, 0.95, 0.31225),
     "upload": vec(0, 1),
     "download": vec(0, 0.95, 0.31225),
 }
@@ -68,6 +70,12 @@ def test_a_shared_word_does_not_make_a_near_miss_similar() -> None:
 def test_one_head_with_different_modifiers_is_two_kinds_of_one_thing() -> None:
     staging, production = phrase("staging latency"), phrase("production latency")
     assert attribute_similarity(staging, production) == 0.0
+
+
+def test_two_relations_to_a_person_are_never_one_attribute() -> None:
+    """ "Anika is Marcus's sister." and "Kim is Marcus's partner." are two relations,
+    however alike the nouns are in meaning."""
+    assert attribute_similarity(phrase("sister"), phrase("partner")) == 0.0
 
 
 def test_a_phrase_with_more_words_refines_the_other() -> None:

@@ -226,4 +226,7 @@ def test_a_sentence_ending_inside_quotes_keeps_its_quote_and_the_next_starts_cle
 
 def test_a_clause_with_its_own_verb_before_a_comma_and_a_new_subject_stands_alone() -> None:
     said = statements("The pottery class is on Fridays, it brings me so much joy.")
-    assert said == ["The pottery class is on Fridays.", "It brings Alice so much joy."]
+    assert said == [
+        "The pottery class is on Fridays.",
+        "The pottery class brings Alice so much joy.",
+    ]

@@ -9,6 +9,7 @@ import pytest
 from provmem.core.claims import extract_claims
 from provmem.core.fragments import (
     addressed_imperative,
+    answer_statement,
     elided_copula,
     elided_feeling,
     elided_modal,
@@ -143,3 +144,42 @@ def test_the_one_other_participant_of_the_session_is_the_listener() -> None:
         participants=("Jon",),
     )
     assert both == []  # "you two" is more than the listener
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "Where do you work now?",
+            "At the library downtown.",
+            "Ann now works at the library downtown.",
+        ),
+        ("Where do you live?", "In Lisbon.", "Ann lives in Lisbon."),
+        ("When do you start?", "On Monday.", "Ann starts on Monday."),
+        ("Oh nice! Where are you moving?", "To Seattle.", "Ann is moving to Seattle."),
+        ("Where are you from?", "Portugal.", "Ann is from Portugal."),
+        ("What is your favourite film?", "Alien.", "Ann's favourite film is Alien."),
+    ],
+)
+def test_a_verbless_answer_takes_the_frame_of_the_question_it_answers(
+    question: str, answer: str, expected: str
+) -> None:
+    assert answer_statement(question, answer, "Ann") == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Do you work?", "Yes."),  # a yes/no question has no frame to fill
+        ("Where does she work?", "At the library."),  # not the answerer
+        ("Where do you work?", "I work at the library."),  # a sentence of its own
+        ("What do you do?", "Nursing."),  # "do" with "what": no clean verb phrase
+        ("Where do you work?", "Honestly no idea, it changes every week or so."),
+        ("That sounds fun.", "At the library."),  # no question
+        ("What's your fave?", "Yeah, me too."),  # a reply, not the value asked for
+    ],
+)
+def test_an_answer_whose_question_does_not_map_cleanly_stays_raw(
+    question: str, answer: str
+) -> None:
+    assert answer_statement(question, answer, "Ann") is None

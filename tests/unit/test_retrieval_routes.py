@@ -129,6 +129,43 @@ async def test_the_word_routes_leave_out_the_names_of_speakers_only() -> None:
     assert set(index.terms[0]) == set(encoder.embed_query("say Flask").indices)
 
 
+@dataclass
+class SlotViews:
+    """Slot index and facts by id: just what the slot route reads."""
+
+    slots: dict[str, list[str]]
+    supersedes: dict[str, str]
+
+    async def facts_for_slot(self, scope_key: str, slot: str) -> list[str]:
+        return self.slots.get(slot, [])
+
+    async def get_many(self, fact_ids: Sequence[str]) -> dict[str, Any]:
+        return {i: _Versioned(self.supersedes.get(i)) for i in fact_ids}
+
+
+@dataclass
+class _Versioned:
+    supersedes: str | None
+
+
+async def _slot_ids(query: str) -> tuple[set[str], tuple[str, ...]]:
+    views = SlotViews({"ana|moved_to": ["f_new"], "ana|job": ["f_job"]}, {"f_new": "f_old"})
+    routes = Routes(cast(Any, views), cast(Any, None), cast(Any, Index([])), Embedder(),
+                    BM25Encoder())  # fmt: skip
+    found = await routes.slot_ids(SCOPE, query, analyze(query, NOW))
+    return found.ids, found.attributes
+
+
+async def test_a_residence_question_asks_the_move_slot_and_a_history_question_the_old_version(
+) -> None:  # fmt: skip
+    ids, attributes = await _slot_ids("Where is Ana based?")
+    assert ids == {"f_new"} and {"lives_in", "moved_to"} <= set(attributes)
+    ids, _ = await _slot_ids("Where did Ana live before?")
+    assert ids == {"f_new", "f_old"}
+    ids, attributes = await _slot_ids("What does Ana do for a living?")
+    assert ids == {"f_job"} and "job" in attributes
+
+
 def test_doing_something_for_a_living_asks_for_a_job_not_a_home() -> None:
     assert asked_slots("What does Ravi do for a living?") == ["works_at", "job"]
-    assert asked_slots("Where is Ravi living now?") == ["lives_in"]
+    assert asked_slots("Where is Ravi living now?") == ["lives_in", "moved_to"]  # a move too

@@ -141,11 +141,17 @@ CORPUS: list[tuple[SpeakerRole, str, list[str]]] = [
     (
         "user",
         "Reminds me of the trips with my grandpa.",
-        ["It reminds Maya of the trips with Maya's grandpa."],
+        [],  # the elided "it" names nothing in the turn: raw evidence (core/pronouns.py)
     ),
-    # A vocative or interjection before a clause about what is shown is no subject.
-    ("user", "Jon, that's a great pic of the lake!", ["That is a great pic of the lake."]),
-    ("user", "Oof, that's a tough week at the clinic.", ["That is a tough week at the clinic."]),
+    # A vocative or interjection before a clause about what is shown is no subject, and
+    # "that" with nothing in the turn to name leaves the clause to the raw evidence.
+    ("user", "Jon, that's a great pic of the lake!", []),
+    ("user", "Oof, that's a tough week at the clinic.", []),
+    (
+        "user",
+        "Jon, I got a new kayak. That's a great boat.",
+        ["Maya got a new kayak.", "Maya's new kayak is a great boat."],
+    ),
     # A subject's "'s" before a participle or a name is "has" / "is".
     ("user", "My dog's name's Coco.", ["Maya's dog's name is Coco."]),
     (
@@ -157,7 +163,7 @@ CORPUS: list[tuple[SpeakerRole, str, list[str]]] = [
     (
         "user",
         "They were great, their smiles warmed my heart.",
-        ["Their smiles warmed Maya's heart."],
+        [],  # "they" and "their" name no one in the turn
     ),
     # Verbless answers and exclamations need the other speaker's words: no statement.
     ("user", "Three times a week.", []),
@@ -242,7 +248,7 @@ CORPUS: list[tuple[SpeakerRole, str, list[str]]] = [
         ],
     ),
     ("user", "That pic is so beautiful, the colors really pop.", ["The colors really pop."]),
-    ("user", "They offer a a bunch of classes.", ["They offer a bunch of classes."]),
+    ("user", "The gym offers a a bunch of classes.", ["The gym offers a bunch of classes."]),
     # The listener's name inside a clause is an address; an apposition is not.
     ("user", "Your support, Tom, means a lot to me.", ["Tom's support means a lot to Maya."]),
     (

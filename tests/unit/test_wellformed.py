@@ -125,3 +125,21 @@ def test_batch_matches_one_by_one_and_share_counts_statements() -> None:
 )
 def test_names_the_tagger_misreads_and_inverted_copulas_pass(statement: str) -> None:
     assert problems(statement) == []
+
+
+@pytest.mark.parametrize(
+    ("statement", "flagged"),
+    [
+        ("It is a Vue 3 SPA.", True),
+        ("They are twins.", True),
+        ("Her birthday is on 27 June.", True),
+        ("That was a great trip to Rome.", True),
+        ("The dashboard is a Vue 3 SPA.", False),
+        ("That charity race was great.", False),  # a determiner
+        ("It is raining in Manchester.", False),  # a dummy "it"
+        ("It takes Ann 30 minutes to get to work.", False),
+        ("It is important that the tests pass.", False),
+    ],
+)
+def test_a_pronoun_subject_that_names_nothing_is_flagged(statement: str, flagged: bool) -> None:
+    assert any(p.startswith("dangling-pronoun") for p in problems(statement)) is flagged
