@@ -51,17 +51,25 @@ async def redis_lease(redis_url: str, key: str, holder_id: str) -> AsyncIterator
                 f"replay {holder.decode() if holder else '?'} is running on this deployment; "
                 f"wait for it (a crashed run's lease lapses within {LEASE_S} s), then --resume"
             )
-        renewer = asyncio.create_task(_renew(client, key, holder_id))
-        try:
+        async with _renewed(client, key, holder_id):
             yield
-        finally:
-            renewer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await renewer
-            if await client.get(key) == holder_id.encode():
-                await client.delete(key)
     finally:
         await client.aclose()
+
+
+@asynccontextmanager
+async def _renewed(client: Any, key: str, holder_id: str) -> AsyncIterator[None]:
+    """While the block runs, renew the lease ``key`` held as ``holder_id``; then release
+    it, if it is still ours."""
+    renewer = asyncio.create_task(_renew(client, key, holder_id))
+    try:
+        yield
+    finally:
+        renewer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await renewer
+        if await client.get(key) == holder_id.encode():
+            await client.delete(key)
 
 
 async def _renew(client: Any, key: str, holder_id: str) -> None:
@@ -84,14 +92,7 @@ def redis_mutex(client: Any, key: str, wait_s: float = 120.0) -> Any:
             if asyncio.get_running_loop().time() > deadline:
                 raise LeaseHeldError(f"{key}: still held after {wait_s:g} s")
             await asyncio.sleep(0.05)
-        renewer = asyncio.create_task(_renew(client, key, holder))
-        try:
+        async with _renewed(client, key, holder):
             yield
-        finally:
-            renewer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await renewer
-            if await client.get(key) == holder.encode():
-                await client.delete(key)
 
     return held
