@@ -62,6 +62,10 @@ def _ly_adverb(word: str) -> bool:
 def agreeing_verb(text: str, match: re.Match[str], end: int, speaker: str) -> Replacement:
     """``I (adverbs) verb`` -> ``Speaker (adverbs) verbs`` for a present-tense verb (and an
     auxiliary after adverbs: "I definitely don't" -> "Maya definitely doesn't")."""
+    inverted = _INVERTED.search(text, 0, match.start())
+    if inverted is not None:  # "Not once have I written ..." -> "... has Maya written ..."
+        form = _INVERTED_FORMS.get(inverted.group("aux").lower(), inverted.group("aux"))
+        return inverted.start("aux"), match.end(), f"{form} {speaker}"
     auxiliary = _AUXILIARY_AFTER_ADVERBS.match(text, match.end(), end)
     if auxiliary and auxiliary.group("aux").replace("’", "'") in _AUXILIARY_FORMS:
         form = _AUXILIARY_FORMS[auxiliary.group("aux").replace("’", "'")]
@@ -74,6 +78,15 @@ def agreeing_verb(text: str, match: re.Match[str], end: int, speaker: str) -> Re
     verb = words[len(adverbs)]
     stop = text.index(verb, match.end()) + len(verb)
     return match.start(), stop, " ".join([speaker, *adverbs, _third_person(verb)])
+
+
+# An auxiliary before the subject (after "never", "not once", "only then"...): the subject
+# follows it and the auxiliary agrees, the verb after the subject stays as it is.
+_INVERTED = re.compile(
+    r"(?i:\b(?:never|not once|not only|nor|neither|rarely|seldom|only then|little)\s+)"
+    r"(?P<aux>have|do|am|was|were|did|had|can|could|will|would|should)\s+$"
+)
+_INVERTED_FORMS = {"have": "has", "do": "does", "am": "is", "were": "was"}
 
 
 _COORDINATED_VERB = re.compile(

@@ -471,3 +471,17 @@ def test_a_name_after_a_name_is_an_apposition_not_a_vocative(text: str, expected
 def test_a_closing_discourse_particle_is_left_out(text: str, expected: str) -> None:
     found = extract_claims(text, speaker="Ana", captured_at=AT)
     assert [c.statement for c in found] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Not once have I used Redis.", "Not once has Ana used Redis."),
+        ("Not once have I written Flask routes.", "Not once has Ana written Flask routes."),
+    ],
+)
+def test_an_auxiliary_before_the_subject_agrees_and_the_verb_stays(
+    text: str, expected: str
+) -> None:
+    found = extract_claims(text, speaker="Ana", captured_at=AT)
+    assert [c.statement for c in found] == [expected]
