@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from provmem.core.ports import LogRecord
 from provmem.infra.settings import Settings
 from provmem.services.memory.faults import STEPS
 from tests.harness import Runtime, said, settings_env
@@ -67,6 +68,14 @@ def _ingest(settings: Settings, path: Path, fault: str | None = None) -> int:
     return done.returncode
 
 
+def _named(record: LogRecord) -> tuple[str | bytes | None, bool]:
+    """A record by the evidence id its value names (a record key is a fingerprint keyed per
+    deployment, so two deployments' keys differ), and whether it holds a value."""
+    if record.value is None:
+        return record.key, False
+    return json.loads(record.value).get("evidence_id", record.key), True
+
+
 async def _outcome(settings: Settings, log_dir: Path) -> dict[str, Any]:
     """The turns log (keys, in order, per partition) and the views once all is derived."""
     runtime = await Runtime(settings, log_dir).start()
@@ -79,7 +88,7 @@ async def _outcome(settings: Settings, log_dir: Path) -> dict[str, Any]:
         await runtime.settle(derived)
         c = memory.components
         log = {
-            p: [(r.key, r.value is not None) for r in await c.log.read(c.names.turns, p, 0, 1000)]
+            p: [_named(r) for r in await c.log.read(c.names.turns, p, 0, 1000)]
             for p in range(settings.partitions)
         }
         facts = {
