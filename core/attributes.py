@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from .categories import CATEGORIES
 from .lexicon import FUNCTION_WORDS, MONTHS, NOT_NAMES, UNITS
-from .measures import read_measures
+from .measures import first_reading, read_measures
 
 __all__ = [
     "Reading",
@@ -279,12 +279,9 @@ def _clauses(text: str) -> list[str]:
 
 
 def _read_clause(clause: str, speaker: str, changed: bool) -> Reading | None:
-    for number, pattern in enumerate(_PATTERNS):
-        match = pattern.search(clause)
-        if match is not None:
-            reading = _reading(match, speaker, changed or number < 2)
-            if reading is not None:
-                return reading
+    reading = first_reading(_PATTERNS, clause, _reading, speaker, changed)
+    if reading is not None:
+        return reading
     for pattern in (*_IN_PASSING, _SCHEDULED):
         passing = pattern.search(clause)
         reading = _reading(passing, speaker, changed) if passing else None

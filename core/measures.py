@@ -28,12 +28,14 @@ production", "in staging") is a modifier, a noun after the measure names what is
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from typing import NamedTuple, TypeVar
 
 from .lexicon import CALENDAR_WORDS, FUNCTION_WORDS, IRREGULAR_PAST, UNITS
 
-__all__ = ["Measured", "read_measures"]
+__all__ = ["Measured", "first_reading", "read_measures"]
+
+T = TypeVar("T")
 
 
 class Measured(NamedTuple):
@@ -182,14 +184,26 @@ def _shared(before: str, clause: str) -> str | None:
     return None
 
 
-def _read(clause: str, speaker: str, changed: bool) -> Measured | None:
-    for number, pattern in enumerate(_PATTERNS):
+def first_reading(
+    patterns: Sequence[re.Pattern[str]],
+    clause: str,
+    read: Callable[[re.Match[str], str, bool], T | None],
+    speaker: str,
+    changed: bool,
+) -> T | None:
+    """The first reading ``read`` makes of a pattern's match in ``clause``, in pattern order;
+    the first two patterns are change forms ("X went up to V"), so they say a change."""
+    for number, pattern in enumerate(patterns):
         match = pattern.search(clause)
         if match is not None:
-            reading = _measured(match, speaker, changed or number < 2)
+            reading = read(match, speaker, changed or number < 2)
             if reading is not None:
                 return reading
     return None
+
+
+def _read(clause: str, speaker: str, changed: bool) -> Measured | None:
+    return first_reading(_PATTERNS, clause, _measured, speaker, changed)
 
 
 def _pronoun_measure(clause: str, speaker: str, changed: bool) -> Measured | None:
