@@ -371,6 +371,10 @@ class EvidenceSealing(Protocol):
         """Drop a cached data key (after its subject was erased)."""
         ...
 
+    async def shred(self, scope_key: str) -> dict[str, int]:
+        """Destroy every key of the subject (crypto-shredding); how many of each kind."""
+        ...
+
 
 class KeyStore(Protocol):
     """Wrapped per-subject data keys."""

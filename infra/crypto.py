@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import os
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import structlog
@@ -21,6 +22,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from ..core.events import SealedText
 from ..core.ports import KeyRingStore, KeyStore
+from .log_keys import LogKeys, Rotation, log_key_id
 from .settings import Settings
 
 _NONCE = 12
@@ -159,6 +161,7 @@ class EvidenceSealer:
         self._keys = keys
         self._cache: dict[str, tuple[bytes, float]] = {}  # key id -> data key, when read
         self._verified = False
+        self.log_keys = LogKeys(keys)
 
     @property
     def keys(self) -> KeyStore:
@@ -250,6 +253,38 @@ class EvidenceSealer:
         after one is shredded (erasure requests, ERASE changes: infra/sealed_log.py)."""
         key_id = DEPLOYMENT_KEY_ID if scope_key is None else subject_key_id(scope_key)
         return await self._seal_under(key_id, plain)
+
+    async def seal_log_bytes(self, scope_key: str | None, plain: bytes) -> str:
+        """``plain`` sealed like :meth:`seal_bytes`, but under the subject's current *log
+        key* (infra/log_keys.py): what a log record of the subject, or the gate state
+        (a changelog on Kafka), is sealed under."""
+        if scope_key is None:
+            return await self._seal_under(DEPLOYMENT_KEY_ID, plain)
+        return await self._seal_under(await self.log_keys.current(scope_key), plain)
+
+    async def rotate_log_key(self, scope_key: str) -> Rotation:
+        """Move the subject to a new log-key epoch (its key made first, then named)."""
+        epoch = await self.log_keys.epoch(scope_key)
+        await self._data_key(log_key_id(scope_key, epoch + 1), create=True)
+        return await self.log_keys.advance(scope_key)
+
+    async def shred(self, scope_key: str) -> dict[str, int]:
+        """Crypto-shred a subject: its data key, every epoch of its log key, the epoch
+        entry; how many of each were destroyed."""
+        data_key = subject_key_id(scope_key)
+        destroyed = int(await self._keys.destroy(data_key))
+        self.forget(data_key)
+        logs = await self.destroy_log_keys(scope_key, await self.log_keys.ids(scope_key))
+        await self.log_keys.forget(scope_key)
+        return {"data_keys": destroyed, "log_keys": logs}
+
+    async def destroy_log_keys(self, scope_key: str, key_ids: Sequence[str]) -> int:
+        """Destroy log keys of the subject (retired epochs, or all of them); how many."""
+        destroyed = 0
+        for key_id in key_ids:
+            destroyed += int(await self._keys.destroy(key_id))
+            self.forget(key_id)
+        return destroyed
 
     async def _seal_under(self, key_id: str, plain: bytes) -> str:
         data_key = await self._data_key(key_id, create=True)

@@ -8,9 +8,10 @@ version 1 (``docs/ARCHITECTURE.md``, "What is sealed")::
 
     {"seal":1,"scope":{"org":…,"project":…,"user":…},"sealed":"pm1.<key id>.<base64>"}
 
-``sealed`` is the whole original value under the subject's data key or the deployment's
-(:meth:`EvidenceSealer.seal_bytes`); ``scope`` (absent when unknown) is the scope key
-only, an identifier, never the agent or the session. Opening:
+``sealed`` is the whole original value under the subject's current log key
+(infra/log_keys.py) or the deployment's data key (:meth:`EvidenceSealer.seal_log_bytes`);
+``scope`` (absent when unknown) is the scope key only, an identifier, never the agent or
+the session. Opening:
 
 - a value that is no envelope (written before sealing) passes through as it is, so old
   logs and replays still read;
@@ -52,6 +53,7 @@ __all__ = [
     "is_sealed",
     "raw_log",
     "record_keys",
+    "sealed_key_id",
     "sealing",
 ]
 
@@ -69,6 +71,9 @@ class Sealing:
 
     subject: str | None
     scope: dict[str, str] | None = None
+    #: Under the subject's log key (its records on compacted topics, which an erasure of
+    #: part of it crypto-compacts), else its data key (dead letters: kept until redriven).
+    log_key: bool = True
 
 
 #: The policy: the sealing of a record appended to a topic (None: left as it is).
@@ -108,13 +113,22 @@ class LogSealer:
         sealing = self.policy(topic, record)
         if sealing is None:
             return record
-        blob = await self.sealer.seal_bytes(sealing.subject, record.value)
+        seal = self.sealer.seal_log_bytes if sealing.log_key else self.sealer.seal_bytes
+        blob = await seal(sealing.subject, record.value)
         envelope: dict[str, Any] = {"seal": ENVELOPE}
         if sealing.scope is not None:
             envelope["scope"] = sealing.scope
         envelope["sealed"] = blob
         value = json.dumps(envelope, separators=(",", ":")).encode("utf-8")
         return Append(record.partition, record.key, value)
+
+    async def reseal(self, value: bytes, scope_key: str) -> bytes:
+        """A sealed value as it is at rest, sealed again under the subject's current log
+        key (infra/log_keys.py), its envelope kept: the log's crypto-compaction."""
+        envelope = json.loads(value)
+        plain = await self.sealer.open_bytes(envelope["sealed"])
+        envelope["sealed"] = await self.sealer.seal_log_bytes(scope_key, plain)
+        return json.dumps(envelope, separators=(",", ":")).encode("utf-8")
 
     async def seal_all(self, topic: str, records: Sequence[Append]) -> list[Append]:
         return [await self.seal(topic, record) for record in records]
@@ -159,6 +173,12 @@ class LogSealer:
                 key_id=key_id,
                 reason=reason,
             )
+
+
+def sealed_key_id(value: bytes | None) -> str | None:
+    """The id of the key a sealed value is sealed under (None: not sealed)."""
+    blob = _blob_of(value) if is_sealed(value) else None
+    return None if blob is None else blob.split(".", 2)[1]
 
 
 def _blob_of(value: bytes | None) -> str | None:

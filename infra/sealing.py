@@ -47,6 +47,11 @@ class ViewSealer:
     async def seal(self, scope_key: str, plain: str) -> str:
         return await self._sealer.seal_blob(scope_key, plain)
 
+    async def seal_log(self, scope_key: str, plain: str) -> str:
+        """Sealed under the subject's current log key (the gate state, whose changelog is
+        a topic on Kafka: infra/log_keys.py), as a blob like :meth:`seal`."""
+        return await self._sealer.seal_log_bytes(scope_key, plain.encode("utf-8"))
+
     async def open(self, stored: str | bytes) -> str | None:
         """The plaintext of a stored body; None when its subject was crypto-shredded."""
         text = stored.decode("utf-8") if isinstance(stored, bytes) else stored
@@ -125,12 +130,13 @@ class SealedGateState:
     """A :class:`StateStore` of the gate's records, sealed and keyed at rest.
 
     - A fact record (a fact with its vector, ``…gate|<scope>|fact|<id>``) is sealed under
-      the subject's data key, keeping the fact's version and scope readable
+      the subject's log key (infra/log_keys.py: on Kafka this state is a changelog
+      topic), keeping the fact's version and scope readable
       (``{"fact": {"version", "scope"}, "sealed": …}``), so a store's JSON field
       extraction (``load_fields_many``: a subject erasure reads versions only) still works
       without opening anything.
     - A scope's index (``…gate|<scope>|index``: its fact ids) is sealed under the
-      subject's data key too (``{"index": 1, "sealed": …}``); an empty one (a subject
+      subject's log key too (``{"index": 1, "sealed": …}``); an empty one (a subject
       erasure writes it after the key is gone) stays as it is.
     - The id in a fact record's or a ``seen`` mark's key is a keyed fingerprint
       (infra/record_keys.py): on Kafka the table's changelog keeps each key, a deleted
@@ -216,13 +222,13 @@ class SealedGateState:
             return value
         fact = json.loads(value)["fact"]
         visible = {"version": fact["version"], "scope": fact["scope"]}
-        sealed = await self._sealer.seal(_scope_of(key), value.decode("utf-8"))
+        sealed = await self._sealer.seal_log(_scope_of(key), value.decode("utf-8"))
         return json.dumps({"fact": visible, "sealed": sealed}).encode("utf-8")
 
     async def _seal_index(self, key: str, value: bytes) -> bytes:
         if not json.loads(value).get("facts"):
             return value  # names no fact (a cleared scope: its key may be gone)
-        sealed = await self._sealer.seal(_scope_of(key), value.decode("utf-8"))
+        sealed = await self._sealer.seal_log(_scope_of(key), value.decode("utf-8"))
         return json.dumps({"index": 1, "sealed": sealed}).encode("utf-8")
 
     async def _open(self, raw: bytes | None) -> bytes | None:

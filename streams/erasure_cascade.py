@@ -25,12 +25,12 @@ from ..core.erasure import changes_between, erasure_of, remaining
 from ..core.events import ErasureRequested, ErasureTarget, FactChanged, FactOp, TurnRecorded
 from ..core.ports import Append, EventLog, LogRecord
 from ..core.scope import partition_for
-from ..infra.crypto import subject_key_id
 from ..infra.record_keys import RecordKeys
 from ..infra.sealed_log import raw_log, record_keys
 from .erasure_journal import Journal
 from .erasure_ports import ErasureDeps, Gate
 from .gate_store import FactVersion
+from .log_compaction import CryptoCompaction
 from .outcome import Outgoing
 from .runner import send_all
 from .topics import FACT_CHANGES, TURNS
@@ -101,6 +101,10 @@ class Erasing:
     def subject(self) -> bool:
         return self.request.target is ErasureTarget.SUBJECT
 
+    @property
+    def scope_key(self) -> str:
+        return self.request.scope.key
+
 
 class Cascade:
     """Runs the destructive steps against one runtime's stores and the scope's gate."""
@@ -114,6 +118,7 @@ class Cascade:
         new memory is saved, so a crash in between re-derives the same changes."""
         deps = self.deps
         partition = partition_for(job.request.scope.key, deps.settings.partitions)
+        compaction = None if job.subject else await CryptoCompaction.begin(deps, job.scope_key)
         tombstones = [Append(partition, e.encode(), None) for e in job.erased_ids]
         await deps.log.append(deps.names.turns, tombstones)  # keyed by the sealed log
         await self._forget_legacy(deps.names.turns, partition, job.legacy)
@@ -129,9 +134,11 @@ class Cascade:
             await deps.settle(partition)
         else:
             counts = await self._clean_stores(job)
+            if compaction is not None:
+                await compaction.switched()  # the gate state too is sealed under the new key
             await save()
             await deps.settle(partition)
-            counts["log_records_compacted"] = await self._compact()
+            counts["log_records_compacted"] = await self._compact(compaction)
         await job.journal.note(counts)
         return counts | fact_counts(changes)
 
@@ -225,16 +232,13 @@ class Cascade:
             await job.views
         evidence = await deps.evidence.delete_many(job.erased_ids)
         cached = deps.embedder.forget(job.texts)
-        keys = 0
-        if job.subject:
-            key_id = subject_key_id(job.request.scope.key)
-            keys = int(await deps.keys.destroy(key_id))
-            deps.sealer.forget(key_id)
+        shredded = await deps.sealer.shred(job.scope_key) if job.subject else {}
         return {
             "evidence_store": evidence,
             "vector_index": points,
             "embedding_cache": cached,
-            "data_keys": keys,
+            "data_keys": shredded.get("data_keys", 0),
+            "log_keys": shredded.get("log_keys", 0),
         }
 
     async def _delete_points(self, job: Erasing) -> int:
@@ -248,10 +252,11 @@ class Cascade:
         await vectors.delete(job.erased_ids)
         return len(job.erased_ids)
 
-    async def _compact(self) -> int:
+    async def _compact(self, crypto: CryptoCompaction | None = None) -> int:
+        """Records the log no longer holds, or holds only under a destroyed key."""
         compacting = self.deps.capabilities.compacting
-        if compacting is None:
-            return 0  # Kafka compacts on the broker (log cleaner)
+        if compacting is None:  # the broker compacts in its own time: crypto-compaction
+            return 0 if crypto is None else await crypto.finish()
         names = self.deps.names
         return int(await compacting.compact(names.turns, names.fact_changes))
 

@@ -37,7 +37,7 @@ from .outcome import Origin, Outgoing, execute
 from .pipeline import Deriver, Materializer
 from .runtime.kafka import verify_deployment_key, worker_adapters, worker_sealer
 from .sealed_topics import log_sealer, sealed_log
-from .topics import TopicNames
+from .topics import GATE_TABLE, TopicNames
 from .topology import DERIVE, INDEX_EVIDENCE, MATERIALIZE, ROUTE_ERASURES, outputs_of
 from .wiring import derive_deps
 from .worker_health import Assignment, serve_health
@@ -193,7 +193,7 @@ def create_app(settings: Settings) -> WorkerApp:
     turns = _raw_topic(app, DERIVE.input(names), settings.partitions)
     fact_changes = _raw_topic(app, MATERIALIZE.input(names), settings.partitions)
     table = app.Table(
-        "gate-state", default=None, partitions=settings.partitions, key_type=bytes, value_type=bytes
+        GATE_TABLE, default=None, partitions=settings.partitions, key_type=bytes, value_type=bytes
     )
     sealer = worker_sealer(settings)
     sealed = log_sealer(sealer, names)  # seal: values opened as they come in, sealed going out

@@ -33,13 +33,14 @@ import structlog
 from cryptography.exceptions import InvalidTag
 
 from ..core.events import TurnRecorded
-from ..core.ports import Cleanup, EventLog, LogRecord
+from ..core.ports import Cleanup, EventLog, LogRecord, TopicAdmin
 from ..infra.crypto import EvidenceSealer, KeyWrapper, master_key, subject_key_id
+from ..infra.log_keys import is_log_key_of
 from ..infra.residue import ErasedMarks, Hit, ResidueScanner, content_tokens, mark
 from ..infra.sealed_log import LogSealer, is_sealed, raw_log
 from .erasure_ports import ErasureDeps, RecordedKeyStore
 from .pipeline import CONTROL_PREFIX
-from .topics import COMPACTION, TURNS
+from .topics import COMPACTION, TURNS, gate_changelog
 
 log = structlog.get_logger(__name__)
 _BATCH = 1000
@@ -135,10 +136,29 @@ class LogAudit:
                         opened = scan.scan_records([(item.location, None, p) for p in plain])
                 if at_rest or opened:
                     found.append(_Found(item.superseded, at_rest, opened))
+        found += await self._gate_state(deps, opener)
         self.log_only = {h.fingerprint for h in allowed.hits}
         tokens = content_tokens(part for scope in scopes for part in scope.split("/"))
         self.anywhere = {mark(self.hits.key, word) for word in tokens}
         return self._tally(found)
+
+    async def _gate_state(self, deps: ErasureDeps, opener: _Opener) -> list[_Found]:
+        """The workers' gate-state changelog (a compacted topic on Kafka): every retained
+        record, and each of the erased scope's opened with the live keys."""
+        topic, log = gate_changelog(deps.settings.consumer_group), raw_log(deps.log)
+        if not isinstance(log, TopicAdmin) or topic not in await log.topics():
+            return []
+        found: list[_Found] = []
+        async for item in retained(log, topic, compacted=True):
+            record = item.record
+            at_rest = self.hits.scan_records([(item.location, record.key, record.value)])
+            opened: list[Hit] = []
+            if _state_scope(record.key) == self.scope_key and record.value is not None:
+                plain = await opener.state_body(record.value)
+                opened = self.hits.scan_records([(item.location, None, p) for p in plain])
+            if at_rest or opened:
+                found.append(_Found(item.superseded, at_rest, opened))
+        return found
 
     def _tally(self, found: list[_Found]) -> int:
         counted: list[Hit] = []
@@ -195,6 +215,20 @@ class _Opener:
                 pass  # a control record, or its text's key is gone
         return found
 
+    async def state_body(self, value: bytes) -> list[bytes]:
+        """A gate-state record's sealed body (``{"fact": …, "sealed": "pm1…"}``)."""
+        try:
+            sealed = json.loads(value).get("sealed")
+            return [await self.sealer.open_bytes(sealed)] if isinstance(sealed, str) else []
+        except (ValueError, AttributeError, LookupError, InvalidTag):
+            return []  # not a sealed body, or sealed under a destroyed key
+
+
+def _state_scope(key: bytes | None) -> str | None:
+    """The scope a gate-state key names (``…gate|<scope>|fact|…``)."""
+    text = (key or b"").decode("utf-8", "replace")
+    return text.split("gate|", 1)[1].split("|", 1)[0] if "gate|" in text else None
+
 
 def _no_policy(topic: str, record: object) -> None:
     return None
@@ -225,23 +259,35 @@ def _scope_of(value: bytes | None) -> str | None:
 
 
 async def key_copies(deps: ErasureDeps, scope_key: str) -> int:
-    """Retained records of the scope's data key that the master key unwraps and that are
-    not its live key (a shredded subject's must be on none: infra/key_ring.py)."""
+    """Retained records of the scope's data key or of any epoch of its log key that the
+    master key unwraps and that are not that key's live value (a shredded subject's, a
+    retired epoch's, must be on none: infra/key_ring.py)."""
     keys = deps.keys
     if not isinstance(keys, RecordedKeyStore):
         return 0  # keys not kept on the log (the embedded runtime's are in views.db)
-    key_id, wrapper = subject_key_id(scope_key), KeyWrapper(master_key(deps.settings))
-    live = await keys.get(key_id)
-    live_key = wrapper.unwrap(key_id, live) if live and wrapper.owns(live) else None
+    wrapper = KeyWrapper(master_key(deps.settings))
+    live: dict[str, bytes | None] = {}
     copies = 0
     async for location, key, value in keys.records():
-        if key != key_id.encode() or value is None or not wrapper.owns(value):
+        key_id = (key or b"").decode("utf-8", "replace")
+        if not _of_subject(key_id, scope_key) or value is None or not wrapper.owns(value):
             continue
+        if key_id not in live:
+            live[key_id] = await _live_key(keys, wrapper, key_id)
         try:
             unwrapped = wrapper.unwrap(key_id, value)
         except InvalidTag:
             continue
-        if unwrapped != live_key:
+        if unwrapped != live[key_id]:
             copies += 1
             log.warning("erasure.residue", location=location, kind="data_key")
     return copies
+
+
+def _of_subject(key_id: str, scope_key: str) -> bool:
+    return key_id == subject_key_id(scope_key) or is_log_key_of(key_id, scope_key)
+
+
+async def _live_key(keys: RecordedKeyStore, wrapper: KeyWrapper, key_id: str) -> bytes | None:
+    live = await keys.get(key_id)
+    return wrapper.unwrap(key_id, live) if live and wrapper.owns(live) else None

@@ -3,9 +3,10 @@
 =================  =======================================================================
 topic              sealed under
 =================  =======================================================================
-turns              the subject's data key (the whole turn: speaker, session, ids; the text
-                   inside is sealed already); an erasure control record: the deployment's
-fact-changes       the subject's data key; an ERASE change (no fact, no content): the
+turns              the subject's log key (infra/log_keys.py; the whole turn: speaker,
+                   session, ids; the text inside is sealed under its data key already);
+                   an erasure control record: the deployment's data key
+fact-changes       the subject's log key; an ERASE change (no fact, no content): the
                    deployment's, so readers still apply it after the subject is shredded
 dead-letters       the data key of the subject the failed record names; the deployment's
                    when it names none (malformed input) and for re-drive markers
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import base64
 import json
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -61,7 +63,7 @@ def record_sealing(names: TopicNames, topic: str, record: Append) -> Sealing | N
         erase = body.get("op") == "ERASE" and body.get("fact") is None
         return _deployment(body) if erase else _subject(body)
     if topic == names.dead_letters:
-        return _subject(_letter_origin(body))
+        return replace(_subject(_letter_origin(body)), log_key=False)
     if topic == names.erasure_requests:
         return _deployment(body)
     return None

@@ -81,6 +81,15 @@ DATA_KEYS = Topic("data-keys", "key id", None, 1, 1, Cleanup.COMPACT)
 API_KEYS = Topic("api-keys", "key id", None, 1, 1, Cleanup.COMPACT)
 """API key records (scope, name, SHA-256 of the secret, revocation), never tokens."""
 
+#: The workers' gate-state table (faust: a compacted changelog topic of its own).
+GATE_TABLE = "gate-state"
+
+
+def gate_changelog(consumer_group: str) -> str:
+    """The gate-state table's changelog topic (faust names it by app id and table)."""
+    return f"{consumer_group}-{GATE_TABLE}-changelog"
+
+
 ALL_TOPICS: tuple[Topic, ...] = (
     TURNS,
     FACT_CHANGES,

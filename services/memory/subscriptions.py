@@ -132,6 +132,12 @@ class _Stream:
         self.known[fact_id] = (scope, version)
         self.by_key[self.printer(fact_id)] = fact_id
 
+    def repeats(self, change: FactChanged) -> bool:
+        """A version this stream has sent (or knew at its start) again: a record appended
+        again by an erasure's crypto-compaction (streams/log_compaction.py)."""
+        known = self.known.get(change.fact_id)
+        return known is not None and change.version <= known[1]
+
     def pop(self, fact_id: str) -> tuple[Scope, int] | None:
         self.by_key.pop(self.printer(fact_id), None)
         return self.known.pop(fact_id, None)
@@ -150,7 +156,7 @@ def _delivered(record: LogRecord, scope: str, stream: _Stream) -> FactChanged | 
     once, so a reader may find only the tombstone; a record of a shredded subject reads as
     one too (infra/sealed_log.py). A tombstone of a fact this stream knows (delivered, or
     live when it started) becomes the ERASE it stands for; an ERASE is sent once,
-    whichever of the two is read."""
+    whichever of the two is read. A version the stream has already sent is not sent again."""
     change = _change(record)
     if change is not None:
         if not within(change.scope.key, scope):
@@ -158,6 +164,8 @@ def _delivered(record: LogRecord, scope: str, stream: _Stream) -> FactChanged | 
         if change.op is FactOp.ERASE:
             stream.pop(change.fact_id)
         elif change.fact is not None:
+            if stream.repeats(change):
+                return None
             stream.add(change.fact_id, change.scope, change.version)
         return change
     if record.value is not None:

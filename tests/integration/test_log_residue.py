@@ -9,20 +9,29 @@ look for what was erased:
 - after a subject erasure nothing of the subject opens: its records are ciphertext under
   a destroyed key, and no copy of that key is left on the log (nor in Redis, nor, on the
   embedded runtime, in any byte of its SQLite files);
-- after a session erasure what still opens is only in records a compacting broker drops
-  (superseded by a later record or a tombstone of their key), and the audit reports each
-  of them as awaiting compaction, with its bound, in its result and the receipt.
+- after a session or an evidence erasure nothing of what it erased opens either, on a
+  broker that never compacts too: the subject's live records were sealed again under a
+  new log key and the old one destroyed (streams/log_compaction.py), so what the broker
+  retains of the erased turns and facts is ciphertext under a destroyed key; nothing
+  awaits compaction, and what the erasure kept is all there and opens. The workers' own
+  topics (the gate table's changelog on Kafka) are read too.
 
 On 4bd08fe the Kafka runtime kept the erased subject's wrapped data key on the data-keys
 topic (the master key unwrapped it and opened every sealed record of the subject) and the
 audit said 0; after a session erasure the audit read only each key's latest record and
 said 0 while the superseded turn and fact changes opened under the subject's live key.
+On e25c3b8 the superseded turn, fact changes and gate-changelog records of a session or
+evidence erasure still opened on Kafka under the subject's live key (reported as
+"awaiting compaction", which Tansu never does).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+
+import pytest
+from cryptography.exceptions import InvalidTag
 
 from provmem.core.events import TurnRecorded
 from provmem.core.ports import LogRecord
@@ -61,7 +70,8 @@ async def _topics(runtime: Runtime) -> list[str]:
     finally:
         await admin.close()
     assert log is not None
-    return sorted(t for t in listed if t.startswith(prefix + "."))
+    owners = (prefix + ".", runtime.settings.consumer_group)  # faust's own: the changelog
+    return sorted(t for t in listed if t.startswith(owners))
 
 
 async def _retained(runtime: Runtime, topic: str) -> list[LogRecord]:
@@ -96,7 +106,7 @@ async def _readable(runtime: Runtime, scanner: ResidueScanner) -> list[Found]:
             if record.value is None:
                 continue  # a tombstone: nothing but its key
             opened = await opener.open(record) if is_sealed(record.value) else record
-            parts = [record.value, opened.value]
+            parts = [record.value, opened.value, await _state_body(sealer, record.value)]
             parts.append(await _turn_text(sealer, topic, opened.value))
             if _erase_change(opened.value):
                 continue  # ids, the scope and a fixed reason (core/erasure.py erasure_of)
@@ -109,6 +119,17 @@ async def _readable(runtime: Runtime, scanner: ResidueScanner) -> list[Found]:
 
 def _none(topic: str, record: object) -> None:
     return None
+
+
+async def _state_body(sealer: EvidenceSealer, value: bytes) -> bytes | None:
+    """A gate-state record's sealed body (``{"fact": …, "sealed": "pm1…"}``: the faust
+    table's changelog), opened with the live keys."""
+    try:
+        body = json.loads(value)
+        sealed = body.get("sealed") if isinstance(body, dict) and "seal" not in body else None
+        return await sealer.open_bytes(sealed) if isinstance(sealed, str) else None
+    except (ValueError, LookupError, InvalidTag):
+        return None  # not a state record, or sealed under a destroyed key
 
 
 async def _turn_text(sealer: EvidenceSealer, topic: str, value: bytes | None) -> bytes | None:
@@ -200,27 +221,41 @@ async def test_a_subject_erasure_leaves_nothing_that_opens_nor_a_copy_of_its_key
     assert await memory.facts(BOB)  # the other subject's key and records are untouched
 
 
-async def test_a_session_erasure_reports_what_awaits_the_brokers_compaction(
-    runtime: Runtime,
+@pytest.mark.parametrize("part", ["session", "evidence"])
+async def test_an_erasure_of_part_of_a_subject_leaves_nothing_that_opens(
+    runtime: Runtime, part: str
 ) -> None:
     memory = runtime.memory
     turns = [said("a0", PHONE, 0), said("a2", KEPT, 2), said("a1", CAT, 1) | {"session": "s2"}]
     ids = await _derived(runtime, turns, 3)
     gone = [f.fact_id for f in await memory.facts(ALICE) if f.evidence_ids == [ids[2]]]
+    untouched = {f.fact_id for f in await memory.facts(ALICE) if ids[2] not in f.evidence_ids}
     scanner = ResidueScanner(KEY, marks_of(KEY, [ids[2], *gone], [CAT], [PHONE, KEPT]))
+    assert await _readable(runtime, scanner)  # before: the turn and its facts open
 
-    request = erasure_request(ALICE, [], "s2", False)
+    session, evidence = ("s2", []) if part == "session" else (None, [ids[2]])
+    request = erasure_request(ALICE, evidence, session, False)
     receipt = await runtime.erase(request)
 
-    found = await _readable(runtime, scanner)
-    assert [f for f in found if not f.superseded] == []  # a compacting broker drops the rest
-    if runtime.settings.runtime == "embedded":
-        assert found == []  # the embedded log compacts at once
-    else:
-        assert found  # Tansu never compacts: the old turn and fact changes still open
+    assert await _readable(runtime, scanner) == []  # Tansu too: under a destroyed key
     audit = await eraser_for(memory.components).audit(request.request_id)
     assert audit.total == 0 and receipt.residue_found == 0, audit.found
-    assert audit.awaiting.records == len(found), found
-    assert receipt.awaiting_compaction == len(found)
-    if found:
-        assert audit.awaiting.bound_ms and receipt.compaction_bound_ms == audit.awaiting.bound_ms
+    assert audit.awaiting.records == 0 and receipt.awaiting_compaction == 0
+    after = await memory.facts(ALICE)
+    assert untouched <= {f.fact_id for f in after}  # what it kept is all there
+    assert all(ids[2] not in f.evidence_ids for f in after)
+    assert await _opened_turns(runtime) == {ids[0], ids[1]}  # what it kept still opens
+    again = await _derived(runtime, [said("a3", KEPT, 3)], len(after))
+    corroborated = {f.fact_id for f in await memory.facts(ALICE) if again[0] in f.evidence_ids}
+    assert corroborated and corroborated <= {f.fact_id for f in after}  # the gate state opens
+
+
+async def _opened_turns(runtime: Runtime) -> set[str]:
+    """The evidence ids of the turns the log's latest records open to (a fresh sealer)."""
+    components = runtime.memory.components
+    opener = LogSealer(EvidenceSealer(master_key(runtime.settings), components.keys), _none)
+    topic = components.names.turns
+    latest = {(r.partition, r.key): r for r in await _retained(runtime, topic)}
+    opened = [await opener.open(r) for r in latest.values() if r.value is not None]
+    turns = [TURNS.decode(r.value) for r in opened if r.value and r.value.startswith(b"{")]
+    return {t.evidence_id for t in turns if isinstance(t, TurnRecorded)}

@@ -24,7 +24,7 @@ from provmem.core.capture import TurnInput, record_turn
 from provmem.core.events import Fact
 from provmem.core.ports import Append
 from provmem.core.scope import partition_for
-from provmem.infra.crypto import EvidenceSealer, rotate_master_key, subject_key_id
+from provmem.infra.crypto import EvidenceSealer, rotate_master_key
 from provmem.infra.embedded_log import EmbeddedEventLog
 from provmem.infra.embedded_stores import EmbeddedKeyStore, EmbeddedStores
 from provmem.infra.residue import Hit, ResidueScanner, audit_key, log_records, marks_of
@@ -178,11 +178,10 @@ async def test_the_sealed_log_reads_old_records_and_erased_ones(tmp_path: Path) 
     assert SPEAKER.encode() not in (at_rest[1].value or b"")
     assert [r.value for r in await log.read(names.turns, 0, 0, 10)] == [value, value]
 
-    await keys.destroy(subject_key_id(SCOPE))
-    sealer.forget(subject_key_id(SCOPE))
+    assert await sealer.shred(SCOPE) == {"data_keys": 1, "log_keys": 1}
     assert [r.value for r in await log.read(names.turns, 0, 0, 10)] == [value, None]
-    await sealer.seal(SCOPE, "back again")  # a new data key under the same id
-    assert [r.value for r in await log.read(names.turns, 0, 0, 10)] == [value, None]
+    await log.append(names.turns, [Append(0, b"back", value)])  # new keys under the same ids
+    assert [r.value for r in await log.read(names.turns, 0, 0, 10)] == [value, None, value]
     await log.close()
     await stores.close()
 
