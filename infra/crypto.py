@@ -264,7 +264,7 @@ class EvidenceSealer:
 
     async def rotate_log_key(self, scope_key: str) -> Rotation:
         """Move the subject to a new log-key epoch (its key made first, then named)."""
-        epoch = await self.log_keys.epoch(scope_key)
+        epoch = await self.log_keys.epoch(scope_key, fresh=True)
         await self._data_key(log_key_id(scope_key, epoch + 1), create=True)
         return await self.log_keys.advance(scope_key)
 
@@ -274,12 +274,12 @@ class EvidenceSealer:
         data_key = subject_key_id(scope_key)
         destroyed = int(await self._keys.destroy(data_key))
         self.forget(data_key)
-        logs = await self.destroy_log_keys(scope_key, await self.log_keys.ids(scope_key))
+        logs = await self.destroy_log_keys(await self.log_keys.ids(scope_key))
         await self.log_keys.forget(scope_key)
         return {"data_keys": destroyed, "log_keys": logs}
 
-    async def destroy_log_keys(self, scope_key: str, key_ids: Sequence[str]) -> int:
-        """Destroy log keys of the subject (retired epochs, or all of them); how many."""
+    async def destroy_log_keys(self, key_ids: Sequence[str]) -> int:
+        """Destroy log keys (a subject's retired epochs, or all of them); how many."""
         destroyed = 0
         for key_id in key_ids:
             destroyed += int(await self._keys.destroy(key_id))

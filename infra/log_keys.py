@@ -74,9 +74,10 @@ class LogKeys:
         self._keys = keys
         self._cache: dict[str, tuple[int, float]] = {}
 
-    async def epoch(self, scope_key: str) -> int:
+    async def epoch(self, scope_key: str, fresh: bool = False) -> int:
+        """The subject's current epoch (``fresh``: read from the store, not the cache)."""
         now = time.monotonic()
-        cached = self._cache.get(scope_key)
+        cached = None if fresh else self._cache.get(scope_key)
         if cached is not None and now - cached[1] < EPOCH_CACHE_S:
             return cached[0]
         stored = await self._keys.get(_EPOCH_ENTRY + _digest(scope_key))
@@ -95,8 +96,7 @@ class LogKeys:
 
     async def advance(self, scope_key: str) -> Rotation:
         """Name the next epoch current (its key must exist already: the sealer makes it)."""
-        self._cache.pop(scope_key, None)
-        epoch = await self.epoch(scope_key) + 1
+        epoch = await self.epoch(scope_key, fresh=True) + 1
         entry, value = _EPOCH_ENTRY + _digest(scope_key), str(epoch).encode()
         if await self._keys.get(entry) is None:
             await self._keys.put_if_absent(entry, value)

@@ -55,17 +55,28 @@ class ScopeLog:
     tombstoned: set[str] = field(default_factory=set)
     tombstone_keys: set[bytes] = field(default_factory=set)
     legacy: set[str] = field(default_factory=set)
+    latest: dict[str, TurnRecorded] = field(default_factory=dict)  # in log order
 
     def collect(self, scope_key: str, record: LogRecord) -> None:
+        """A tombstone counts while it is the latest record of its key: a record that
+        reads as one (sealed under a retired log key) is followed by its copy sealed
+        again (streams/log_compaction.py), and a turn published again is live again."""
         if record.value is None:
             self.tombstone_keys.add(record.key or b"")
         elif (turn := _turn(record.value)) is not None and turn.scope.key == scope_key:
-            self.turns.append(turn)
+            self.tombstone_keys.discard(record.key or b"")
+            self._add(turn)
             if record.key == turn.evidence_id.encode():
                 self.legacy.add(turn.evidence_id)
 
+    def _add(self, turn: TurnRecorded) -> None:
+        """A turn once, where its latest record puts it (a replay derives it there)."""
+        self.latest.pop(turn.evidence_id, None)
+        self.latest[turn.evidence_id] = turn
+
     async def resolve(self, keys: RecordKeys) -> ScopeLog:
-        """The evidence ids the tombstones name, among the scope's turns."""
+        """The scope's turns, and the evidence ids the tombstones name among them."""
+        self.turns[:] = self.latest.values()
         ids = [turn.evidence_id for turn in self.turns]
         self.tombstoned.update((await keys.names(self.tombstone_keys, ids)).values())
         return self

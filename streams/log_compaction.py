@@ -58,10 +58,12 @@ class _Pass:
 
 @dataclass
 class CryptoCompaction:
-    """One erasure's crypto-compaction of one subject (see the module docstring)."""
+    """One erasure's crypto-compaction of one subject (see the module docstring) on the
+    compacted topics ``topics`` of a sealed log with ``partitions`` partitions."""
 
-    deps: ErasureDeps
-    sealer: LogSealer
+    log: SealedLog
+    topics: tuple[str, ...]
+    partitions: int
     rotation: Rotation
 
     @classmethod
@@ -70,10 +72,20 @@ class CryptoCompaction:
         demand, or seals nothing)."""
         if deps.capabilities.compacting is not None or not isinstance(deps.log, SealedLog):
             return None
-        sealer = deps.log.sealer
-        rotation = await sealer.sealer.rotate_log_key(scope_key)
+        topics = (deps.names.turns, deps.names.fact_changes)
+        return await cls.rotated(deps.log, topics, deps.settings.partitions, scope_key)
+
+    @classmethod
+    async def rotated(
+        cls, sealed: SealedLog, topics: tuple[str, ...], partitions: int, scope_key: str
+    ) -> CryptoCompaction:
+        rotation = await sealed.sealer.sealer.rotate_log_key(scope_key)
         log.info("log_compaction.rotated", key_id=rotation.current)
-        return cls(deps, sealer, rotation)
+        return cls(sealed, topics, partitions, rotation)
+
+    @property
+    def sealer(self) -> LogSealer:
+        return self.log.sealer
 
     async def switched(self) -> None:
         """Wait until every process seals the subject's records under the new key."""
@@ -83,17 +95,15 @@ class CryptoCompaction:
         """Re-seal what lives on, destroy the retired keys; how many retained records of
         the subject are now closed (ciphertext under a destroyed key)."""
         await self.switched()
-        names = self.deps.names
         closed = 0
-        for topic in (names.turns, names.fact_changes):
+        for topic in self.topics:
             closed += await self._reseal_topic(topic)
-        scope_key = self.rotation.scope_key
-        await self.sealer.sealer.destroy_log_keys(scope_key, self.rotation.retired)
+        await self.sealer.sealer.destroy_log_keys(self.rotation.retired)
         log.info("log_compaction.done", records_closed=closed, retired=len(self.rotation.retired))
         return closed
 
     async def _reseal_topic(self, topic: str) -> int:
-        partition = partition_for(self.rotation.scope_key, self.deps.settings.partitions)
+        partition = partition_for(self.rotation.scope_key, self.partitions)
         start, closed = 0, 0
         for _ in range(_PASSES):
             found = await self._scan(topic, partition, start)
@@ -105,7 +115,7 @@ class CryptoCompaction:
         raise RuntimeError(f"{topic}[{partition}]: records under a retired key kept coming")
 
     async def _scan(self, topic: str, partition: int, start: int) -> _Pass:
-        raw: EventLog = raw_log(self.deps.log)
+        raw: EventLog = raw_log(self.log)
         latest: dict[bytes, LogRecord] = {}
         closed, offset = 0, start
         while batch := await raw.read(topic, partition, offset, _BATCH):
@@ -135,7 +145,7 @@ class CryptoCompaction:
             Append(partition, r.key, await self.sealer.reseal(r.value or b"", scope_key))
             for r in records
         ]
-        await raw_log(self.deps.log).append(topic, again)
+        await raw_log(self.log).append(topic, again)
         log.info("log_compaction.resealed", topic=topic, partition=partition, records=len(again))
 
 

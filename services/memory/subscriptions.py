@@ -121,6 +121,7 @@ class _Stream:
     printer: KeyPrint
     known: Known
     by_key: dict[bytes, str] = field(default_factory=dict)
+    sent: dict[str, int] = field(default_factory=dict)  # fact id -> latest version sent
 
     @classmethod
     async def of(cls, log: EventLog, known: Known) -> _Stream:
@@ -133,10 +134,12 @@ class _Stream:
         self.by_key[self.printer(fact_id)] = fact_id
 
     def repeats(self, change: FactChanged) -> bool:
-        """A version this stream has sent (or knew at its start) again: a record appended
-        again by an erasure's crypto-compaction (streams/log_compaction.py)."""
-        known = self.known.get(change.fact_id)
-        return known is not None and change.version <= known[1]
+        """A version this stream has sent, again: a record appended again by an erasure's
+        crypto-compaction (streams/log_compaction.py). Sent from now on otherwise."""
+        if self.sent.get(change.fact_id, 0) >= change.version:
+            return True
+        self.sent[change.fact_id] = change.version
+        return False
 
     def pop(self, fact_id: str) -> tuple[Scope, int] | None:
         self.by_key.pop(self.printer(fact_id), None)
@@ -156,7 +159,7 @@ def _delivered(record: LogRecord, scope: str, stream: _Stream) -> FactChanged | 
     once, so a reader may find only the tombstone; a record of a shredded subject reads as
     one too (infra/sealed_log.py). A tombstone of a fact this stream knows (delivered, or
     live when it started) becomes the ERASE it stands for; an ERASE is sent once,
-    whichever of the two is read. A version the stream has already sent is not sent again."""
+    whichever of the two is read. A version the stream has sent is not sent again."""
     change = _change(record)
     if change is not None:
         if not within(change.scope.key, scope):

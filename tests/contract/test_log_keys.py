@@ -42,7 +42,7 @@ async def test_destroying_a_retired_epoch_closes_only_its_records(open_keys: Ope
     old = await sealer.seal_log_bytes(SUBJECT, b"superseded")
     rotation = await sealer.rotate_log_key(SUBJECT)
     new = await sealer.seal_log_bytes(SUBJECT, b"kept")
-    assert await sealer.destroy_log_keys(SUBJECT, rotation.retired) == 1
+    assert await sealer.destroy_log_keys(rotation.retired) == 1
 
     reader = EvidenceSealer(A, open_keys())  # nothing cached
     with pytest.raises(MissingDataKeyError):

@@ -174,8 +174,8 @@ def test_key_rotation_keeps_evidence_readable(tmp_path: Path) -> None:
     evidence_id = json.loads(run.stdout)[0]["evidence_id"]
     old_key = (tmp_path / "d" / "master.key").read_text()
     rotated = provmem("keys", "rotate", *data)
-    # the subject's data key and the deployment's (record keys are keyed from it)
-    assert rotated.returncode == 0 and "re-wrapped 2 data keys" in rotated.stdout
+    # the subject's data key and log key, the deployment's (record keys are keyed from it)
+    assert rotated.returncode == 0 and "re-wrapped 3 data keys" in rotated.stdout
     assert (tmp_path / "d" / "master.key").read_text() != old_key
     assert old_key not in rotated.stdout + rotated.stderr
     shown = json.loads(provmem("evidence", evidence_id, *data).stdout)

@@ -167,8 +167,9 @@ async def test_master_key_rotation_rewraps_without_touching_the_log(runtime: Run
     old = (runtime.settings.data_dir / "master.key").read_text()
     new = os.urandom(32)
     keys = runtime.memory.components.keys
-    # the subject's data key and the deployment's (record keys are keyed from it)
-    assert await rotate_master_key(keys, base64.b64decode(old), new) == 2
+    # the subject's data key and log key, and the deployment's (record keys are keyed
+    # from it)
+    assert await rotate_master_key(keys, base64.b64decode(old), new) == 3
     assert await rotate_master_key(keys, base64.b64decode(old), new) == 0
     await runtime.stop()
     rotated = runtime.settings.model_copy(update={"master_key": base64.b64encode(new).decode()})
