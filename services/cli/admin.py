@@ -126,6 +126,7 @@ def erase(
 ) -> None:
     """File a compliance erasure and print its receipt (no personal data in it)."""
     from ..erasure.subject import erasure_request
+    from ..memory.results import ErasureQueued
 
     chosen = [bool(evidence_ids), session is not None, subject]
     if sum(chosen) != 1:
@@ -138,12 +139,12 @@ def erase(
         request = erasure_request(scope, evidence_ids or [], session, subject, reason)
     except ValueError as error:
         _fail(str(error))
-    receipt = _run(settings, lambda m: m.request_erasure(request))
-    if receipt is None:
+    receipt = _run(settings, lambda m: m.file_erasure(request))
+    if isinstance(receipt, ErasureQueued):
         if target.json:
-            typer.echo(json.dumps({"request_id": request.request_id, "status": "queued"}))
+            typer.echo(json.dumps({"request_id": receipt.request_id, "status": "queued"}))
         else:
-            console.print(f"filed {request.request_id} on the erasure-requests topic")
+            console.print(f"filed {receipt.request_id} on the erasure-requests topic")
         return
     typer.echo(receipt.model_dump_json(indent=2))
     if receipt.residue_found:

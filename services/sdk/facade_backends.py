@@ -105,8 +105,7 @@ class Embedded:
         )
         async with self._lock:
             await self._catch_up()
-            receipt = await self.memory.request_erasure(request)
-        return receipt if receipt is not None else ErasureQueued(request_id=request.request_id)
+            return await self.memory.file_erasure(request)
 
     async def act(self, verb: Verb, fact_id: str, body: Mapping[str, Any]) -> ActionResult:
         async with self._lock:
