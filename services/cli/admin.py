@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -215,14 +216,26 @@ def evaluate(
     """Ingest a benchmark through the real pipeline, run its questions, write a report
     (JSON, Markdown) and plots, with failures attributed to the layer that lost them."""
     run_evaluation = _evaluation()
-    folder = target.data_dir or Path(tempfile.mkdtemp(prefix="provmem-eval-"))
-    settings = target.settings(folder)
-    report = _run(settings, lambda m: run_evaluation(m, dataset, out, console.real))
+    with _data_folder(target.data_dir) as folder:
+        settings = target.settings(folder)
+        report = _run(settings, lambda m: run_evaluation(m, dataset, out, console.real))
     if target.json:
         typer.echo(json.dumps({"report_dir": str(out), "summary": report.summary()}, indent=2))
         return
     console.print(report.summary())
     console.print(f"report and plots in {out}")
+
+
+@contextmanager
+def _data_folder(given: Path | None) -> Iterator[Path]:
+    """``given``, else a scratch data folder removed afterwards: the benchmark's turns are
+    evidence like any other (a user's own conversations, with the master key beside
+    them), so none stay behind."""
+    if given is not None:
+        yield given
+        return
+    with tempfile.TemporaryDirectory(prefix="provmem-eval-") as scratch:
+        yield Path(scratch)
 
 
 def _evaluation() -> Any:
