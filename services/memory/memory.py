@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -30,6 +30,7 @@ from ...core.events import (
 from ...core.ports import Append
 from ...core.retrieval import supporting_text
 from ...core.scope import Scope, partition_for
+from ...infra.crypto import subject_key_id
 from ...streams.pipeline import describe
 from ...streams.runner import Progress, Runner, StageBinding
 from ...streams.runtime.components import Components
@@ -105,6 +106,7 @@ class Memory:
             [(turn_evidence_id(t), t.resolved_scope().key) for _, t in turns]
         )
         results = [c for c in checked if isinstance(c, PublishResult)]
+        self._read_keys_again({t.resolved_scope().key for _, t in turns})
         accepted: list[TurnRecorded] = []
         for index, turn in turns:
             sealed, content_hash = await self._components.sealer.seal(
@@ -118,6 +120,13 @@ class Memory:
         await self._append(accepted)
         fault_point(self._components.settings, "capture.after_append")
         return sorted(results, key=lambda r: r.index)
+
+    def _read_keys_again(self, scope_keys: Iterable[str]) -> None:
+        """Seal under each subject's data key as the key store has it now: another process
+        (a worker's erasure) may have shredded the key this one cached (KEY_CACHE_S), and
+        a turn sealed under a shredded key reads as erased (accepted, never derived)."""
+        for scope_key in scope_keys:
+            self._components.sealer.forget(subject_key_id(scope_key))
 
     async def _on_log(self, turns: Sequence[tuple[str, str]]) -> dict[str, str]:
         """Content hash of each (evidence id, scope key) already on the turns log (see

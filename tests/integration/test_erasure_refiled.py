@@ -5,6 +5,8 @@ leave it; filing it again with nothing new stays one erasure."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from provmem.core.events import ErasureRequested
@@ -76,3 +78,20 @@ async def test_a_turn_published_again_after_its_erasure_survives_the_next_erasur
     await runtime.erase(erasure_request(SCOPE, [dog.evidence_id], None, False))
     statements = [f.statement for f in await runtime.memory.facts(SCOPE)]
     assert statements == ["Alice moved to Quetzalbrook in May 2026."]
+
+
+@pytest.mark.parametrize("runtime", ["kafka"], indirect=True)
+async def test_a_turn_published_right_after_a_subject_erasure_becomes_a_fact(
+    runtime: Runtime,
+) -> None:
+    """The worker shreds the subject's data key; this process had read it less than
+    ``KEY_CACHE_S`` before. A turn it accepts after the receipt must be sealed under the
+    subject's new key, not the shredded one (under which it reads as erased: accepted,
+    never a fact)."""
+    await _publish(runtime, PLACE)
+    request = erasure_request(SCOPE, [], None, True)
+    await runtime.memory.publish([PLACE])  # this process reads the key again
+    await runtime.memory.request_erasure(request)
+    while await runtime.memory.erasure_receipt(request.request_id) is None:
+        await asyncio.sleep(0.05)
+    await _publish(runtime, DOG)
