@@ -10,8 +10,10 @@ erased, and facts superseded only by erased evidence come back.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
 
 from .events import ErasureRequested, ErasureTarget, Fact, FactChanged, FactOp, TurnRecorded
 from .memory_state import ScopeMemory
@@ -31,6 +33,15 @@ def targeted(request: ErasureRequested, turns: Iterable[TurnRecorded]) -> list[s
         if _matches(request, turn):
             chosen.append(turn.evidence_id)
     return chosen
+
+
+def successor(request: ErasureRequested, evidence_ids: Iterable[str]) -> ErasureRequested:
+    """The request filed again once it completed and ``evidence_ids`` (what it targets,
+    on the log again) came back: the same target under an id that follows from the
+    request before it and those ids, so filing it twice is still one erasure."""
+    seed = "\x1f".join([request.request_id, *sorted(evidence_ids)])
+    request_id = "er_" + hashlib.sha256(seed.encode()).hexdigest()[:24]
+    return request.model_copy(update={"request_id": request_id, "requested_at": datetime.now(UTC)})
 
 
 def _matches(request: ErasureRequested, turn: TurnRecorded) -> bool:

@@ -120,7 +120,10 @@ def _resolve(
     tense = date_tense(text, match.start(), day=day)
     if assume_year and tense is Tense.PRESENT:
         tense = Tense.PAST
-    value = resolver(match, today, tense)
+    try:
+        value = resolver(match, today, tense)
+    except (ValueError, OverflowError):
+        return None  # off the calendar (year 0 or 10000): the expression stays unresolved
     if value is None:
         return None
     return Signal(SignalKind.DATE, match.group(0), match.start(), match.end(), value)

@@ -37,9 +37,10 @@ class EmbeddedEvidenceStore:
 
     async def put(self, turn: TurnRecorded) -> bool:
         body = await self._bodies.seal(turn.scope.key, turn.model_dump_json())
+        source = await self._bodies.tag(turn.scope.key, "source", turn.source_uri)
         cursor = self._conn.execute(
             "INSERT OR IGNORE INTO evidence VALUES (?, ?, ?, ?)",
-            (turn.evidence_id, turn.scope.key, turn.source_uri, body),
+            (turn.evidence_id, turn.scope.key, source, body),
         )
         return cursor.rowcount == 1
 

@@ -100,7 +100,7 @@ class RedisEvidenceStore:
     async def put(self, turn: TurnRecorded) -> bool:
         body = await self._bodies.seal(turn.scope.key, turn.model_dump_json())
         stored = await self._redis.set(self._keys.evidence(turn.evidence_id), body, nx=True)
-        source = self._keys.source(turn.scope.key, turn.source_uri)
+        source = await self._source(turn)
         if await self._redis.zscore(source, turn.evidence_id) is None:  # also after a crash
             position = await self._redis.incr(self._keys.sequence())
             await self._redis.zadd(source, {turn.evidence_id: position}, nx=True)
@@ -110,13 +110,19 @@ class RedisEvidenceStore:
         turn = await self.get(evidence_id)
         if turn is None:
             return []
-        source = self._keys.source(turn.scope.key, turn.source_uri)
+        source = await self._source(turn)
         rank = await self._redis.zrank(source, evidence_id)
         if rank is None:
             return [turn]
         ids = await self._redis.zrange(source, max(0, rank - radius), rank + radius)
         turns = [await self.get(i.decode()) for i in ids]
         return [t for t in turns if t is not None]
+
+    async def _source(self, turn: TurnRecorded) -> str:
+        """The key of the turn's source index: the source URI as a keyed tag (a client's
+        URI may name someone), like the entity index."""
+        tag = await self._bodies.tag(turn.scope.key, "source", turn.source_uri)
+        return self._keys.source(turn.scope.key, tag)
 
     async def get(self, evidence_id: str) -> TurnRecorded | None:
         raw = await self._redis.get(self._keys.evidence(evidence_id))
@@ -132,8 +138,10 @@ class RedisEvidenceStore:
     async def delete(self, evidence_id: str) -> bool:
         turn = await self.get(evidence_id)
         removed = await self._redis.delete(self._keys.evidence(evidence_id))
-        if turn is not None:
-            await self._redis.zrem(self._keys.source(turn.scope.key, turn.source_uri), evidence_id)
+        if turn is not None:  # the source index under its tag, or its URI (older stores)
+            plain = self._keys.source(turn.scope.key, turn.source_uri)
+            for source in {await self._source(turn), plain}:
+                await self._redis.zrem(source, evidence_id)
         await self.release(evidence_id)
         return bool(removed)
 

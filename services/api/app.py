@@ -318,8 +318,7 @@ def _erasure_routes(api: FastAPI) -> None:
         except ValueError as error:
             raise HTTPException(422, str(error)) from error
         state = _state(request)
-        receipt = await state.pipeline.exclusive(state.memory.request_erasure(erasure))
-        return receipt if receipt is not None else ErasureQueued(request_id=erasure.request_id)
+        return await state.pipeline.exclusive(state.memory.file_erasure(erasure))
 
     @api.get(
         "/v1/erasures/{request_id}",

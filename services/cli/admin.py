@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -126,6 +127,7 @@ def erase(
 ) -> None:
     """File a compliance erasure and print its receipt (no personal data in it)."""
     from ..erasure.subject import erasure_request
+    from ..memory.results import ErasureQueued
 
     chosen = [bool(evidence_ids), session is not None, subject]
     if sum(chosen) != 1:
@@ -138,12 +140,12 @@ def erase(
         request = erasure_request(scope, evidence_ids or [], session, subject, reason)
     except ValueError as error:
         _fail(str(error))
-    receipt = _run(settings, lambda m: m.request_erasure(request))
-    if receipt is None:
+    receipt = _run(settings, lambda m: m.file_erasure(request))
+    if isinstance(receipt, ErasureQueued):
         if target.json:
-            typer.echo(json.dumps({"request_id": request.request_id, "status": "queued"}))
+            typer.echo(json.dumps({"request_id": receipt.request_id, "status": "queued"}))
         else:
-            console.print(f"filed {request.request_id} on the erasure-requests topic")
+            console.print(f"filed {receipt.request_id} on the erasure-requests topic")
         return
     typer.echo(receipt.model_dump_json(indent=2))
     if receipt.residue_found:
@@ -214,14 +216,26 @@ def evaluate(
     """Ingest a benchmark through the real pipeline, run its questions, write a report
     (JSON, Markdown) and plots, with failures attributed to the layer that lost them."""
     run_evaluation = _evaluation()
-    folder = target.data_dir or Path(tempfile.mkdtemp(prefix="provmem-eval-"))
-    settings = target.settings(folder)
-    report = _run(settings, lambda m: run_evaluation(m, dataset, out, console.real))
+    with _data_folder(target.data_dir) as folder:
+        settings = target.settings(folder)
+        report = _run(settings, lambda m: run_evaluation(m, dataset, out, console.real))
     if target.json:
         typer.echo(json.dumps({"report_dir": str(out), "summary": report.summary()}, indent=2))
         return
     console.print(report.summary())
     console.print(f"report and plots in {out}")
+
+
+@contextmanager
+def _data_folder(given: Path | None) -> Iterator[Path]:
+    """``given``, else a scratch data folder removed afterwards: the benchmark's turns are
+    evidence like any other (a user's own conversations, with the master key beside
+    them), so none stay behind."""
+    if given is not None:
+        yield given
+        return
+    with tempfile.TemporaryDirectory(prefix="provmem-eval-") as scratch:
+        yield Path(scratch)
 
 
 def _evaluation() -> Any:

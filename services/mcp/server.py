@@ -10,7 +10,7 @@ reaches only the key's scope: a foreign user is refused, a foreign fact is "not 
 from __future__ import annotations
 
 import functools
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,10 +78,14 @@ class Tools:
 
     async def _scope(self, ctx: Context | None, user_id: str) -> str:
         scope = self._memory.scope(user_id)
-        grant = await self._granted(ctx)
-        if not grant.allows(scope):
-            raise PermissionError(f"scope {scope}: not permitted for this API key")
+        await self._permit(ctx, [scope])
         return scope
+
+    async def _permit(self, ctx: Context | None, scopes: Iterable[str]) -> None:
+        grant = await self._granted(ctx)
+        for scope in scopes:
+            if not grant.allows(scope):
+                raise PermissionError(f"scope {scope}: not permitted for this API key")
 
     async def _granted(self, ctx: Context | None) -> Grant:
         try:
@@ -110,7 +114,7 @@ class Tools:
         """Remember conversation messages (a string, or [{"role": "user"|"assistant"|
         "system"|"tool", "content": ...}]) as evidence of the user; facts are derived
         from them. Returns each message's status and evidence id."""
-        await self._scope(ctx, user_id)
+        await self._permit(ctx, [self._memory.scope(user_id), *named_scopes(messages)])
         results = await self._memory.add(messages, user_id=user_id, session_id=session_id)
         return {"results": [r.model_dump(mode="json", exclude_none=True) for r in results]}
 
@@ -177,6 +181,14 @@ class Tools:
     async def fact_resource(self, fact_id: str, ctx: Context) -> dict[str, Any]:
         """One fact with its evidence and history."""
         return await self.fact_history(fact_id, ctx)
+
+
+def named_scopes(messages: list[dict[str, Any]] | str) -> list[str]:
+    """The scopes that messages given as provmem turns name of their own (a turn's
+    ``scope`` wins over ``user_id``)."""
+    if isinstance(messages, str):
+        return []
+    return [str(m["scope"]) for m in messages if isinstance(m, Mapping) and "scope" in m]
 
 
 def fact_view(fact: dict[str, Any]) -> dict[str, Any]:

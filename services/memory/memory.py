@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,9 +17,11 @@ from ...core.capture import (
     record_turn,
     turn_evidence_id,
 )
+from ...core.erasure import successor, targeted
 from ...core.events import (
     ErasureCompleted,
     ErasureRequested,
+    ErasureTarget,
     Fact,
     FactStatus,
     TurnAction,
@@ -28,6 +30,7 @@ from ...core.events import (
 from ...core.ports import Append
 from ...core.retrieval import supporting_text
 from ...core.scope import Scope, partition_for
+from ...infra.crypto import subject_key_id
 from ...streams.pipeline import describe
 from ...streams.runner import Progress, Runner, StageBinding
 from ...streams.runtime.components import Components
@@ -37,7 +40,14 @@ from .corrections import IN_REVIEW, OPEN, action_turn, target_fact
 from .faults import fault_point
 from .published import PublishedTurns
 from .recall import Recall, RecallDeps
-from .results import ActionResult, EvidenceQuote, FactDetail, PublishResult, Recollection
+from .results import (
+    ActionResult,
+    ErasureQueued,
+    EvidenceQuote,
+    FactDetail,
+    PublishResult,
+    Recollection,
+)
 
 MAX_BATCH = 1000
 
@@ -96,6 +106,7 @@ class Memory:
             [(turn_evidence_id(t), t.resolved_scope().key) for _, t in turns]
         )
         results = [c for c in checked if isinstance(c, PublishResult)]
+        self._read_keys_again({t.resolved_scope().key for _, t in turns})
         accepted: list[TurnRecorded] = []
         for index, turn in turns:
             sealed, content_hash = await self._components.sealer.seal(
@@ -109,6 +120,13 @@ class Memory:
         await self._append(accepted)
         fault_point(self._components.settings, "capture.after_append")
         return sorted(results, key=lambda r: r.index)
+
+    def _read_keys_again(self, scope_keys: Iterable[str]) -> None:
+        """Seal under each subject's data key as the key store has it now: another process
+        (a worker's erasure) may have shredded the key this one cached (KEY_CACHE_S), and
+        a turn sealed under a shredded key reads as erased (accepted, never derived)."""
+        for scope_key in scope_keys:
+            self._components.sealer.forget(subject_key_id(scope_key))
 
     async def _on_log(self, turns: Sequence[tuple[str, str]]) -> dict[str, str]:
         """Content hash of each (evidence id, scope key) already on the turns log (see
@@ -155,14 +173,47 @@ class Memory:
         return reporting
 
     async def request_erasure(self, request: ErasureRequested) -> ErasureCompleted | None:
-        """File an erasure on the erasure-requests topic; on the embedded runtime it runs
-        at once and its receipt is returned."""
+        """:meth:`file_erasure`: the receipt on the embedded runtime, else None."""
+        filed = await self.file_erasure(request)
+        return filed if isinstance(filed, ErasureCompleted) else None
+
+    async def file_erasure(self, request: ErasureRequested) -> ErasureCompleted | ErasureQueued:
+        """File an erasure (as :meth:`erasure_to_file` says) on the erasure-requests topic;
+        on the embedded runtime it runs at once and its receipt is returned, on Kafka the
+        id of the request filed, whose receipt follows."""
+        request = await self.erasure_to_file(request)
         record = Append(0, request.request_id.encode(), ERASURE_REQUESTS.encode(request))
         await self._components.log.append(self._components.names.erasure_requests, [record])
-        if self._erasures is None:
-            return None
-        await self.sync()
-        return await self.erasure_receipt(request.request_id)
+        receipt = None
+        if self._erasures is not None:
+            await self.sync()
+            receipt = await self.erasure_receipt(request.request_id)
+        return receipt or ErasureQueued(request_id=request.request_id)
+
+    async def erasure_to_file(self, request: ErasureRequested) -> ErasureRequested:
+        """The request to file for ``request``: itself, unless it completed and turns it
+        targets are on the log again (the user came back, a session was written to, a
+        turn was published again); then its successor, which erases them."""
+        while await self.erasure_receipt(request.request_id) is not None:
+            back = await self._targeted_on_log(request)
+            if not back:
+                return request
+            request = successor(request, back)
+        return request
+
+    async def _targeted_on_log(self, request: ErasureRequested) -> list[str]:
+        """The evidence ids ``request`` targets that are on the turns log now."""
+        from ...streams.erasure_cascade import scope_log
+        from ..erasure.subject import deps_of
+
+        scope_key = request.scope.key
+        if request.target is ErasureTarget.EVIDENCE:
+            candidates = list(request.ids)
+        else:
+            scan = await scope_log(deps_of(self._components), scope_key, None)
+            candidates = targeted(request, scan.turns)
+        async with self._capturing:
+            return sorted(await self._on_log([(i, scope_key) for i in candidates]))
 
     async def erasure_receipt(self, request_id: str) -> ErasureCompleted | None:
         """The receipt once the erasure completed (on Kafka: once a worker ran it)."""

@@ -8,7 +8,7 @@ backend opens, never when the facade is imported.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from ...core.events import ErasureCompleted, Fact, FactChanged
@@ -71,7 +71,7 @@ class Embedded:
 
     async def publish(self, turns: Sequence[Mapping[str, Any]]) -> list[PublishResult]:
         async with self._lock:
-            return await self.memory.publish(turns)
+            return await in_batches(self.memory.publish, turns)
 
     async def query(self, scope: str, text: str, limit: int, budget: int | None) -> Recollection:
         async with self._lock:
@@ -105,8 +105,7 @@ class Embedded:
         )
         async with self._lock:
             await self._catch_up()
-            receipt = await self.memory.request_erasure(request)
-        return receipt if receipt is not None else ErasureQueued(request_id=request.request_id)
+            return await self.memory.file_erasure(request)
 
     async def act(self, verb: Verb, fact_id: str, body: Mapping[str, Any]) -> ActionResult:
         async with self._lock:
@@ -155,6 +154,19 @@ class Embedded:
             await self.memory.components.close()
 
 
+async def in_batches(
+    publish: Callable[[Sequence[Mapping[str, Any]]], Awaitable[list[PublishResult]]],
+    turns: Sequence[Mapping[str, Any]],
+) -> list[PublishResult]:
+    """``turns`` published ``BATCH`` at a time (a call takes at most that many); each
+    result's index is its turn's in ``turns``."""
+    results: list[PublishResult] = []
+    for start in range(0, len(turns), BATCH):
+        batch = await publish(turns[start : start + BATCH])
+        results.extend(r.model_copy(update={"index": r.index + start}) for r in batch)
+    return results
+
+
 def frame_change(frame: str) -> FactChanged | None:
     """The FactChanged of a Server-Sent Events frame (None for comments and retry)."""
     for line in frame.splitlines():
@@ -173,11 +185,7 @@ class Remote:
         self.client = AsyncMemoryClient(url, api_key=api_key)
 
     async def publish(self, turns: Sequence[Mapping[str, Any]]) -> list[PublishResult]:
-        results: list[PublishResult] = []
-        for start in range(0, len(turns), BATCH):
-            batch = await self.client.publish(turns[start : start + BATCH])
-            results.extend(r.model_copy(update={"index": r.index + start}) for r in batch)
-        return results
+        return await in_batches(self.client.publish, turns)
 
     async def query(self, scope: str, text: str, limit: int, budget: int | None) -> Recollection:
         return await self.client.query(scope, text, limit, budget=budget)

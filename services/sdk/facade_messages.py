@@ -144,10 +144,19 @@ def _part_text(part: Any, where: str) -> str:
         raise TypeError(f"{where}: expected a content part (a dict), got {part!r}")
     kind = part.get("type")
     if kind in _TEXT_PARTS:
-        return str(part.get("text") or "")
+        return _text_of(part.get("text"), f"{where}.text")
     if kind == "tool_result":  # Anthropic: a tool's answer inside a user message
         return message_text(part.get("content"), f"{where}.content")
     return ""
+
+
+def _text_of(text: Any, where: str) -> str:
+    """A text part's words: a string, or OpenAI Assistants' ``{"value": ...}``."""
+    if isinstance(text, Mapping) and "value" in text:
+        text = text["value"]
+    if text is None or isinstance(text, str):
+        return text or ""
+    raise TypeError(f"{where}: expected a string, got {type(text).__name__}")
 
 
 __all__ = ["ROLES", "Context", "Role", "capture_time", "message_text", "to_turns", "with_role"]

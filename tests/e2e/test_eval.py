@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -99,6 +100,25 @@ def test_eval_writes_report_and_plots(tmp_path: Path) -> None:
         "retrieval",
     ]
     assert sum(layers.values()) == report["failures"]["missed_turns"] == len(report["misses"])
+
+
+def test_eval_without_a_data_folder_leaves_no_data_behind(tmp_path: Path) -> None:
+    """Without ``--data-dir`` the benchmark's turns go to a scratch data folder (its master
+    key beside them); a user's own conversations must not stay in it after the report."""
+    dataset, scratch = tmp_path / "tiny.json", tmp_path / "tmp"
+    dataset.write_text(json.dumps(tiny_locomo()))
+    scratch.mkdir()
+    run = subprocess.run(
+        [sys.executable, "-m", "provmem.services.cli", "eval", str(dataset), "--out", "report"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+        env={**os.environ, "TMPDIR": str(scratch)},
+    )
+    assert run.returncode == 0, run.stderr + run.stdout
+    assert (tmp_path / "report" / "report.json").exists()
+    assert [p.name for p in scratch.iterdir() if p.name.startswith("provmem-eval-")] == []
 
 
 def test_eval_names_the_missing_field_of_a_file_not_in_locomo_format(tmp_path: Path) -> None:

@@ -108,6 +108,15 @@ def test_corrections_rejections_subscriptions_and_erasure(memory: Memory) -> Non
         memory.history(paris.fact_id)
 
 
+def test_more_messages_than_one_batch_are_all_remembered(memory: Memory) -> None:
+    """A conversation of 1,001 messages: the facade sends it in batches on both backends
+    (the embedded one refused it whole: "turns: at most 1000 per call")."""
+    said = [f"I counted {n} birds." for n in range(1001)]
+    results = memory.add(said, user_id="ann", at=AT)
+    assert [r.status for r in results] == ["accepted"] * 1001
+    assert [r.index for r in results] == list(range(1001))
+
+
 async def test_async_memory_reads_its_own_writes(tmp_path: Path) -> None:
     async with AsyncMemory(tmp_path / "d", org="acme", project="app") as memory:
         await memory.add(

@@ -21,6 +21,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
+from provmem import Memory
 from provmem.infra.settings import Settings
 from provmem.services.api.auth import ApiKeys, open_key_store
 
@@ -133,3 +134,21 @@ async def test_streamable_http_needs_an_api_key_and_keeps_to_its_scope(tmp_path:
             assert found["bundles"][0]["evidence"][0]["quote"] == "I play the cello."
             foreign = await client.call_tool("list_facts", {"user_id": "bob"})
             assert foreign.is_error and "not permitted" in str(foreign.content)
+
+
+async def test_a_message_naming_another_scope_is_refused_over_http(tmp_path: Path) -> None:
+    """add_messages takes provmem turns too; a turn's own ``scope`` must be within the API
+    key's scope like ``user_id``, or a key of Ann's writes into Bob's memory."""
+    settings = Settings(data_dir=tmp_path / "d")
+    store = open_key_store(settings)
+    token = (await ApiKeys(store).create("default/default/ann")).token
+    await store.close()
+    into_bob = {"speaker": "Bob", "text": "I live in Quetzalbrook.", "scope": "default/default/bob"}
+    with http_server(settings.data_dir, tmp_path / "mcp.log") as url:
+        async with Client(keyed(url, token)) as client:
+            refused = await client.call_tool(
+                "add_messages", {"messages": [into_bob], "user_id": "ann"}
+            )
+            assert refused.is_error and "not permitted" in str(refused.content), refused
+    with Memory(settings.data_dir) as memory:
+        assert memory.facts(user_id="bob") == []

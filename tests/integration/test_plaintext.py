@@ -220,3 +220,25 @@ async def test_records_under_the_deployment_key_open_after_a_rotation(tmp_path: 
     assert opened.value == value
     await log.close()
     await stores.close()
+
+
+async def test_a_source_uri_is_not_readable_at_rest(runtime: Runtime) -> None:
+    """A turn's ``source_uri`` is the client's (an address, a path with a name in it); the
+    evidence view indexes turns by their source for the raw neighbours of a hit, and did
+    so under the URI itself, in plaintext."""
+    source = "mailto:wilhelmina.snorkelbury@example.org"
+    turns = [
+        said(f"t{i}", text, i, SCOPE) | {"speaker": SPEAKER, "source_uri": source}
+        for i, text in enumerate(SAYS)
+    ]
+    await runtime.memory.publish(turns)
+
+    async def derived() -> bool:
+        return await runtime.caught_up() and bool(await runtime.memory.facts(SCOPE))
+
+    await runtime.settle(derived)
+    evidence_id = (await runtime.memory.components.evidence.ids_in_scope(SCOPE))[1]
+    neighbours = await runtime.memory.components.evidence.neighbours(evidence_id, 1)
+    assert [t.turn_id for t in neighbours] == ["t0", "t1", "t2"]  # still found by source
+    scanner = ResidueScanner(KEY, marks_of(KEY, [], ["snorkelbury"], []))
+    assert await _scan_everything(runtime, scanner) == []

@@ -85,3 +85,32 @@ def test_a_rendered_date_keeps_the_preposition_it_follows() -> None:
     )
     assert "slipped to 22 August 2026" in statement
     assert " to on " not in statement
+
+
+EDGES = [datetime(1, 1, 1, 3, tzinfo=UTC), datetime(9999, 12, 31, 20, tzinfo=UTC)]
+RELATIVE = [
+    "I moved to Lisbon last year.",
+    "I'll move to Lisbon next year.",
+    "Yesterday I adopted a dog.",
+    "Tomorrow I start my new job.",
+    "Two days ago I bought a bike.",
+    "In two weeks we fly to Peru.",
+    "I moved 5 years ago.",
+    "Last week I visited Porto.",
+    "Next month I get a cat.",
+    "We went to Japan in October.",
+    "We're flying to Japan in December.",
+    "My birthday is on 3 March.",
+    "I started in the spring.",
+    "Last weekend we hiked.",
+    "On Monday I called my mum.",
+]
+
+
+@pytest.mark.parametrize("at", EDGES, ids=["year 1", "year 9999"])
+def test_a_turn_said_at_the_calendar_s_edge_is_read_without_error(at: datetime) -> None:
+    """A time that would fall off the calendar (year 0, year 10000) is left unresolved;
+    the turn is still read (an error here stopped the derive stage for every scope)."""
+    for text in RELATIVE:
+        extract_turn(text, speaker="Ann", captured_at=at)
+        assert all(s.value is None or "0000" not in s.value for s in find_temporal(text, at))
