@@ -188,6 +188,16 @@ class EvidenceSealer:
         """Drop a cached data key (after it was destroyed)."""
         self._cache.pop(key_id, None)
 
+    def read_again(self, scope_key: str) -> None:
+        """Read the subject's data key, log-key epoch and log key from the key store at
+        their next use: another process (a worker's erasure) may have destroyed or
+        rotated what this one cached, and a turn sealed under a destroyed key reads as
+        erased (accepted, never derived)."""
+        self.forget(subject_key_id(scope_key))
+        log_key = self.log_keys.cached_id(scope_key)
+        if log_key is not None:
+            self.forget(log_key)
+
     async def open(self, sealed: SealedText) -> str:
         """Decrypt sealed text; raise :class:`MissingDataKeyError` after crypto-shredding."""
         data_key = await self._data_key(sealed.key_id, create=False)

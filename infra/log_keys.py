@@ -105,6 +105,11 @@ class LogKeys:
         retired = tuple(log_key_id(scope_key, n) for n in range(epoch))
         return Rotation(scope_key, log_key_id(scope_key, epoch), retired, time.monotonic())
 
+    def cached_id(self, scope_key: str) -> str | None:
+        """The key id of the epoch this process trusts now, and forget it (None: none)."""
+        cached = self._cache.pop(scope_key, None)
+        return None if cached is None else log_key_id(scope_key, cached[0])
+
     async def forget(self, scope_key: str) -> None:
         """Drop the subject's epoch entry (a subject erasure, after its keys)."""
         self._cache.pop(scope_key, None)

@@ -30,7 +30,6 @@ from ...core.events import (
 from ...core.ports import Append
 from ...core.retrieval import supporting_text
 from ...core.scope import Scope, partition_for
-from ...infra.crypto import subject_key_id
 from ...streams.pipeline import describe
 from ...streams.runner import Progress, Runner, StageBinding
 from ...streams.runtime.components import Components
@@ -122,11 +121,10 @@ class Memory:
         return sorted(results, key=lambda r: r.index)
 
     def _read_keys_again(self, scope_keys: Iterable[str]) -> None:
-        """Seal under each subject's data key as the key store has it now: another process
-        (a worker's erasure) may have shredded the key this one cached (KEY_CACHE_S), and
-        a turn sealed under a shredded key reads as erased (accepted, never derived)."""
+        """Seal under each subject's keys as the key store has them now (see
+        :meth:`EvidenceSealer.read_again`)."""
         for scope_key in scope_keys:
-            self._components.sealer.forget(subject_key_id(scope_key))
+            self._components.sealer.read_again(scope_key)
 
     async def _on_log(self, turns: Sequence[tuple[str, str]]) -> dict[str, str]:
         """Content hash of each (evidence id, scope key) already on the turns log (see
