@@ -40,7 +40,7 @@ from ..infra.residue import ErasedMarks, Hit, ResidueScanner, content_tokens, ma
 from ..infra.sealed_log import LogSealer, is_sealed, raw_log
 from .erasure_ports import ErasureDeps, RecordedKeyStore
 from .pipeline import CONTROL_PREFIX
-from .topics import COMPACTION, TURNS, gate_changelog
+from .topics import COMPACTION, ERASURE_REQUESTS, TURNS, gate_changelog
 
 log = structlog.get_logger(__name__)
 _BATCH = 1000
@@ -205,7 +205,7 @@ class _Opener:
         value = (await self.records.open(record)).value
         if value is None:
             return []  # sealed under a destroyed key
-        found = [value]
+        found = [value, *await self._reason(record.topic, value)]
         if record.topic.endswith("." + TURNS.suffix) and value.startswith(b"{"):
             try:
                 turn = TURNS.decode(value)
@@ -214,6 +214,17 @@ class _Opener:
             except (LookupError, ValueError, InvalidTag):
                 pass  # a control record, or its text's key is gone
         return found
+
+    async def _reason(self, topic: str, value: bytes) -> list[bytes]:
+        """An erasure request's reason, sealed inside it under its subject's data key."""
+        if not topic.endswith("." + ERASURE_REQUESTS.suffix):
+            return []
+        try:
+            reason = json.loads(value).get("reason")
+            opened = await self.sealer.open_blob(reason) if isinstance(reason, str) else ""
+        except (ValueError, AttributeError, LookupError, InvalidTag):
+            return []  # not a request, or its subject's key is destroyed
+        return [opened.encode("utf-8")] if opened else []
 
     async def state_body(self, value: bytes) -> list[bytes]:
         """A gate-state record's sealed body (``{"fact": …, "sealed": "pm1…"}``)."""

@@ -77,7 +77,7 @@ async def _with_receipt(memory: Memory, request: ErasureRequested) -> dict[str, 
         "scope": request.scope.key,
         "target": request.target.value,
         "requested_at": request.requested_at.isoformat(),
-        "reason": request.reason,
+        "reason": await memory.erasure_reason(request),
         "receipt": receipt.model_dump(mode="json") if receipt is not None else None,
     }
 

@@ -30,6 +30,7 @@ from ...core.events import (
 from ...core.ports import Append
 from ...core.retrieval import supporting_text
 from ...core.scope import Scope, partition_for
+from ...infra.crypto import is_blob
 from ...streams.pipeline import describe
 from ...streams.runner import Progress, Runner, StageBinding
 from ...streams.runtime.components import Components
@@ -179,7 +180,7 @@ class Memory:
         """File an erasure (as :meth:`erasure_to_file` says) on the erasure-requests topic;
         on the embedded runtime it runs at once and its receipt is returned, on Kafka the
         id of the request filed, whose receipt follows."""
-        request = await self.erasure_to_file(request)
+        request = await self._reason_sealed(await self.erasure_to_file(request))
         record = Append(0, request.request_id.encode(), ERASURE_REQUESTS.encode(request))
         await self._components.log.append(self._components.names.erasure_requests, [record])
         receipt = None
@@ -187,6 +188,22 @@ class Memory:
             await self.sync()
             receipt = await self.erasure_receipt(request.request_id)
         return receipt or ErasureQueued(request_id=request.request_id)
+
+    async def _reason_sealed(self, request: ErasureRequested) -> ErasureRequested:
+        """The request with its reason sealed under the subject's data key: the request
+        stays on its topic for years and the reason may name the person; an erasure of
+        the subject shreds it with the key (read it back with :meth:`erasure_reason`)."""
+        if not request.reason or is_blob(request.reason):
+            return request
+        sealed = await self._components.sealer.seal_blob(request.scope.key, request.reason)
+        return request.model_copy(update={"reason": sealed})
+
+    async def erasure_reason(self, request: ErasureRequested) -> str | None:
+        """A filed request's reason (None: shredded with its subject)."""
+        try:
+            return await self._components.sealer.open_blob(request.reason)
+        except LookupError:
+            return None
 
     async def erasure_to_file(self, request: ErasureRequested) -> ErasureRequested:
         """The request to file for ``request``: itself, unless it completed and turns it

@@ -38,6 +38,7 @@ from provmem.core.ports import LogRecord
 from provmem.infra.crypto import EvidenceSealer, KeyWrapper, master_key, subject_key_id
 from provmem.infra.residue import ErasedMarks, ResidueScanner, marks_of
 from provmem.infra.sealed_log import LogSealer, is_sealed, raw_log
+from provmem.services.api.inspector import erasure_requests
 from provmem.services.erasure.subject import eraser_for, erasure_request
 from provmem.streams.pipeline import CONTROL_PREFIX
 from provmem.streams.topics import TURNS
@@ -281,3 +282,26 @@ async def test_a_later_erasure_of_part_of_a_subject_keeps_what_the_earlier_kept(
     assert phone <= {f.fact_id for f in after}
     assert all(set(f.evidence_ids) <= {ids[0]} for f in after)
     assert await _opened_turns(runtime) == {ids[0]}
+
+
+async def test_an_erasure_reason_naming_the_person_goes_with_the_subject(
+    runtime: Runtime,
+) -> None:
+    """The reason stays on the erasure-requests topic for years and may name the person:
+    it is sealed under the subject's data key, so a subject erasure shreds it and the
+    audit (which opens it with the live keys) finds nothing. On e25c3b8 the reason was
+    plaintext inside the request: the receipt said residue 1 and a holder of the master
+    key read the name for the topic's retention."""
+    memory = runtime.memory
+    await _derived(runtime, [said("a0", PHONE, 0)], 1)
+    request = erasure_request(ALICE, [], None, True, "GDPR request from Quetzalbrook")
+
+    receipt = await runtime.erase(request)
+
+    assert receipt.residue_found == 0
+    audit = await eraser_for(memory.components).audit(request.request_id)
+    assert audit.total == 0, audit.found
+    requests = await _retained(runtime, memory.components.names.erasure_requests)
+    assert requests and all(b"Quetzalbrook" not in (r.value or b"") for r in requests)
+    (filed,) = [r for r in await erasure_requests(memory) if r.request_id == request.request_id]
+    assert await memory.erasure_reason(filed) is None  # shredded with the subject
