@@ -5,7 +5,7 @@ evidence erasure's extra step, streams/log_compaction.py).
 
 One subject has ``--live`` turn records and as many fact-change records on its partition,
 beside ``--others`` records of other subjects on the same partitions (they are scanned,
-never re-sealed). The clock runs from the end of the switch wait (2.5 s after the
+never re-sealed). The clock runs from the end of the switch wait (1.5 s after the
 rotation, reported apart: it is a wait, not work) to the retired key's destruction: the
 scan of both topics' partition, the re-sealed copies appended, the key ring rewritten.
 Baseline in the same run, on the same broker: the raw broker appending the subject's

@@ -32,7 +32,7 @@ from ..core.ports import KeyStore
 __all__ = ["EPOCH_CACHE_S", "SWITCH_S", "LogKeys", "Rotation", "log_key_id"]
 
 #: How long a process trusts the epoch it read (a rotation elsewhere reaches it after).
-EPOCH_CACHE_S = 1.0
+EPOCH_CACHE_S = 0.5
 #: How long after a rotation every process seals under the new epoch.
 SWITCH_S = 2 * EPOCH_CACHE_S + 0.5
 _EPOCH_ENTRY = "log-epoch|"
