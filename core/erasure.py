@@ -15,6 +15,7 @@ import hmac
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
+from . import ids
 from .events import ErasureRequested, ErasureTarget, Fact, FactChanged, FactOp, TurnRecorded
 from .memory_state import ScopeMemory
 from .scope import Scope
@@ -33,6 +34,41 @@ def targeted(request: ErasureRequested, turns: Iterable[TurnRecorded]) -> list[s
         if _matches(request, turn):
             chosen.append(turn.evidence_id)
     return chosen
+
+
+#: Above the index any claim of one turn can have (core/salience.py ``CLAIM_BUDGET`` and
+#: what relations add): the fact ids an erased turn may have made.
+_CLAIM_INDEXES = 64
+
+
+def erased_by(request: ErasureRequested, turns: Sequence[TurnRecorded]) -> list[str]:
+    """What the request erases: the turns it targets, then every action turn (a
+    correction, a retraction, a review decision) whose target fact goes with them.
+
+    A fact's id follows from the turn that first stated it (core/ids.py), so a fact an
+    erased turn made is gone after the erasure (re-derivation makes what other turns
+    support under their own ids). An action on it acts on nothing, and its record names
+    the erased fact's id: it goes too, and so, in turn, do actions on what it made."""
+    chosen = list(dict.fromkeys(targeted(request, turns)))
+    if request.target is ErasureTarget.SUBJECT:
+        return chosen
+    scope_key, gone = request.scope.key, set(chosen)
+    made = {fact for evidence_id in gone for fact in _made_by(scope_key, evidence_id)}
+    orphaned = True
+    while orphaned:
+        orphaned = False
+        for turn in turns:
+            if turn.evidence_id not in gone and turn.target_fact_id in made:
+                gone.add(turn.evidence_id)
+                chosen.append(turn.evidence_id)
+                made.update(_made_by(scope_key, turn.evidence_id))
+                orphaned = True
+    return chosen
+
+
+def _made_by(scope_key: str, evidence_id: str) -> list[str]:
+    """The ids of the facts a turn may have first stated."""
+    return [ids.fact_id(scope_key, evidence_id, i) for i in range(_CLAIM_INDEXES)]
 
 
 def successor(request: ErasureRequested, evidence_ids: Iterable[str]) -> ErasureRequested:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 
-from ..core.erasure import remaining, targeted
+from ..core.erasure import erased_by, remaining
 from ..core.events import ErasureCompleted, ErasureRequested, TurnRecorded
 from .erasure_audit import ErasureAudit, Residue
 from .erasure_cascade import Cascade, Erasing, delete_views, scope_log
@@ -56,7 +56,7 @@ class Eraser:
         await deps.catch_up()
         scope = await scope_log(deps, request.scope.key, until)
         live = remaining(scope.turns, scope.tombstoned)
-        erased_ids = list(dict.fromkeys(targeted(request, scope.turns)))  # tombstoned too
+        erased_ids = erased_by(request, scope.turns)  # tombstoned too; orphaned actions
         journal = await self.ledger.journal(request.request_id, erased_ids)
         erased_ids = journal.evidence_ids  # with those a crashed run of it erased
         texts = await self._texts([t for t in live if t.evidence_id in erased_ids])

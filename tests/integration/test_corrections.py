@@ -9,6 +9,7 @@ import pytest
 from provmem.core.events import Fact, FactStatus
 from provmem.core.ports import Append
 from provmem.infra.settings import Settings
+from provmem.services.erasure.subject import eraser_for, erasure_request
 from provmem.services.memory.corrections import CorrectionRefusedError, ForeignScopeError
 from tests.harness import SCOPE, Runtime, said
 
@@ -211,3 +212,22 @@ async def _replay(source: Runtime, folder: Path) -> list[Fact]:
         return await fresh.memory.facts(SCOPE)
     finally:
         await fresh.stop()
+
+
+async def test_a_correction_of_an_erased_fact_goes_with_the_erasure(runtime: Runtime) -> None:
+    """A session erasure that takes a fact takes the corrections of it too: they act on
+    nothing now, and each names the erased fact's id (the receipt said residue 1 and
+    `provmem erase` exited 1 before, the correction left behind)."""
+    old, new = await _corrected(runtime)  # Paris said in session s1, corrected to Lisbon
+    await runtime.memory.publish([said("t9", "I work at Initech.") | {"session": "s2"}])
+    await _fact_where(runtime, lambda facts: len(facts) == 3)
+
+    request = erasure_request(SCOPE, [], "s1", False)
+    receipt = await runtime.erase(request)
+
+    assert receipt.residue_found == 0 and receipt.evidence_erased == 2, receipt
+    audit = await eraser_for(runtime.memory.components).audit(request.request_id)
+    assert audit.total == 0, audit.found
+    facts = await runtime.memory.facts(SCOPE)
+    assert [f.statement for f in facts] == ["Alice works at Initech."]
+    assert await runtime.memory.fact(new.fact_id) is None
