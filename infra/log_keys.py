@@ -98,9 +98,8 @@ class LogKeys:
         """Name the next epoch current (its key must exist already: the sealer makes it)."""
         epoch = await self.epoch(scope_key, fresh=True) + 1
         entry, value = _EPOCH_ENTRY + _digest(scope_key), str(epoch).encode()
-        if await self._keys.get(entry) is None:
-            await self._keys.put_if_absent(entry, value)
-        await self._keys.replace(entry, value)
+        if await self._keys.put_if_absent(entry, value) != value:
+            await self._keys.replace(entry, value)
         self._cache[scope_key] = (epoch, time.monotonic())
         retired = tuple(log_key_id(scope_key, n) for n in range(epoch))
         return Rotation(scope_key, log_key_id(scope_key, epoch), retired, time.monotonic())

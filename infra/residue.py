@@ -47,6 +47,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from .log_reads import partition_records
 from .sealed_log import raw_log
 
 __all__ = [
@@ -400,20 +401,12 @@ async def log_records(
     latest_only = set(compacted)
     for topic in topics:
         for partition in range(await log.partitions(topic)):
-            records = [r async for r in _partition(log, topic, partition)]
+            records = [r async for r in partition_records(log, topic, partition)]
             if topic in latest_only:
                 last = {r.key: r.offset for r in records if r.key is not None}
                 records = [r for r in records if r.key is None or last[r.key] == r.offset]
             for record in records:
                 yield f"log:{topic}[{partition}]@{record.offset}", record.key, record.value
-
-
-async def _partition(log: Any, topic: str, partition: int) -> AsyncIterator[Any]:
-    offset = 0
-    while batch := await log.read(topic, partition, offset, 1000):
-        offset = batch[-1].offset + 1
-        for record in batch:
-            yield record
 
 
 _SEALED = "sealed:"

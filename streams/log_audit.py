@@ -36,6 +36,7 @@ from ..core.events import TurnRecorded
 from ..core.ports import Cleanup, EventLog, LogRecord, TopicAdmin
 from ..infra.crypto import EvidenceSealer, KeyWrapper, master_key, subject_key_id
 from ..infra.log_keys import is_log_key_of
+from ..infra.log_reads import partition_records
 from ..infra.residue import ErasedMarks, Hit, ResidueScanner, content_tokens, mark
 from ..infra.sealed_log import LogSealer, is_sealed, raw_log
 from .erasure_ports import ErasureDeps, RecordedKeyStore
@@ -43,7 +44,6 @@ from .pipeline import CONTROL_PREFIX
 from .topics import COMPACTION, ERASURE_REQUESTS, TURNS, gate_changelog
 
 log = structlog.get_logger(__name__)
-_BATCH = 1000
 _SCOPE = re.compile(rb'"scope":\{"org":"([^"]*)","project":"([^"]*)","user":"([^"]*)"')
 
 
@@ -73,11 +73,7 @@ async def retained(log: EventLog, topic: str, compacted: bool) -> AsyncIterator[
     ``compacted`` topic, whether a later record of its key supersedes it (elsewhere
     nothing is: a delete-policy topic keeps every record until its retention)."""
     for partition in range(await log.partitions(topic)):
-        records: list[LogRecord] = []
-        offset = 0
-        while batch := await log.read(topic, partition, offset, _BATCH):
-            offset = batch[-1].offset + 1
-            records += batch
+        records = [r async for r in partition_records(log, topic, partition)]
         last = {r.key: r.offset for r in records if r.key is not None}
         for r in records:
             superseded = compacted and r.key is not None and last[r.key] > r.offset
@@ -154,7 +150,7 @@ class LogAudit:
             at_rest = self.hits.scan_records([(item.location, record.key, record.value)])
             opened: list[Hit] = []
             if _state_scope(record.key) == self.scope_key and record.value is not None:
-                plain = await opener.state_body(record.value)
+                plain = await opener.field(record.value, "sealed")
                 opened = self.hits.scan_records([(item.location, None, p) for p in plain])
             if at_rest or opened:
                 found.append(_Found(item.superseded, at_rest, opened))
@@ -219,20 +215,18 @@ class _Opener:
         """An erasure request's reason, sealed inside it under its subject's data key."""
         if not topic.endswith("." + ERASURE_REQUESTS.suffix):
             return []
-        try:
-            reason = json.loads(value).get("reason")
-            opened = await self.sealer.open_blob(reason) if isinstance(reason, str) else ""
-        except (ValueError, AttributeError, LookupError, InvalidTag):
-            return []  # not a request, or its subject's key is destroyed
-        return [opened.encode("utf-8")] if opened else []
+        return await self.field(value, "reason")
 
-    async def state_body(self, value: bytes) -> list[bytes]:
-        """A gate-state record's sealed body (``{"fact": …, "sealed": "pm1…"}``)."""
+    async def field(self, value: bytes, name: str) -> list[bytes]:
+        """A field of a JSON value, opened with the live keys (a sealed blob; text from
+        before sealing as it is): a gate-state record's ``sealed`` body, a request's
+        ``reason``. None when absent, or sealed under a destroyed key."""
         try:
-            sealed = json.loads(value).get("sealed")
-            return [await self.sealer.open_bytes(sealed)] if isinstance(sealed, str) else []
+            found = json.loads(value).get(name)
+            opened = await self.sealer.open_blob(found) if isinstance(found, str) else ""
         except (ValueError, AttributeError, LookupError, InvalidTag):
-            return []  # not a sealed body, or sealed under a destroyed key
+            return []
+        return [opened.encode("utf-8")] if opened else []
 
 
 def _state_scope(key: bytes | None) -> str | None:

@@ -32,17 +32,17 @@ from dataclasses import dataclass
 
 import structlog
 
-from ..core.ports import Append, EventLog, LogRecord
+from ..core.ports import Append, LogRecord
 from ..core.scope import Scope, partition_for
 from ..infra.crypto import subject_key_id
 from ..infra.log_keys import Rotation
+from ..infra.log_reads import partition_records
 from ..infra.sealed_log import LogSealer, SealedLog, raw_log, sealed_key_id
 from .erasure_ports import ErasureDeps
 
 __all__ = ["CryptoCompaction"]
 
 log = structlog.get_logger(__name__)
-_BATCH = 1000
 _PASSES = 4
 
 
@@ -115,20 +115,17 @@ class CryptoCompaction:
         raise RuntimeError(f"{topic}[{partition}]: records under a retired key kept coming")
 
     async def _scan(self, topic: str, partition: int, start: int) -> _Pass:
-        raw: EventLog = raw_log(self.log)
         latest: dict[bytes, LogRecord] = {}
-        closed, offset = 0, start
-        while batch := await raw.read(topic, partition, offset, _BATCH):
-            offset = batch[-1].offset + 1
-            for record in batch:
-                if record.value is None:
-                    latest.pop(record.key or b"", None)
-                elif self._retired(record):
-                    closed += 1
-                    latest[record.key or b""] = record
-                else:
-                    latest.pop(record.key or b"", None)
-        return _Pass(latest, closed, offset)
+        closed, end = 0, start
+        async for record in partition_records(raw_log(self.log), topic, partition, start):
+            end = record.offset + 1
+            key = record.key or b""
+            if record.value is not None and self._retired(record):
+                closed += 1
+                latest[key] = record
+            else:  # a tombstone, or a later record under the current key
+                latest.pop(key, None)
+        return _Pass(latest, closed, end)
 
     def _retired(self, record: LogRecord) -> bool:
         """A record of the subject sealed under a retired log key or its data key."""
