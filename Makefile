@@ -6,19 +6,23 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint unit contract e2e schemas clean
 
+# setuptools tells every editable install of a mapped layout that folders in the working
+# directory may shadow the package (ours: provmem/ at the root); known, so not repeated.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e ".[dev]"
+	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/pip install -q -e ".[dev]"
 	touch $(STAMP)
 
 demo: $(STAMP)  ## install, then run the demo on the embedded default (no server needed)
 	$(BIN)/provmem demo
 
-lint: $(STAMP)  ## ruff, mypy --strict on the pure core, import rules, schema drift
+lint: $(STAMP)  ## ruff, mypy --strict on the pure core, import contracts, schema drift
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	cd core && ../$(BIN)/mypy --strict --config-file ../pyproject.toml .
+	$(BIN)/python -m tests.support.package_tree build/tree
+	cd build/tree && ../../$(BIN)/mypy --strict --follow-imports=silent --config-file ../../pyproject.toml provmem/core
+	cd build/tree && PYTHONPATH=. ../../$(BIN)/lint-imports --config ../../pyproject.toml
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/test_architecture.py
 	$(BIN)/python -m provmem.schemas --check
 

@@ -35,7 +35,7 @@ from typing import Any
 
 import httpx
 
-from provmem.infra.settings import Settings
+from provmem.config import Settings
 from provmem.services.api.auth import ApiKeys, open_key_store
 from provmem.services.memory.logs import configure_logging
 from provmem.services.memory.memory import Memory

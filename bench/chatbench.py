@@ -48,7 +48,7 @@ from bench.common import covered, embedded_memory, first_rank, publish_turns, ra
 from bench.techbench import Tally, above, bundle_value_rank, raw_value_rank, states
 from bench.wellformed import problems_many, share_ill_formed
 from provmem.core.events import Fact, FactStatus
-from provmem.core.lexicon import MONTHS
+from provmem.core.language.lexicon import MONTHS
 from provmem.services.memory.logs import configure_logging
 from provmem.services.memory.memory import Memory
 from provmem.services.tools.evaluation_data import RawBM25

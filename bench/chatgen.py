@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.techgen import pick
-from provmem.core.lexicon import MONTHS
+from provmem.core.language.lexicon import MONTHS
 
 DATA = Path(__file__).resolve().parent / "data"
 TURNS_FILE, GOLD_FILE = "chats.jsonl", "chats-gold.json"

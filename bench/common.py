@@ -15,9 +15,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from provmem.config import Settings
 from provmem.core.events import Fact, FactStatus
-from provmem.infra.embedding import MiniLMEmbedder
-from provmem.infra.settings import Settings
+from provmem.infra.models.embedding import MiniLMEmbedder
 from provmem.services.memory.memory import MAX_BATCH, Memory
 from provmem.services.memory.results import Recollection
 from provmem.streams.runtime.components import build

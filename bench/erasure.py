@@ -32,9 +32,9 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from provmem.config import Settings
 from provmem.core.ports import VectorPoint
-from provmem.infra.settings import Settings
-from provmem.infra.vectors import EdgeVectorIndex
+from provmem.infra.vectors.edge import EdgeVectorIndex
 from provmem.services.erasure.subject import eraser_for, erasure_request
 from provmem.services.memory.memory import Memory
 from provmem.streams.runtime.components import build

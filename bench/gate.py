@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from provmem.config import Settings
 from provmem.core.events import Fact, FactStatus
-from provmem.infra.embedding import MiniLMEmbedder
-from provmem.infra.settings import Settings
+from provmem.infra.models.embedding import MiniLMEmbedder
 from provmem.services.memory.memory import Memory
 from provmem.streams.runtime.components import build
 

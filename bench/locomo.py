@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import embedded_memory, publish_turns
-from provmem.core.retrieval import count_tokens
+from provmem.core.retrieval.fusion import count_tokens
 from provmem.services.memory.loaders import locomo_turns
 from provmem.services.memory.memory import Memory
 from provmem.services.memory.results import Recollection

@@ -1,5 +1,5 @@
 """bench/log_compaction: the crypto-compaction of one subject on Kafka (a session or an
-evidence erasure's extra step, streams/log_compaction.py).
+evidence erasure's extra step, streams/erasure/log_compaction.py).
 
     python -m bench.log_compaction [--live 1000] [--others 4000] [--broker HOST:PORT]
 
@@ -27,12 +27,12 @@ import redis.asyncio as aioredis
 
 from provmem.core.ports import Append, Cleanup, TopicConfig
 from provmem.core.scope import partition_for
-from provmem.infra.crypto import EvidenceSealer
-from provmem.infra.kafka_log import KafkaEventLog
-from provmem.infra.logged_keys import LoggedKeyStore
-from provmem.infra.redis_stores import RedisKeys, RedisKeyStore
-from provmem.infra.sealed_log import raw_log
-from provmem.streams.log_compaction import CryptoCompaction
+from provmem.infra.crypto.envelope import EvidenceSealer
+from provmem.infra.crypto.logged_keys import LoggedKeyStore
+from provmem.infra.log.kafka import KafkaEventLog
+from provmem.infra.log.sealed import raw_log
+from provmem.infra.stores.redis_stores import RedisKeys, RedisKeyStore
+from provmem.streams.erasure.log_compaction import CryptoCompaction
 from provmem.streams.sealed_topics import sealed_log
 from provmem.streams.topics import TopicNames
 from tests.support.tansu import TansuBroker

@@ -26,11 +26,11 @@ from pathlib import Path
 
 import numpy as np
 
+from provmem.config import Settings
 from provmem.core.events import Fact, FactOp
 from provmem.core.ports import VectorPoint
 from provmem.core.scope import Scope
 from provmem.core.stages import fact_changed
-from provmem.infra.settings import Settings
 from provmem.services.memory.memory import Memory
 from provmem.streams.runtime.components import Components, build
 

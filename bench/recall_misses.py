@@ -21,7 +21,7 @@ from typing import Any
 
 from bench.common import embedded_memory
 from bench.locomo import DEFAULT_DATA, ingest
-from provmem.core.retrieval import RouteResult, fuse, raw_tier
+from provmem.core.retrieval.fusion import RouteResult, fuse, raw_tier
 from provmem.services.memory.recall import Recall
 from provmem.services.tools.evaluation_data import CATEGORIES, last_session_time, questions
 

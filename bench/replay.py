@@ -31,7 +31,7 @@ from pathlib import Path
 
 from bench.erasure import subject_turns
 from bench.ingest import settings_for
-from provmem.infra.settings import Settings
+from provmem.config import Settings
 from provmem.services.memory.logs import configure_logging
 from provmem.services.memory.memory import Memory
 from provmem.services.replay.run import ReplayPlan, ReplayResult, replay

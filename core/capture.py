@@ -5,11 +5,18 @@ from __future__ import annotations
 import hashlib
 from datetime import datetime, timedelta
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+)
 
-from .events import DeletionScope, SealedText, SpeakerRole, TurnRecorded
-from .ids import evidence_id
-from .scope import SEGMENT_PATTERN, Scope
+from provmem.core.events import DeletionScope, SealedText, SpeakerRole, TurnRecorded
+from provmem.core.ids import evidence_id
+from provmem.core.scope import Scope, id_segment
 
 
 class TurnInput(BaseModel):
@@ -22,8 +29,8 @@ class TurnInput(BaseModel):
     speaker: str = Field(min_length=1, max_length=256)
     captured_at: AwareDatetime
     turn_id: str | None = Field(None, min_length=1, max_length=256)
-    session: str | None = Field(None, pattern=SEGMENT_PATTERN, description="A scope segment")
-    agent: str | None = Field(None, pattern=SEGMENT_PATTERN, description="A scope segment")
+    session: str | None = Field(None, description="A run or session id (any, up to 256 chars)")
+    agent: str | None = Field(None, description="An agent id (any, up to 256 chars)")
     source_uri: str | None = Field(None, min_length=1, max_length=2048)
     deletion_scope: DeletionScope = DeletionScope.USER
     role: SpeakerRole = Field("user", description="user, assistant, system or tool")
@@ -31,8 +38,12 @@ class TurnInput(BaseModel):
     @field_validator("scope")
     @classmethod
     def _scope_is_valid(cls, value: str) -> str:
-        Scope.parse(value)
-        return value
+        return Scope.parse(value).key  # the user id as its scope segment
+
+    @field_validator("session", "agent")
+    @classmethod
+    def _any_id(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return None if value is None else id_segment(value, info.field_name or "id")
 
     @field_validator("text")
     @classmethod

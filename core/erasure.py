@@ -15,11 +15,18 @@ import hmac
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
-from . import ids
-from .events import ErasureRequested, ErasureTarget, Fact, FactChanged, FactOp, TurnRecorded
-from .memory_state import ScopeMemory
-from .scope import Scope
-from .stages import fact_changed
+from provmem.core import ids
+from provmem.core.events import (
+    ErasureRequested,
+    ErasureTarget,
+    Fact,
+    FactChanged,
+    FactOp,
+    TurnRecorded,
+)
+from provmem.core.facts.memory_state import ScopeMemory
+from provmem.core.scope import Scope
+from provmem.core.stages import fact_changed
 
 VIEW_FIELDS_IGNORED = {"version"}
 
@@ -36,7 +43,7 @@ def targeted(request: ErasureRequested, turns: Iterable[TurnRecorded]) -> list[s
     return chosen
 
 
-#: Above the index any claim of one turn can have (core/salience.py ``CLAIM_BUDGET`` and
+#: Above the index any claim of one turn can have (core/extraction/salience.py ``CLAIM_BUDGET`` and
 #: what relations add): the fact ids an erased turn may have made.
 _CLAIM_INDEXES = 64
 

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 
-from .scope import Scope
+from provmem.core.scope import Scope
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
@@ -137,6 +137,9 @@ class Fact(BaseModel):
     last_verified_at: AwareDatetime
     version: int = Field(ge=1)
 
+    def __str__(self) -> str:
+        return f"{self.statement}  ({self.fact_id}, {self.status.value})"
+
 
 class FactChanged(BaseModel):
     """The gate's decision about one fact: ADD, NOOP, UPDATE or ERASE.
@@ -198,11 +201,17 @@ class ErasureCompleted(BaseModel):
     v2: ``awaiting_compaction``, the log records that still open under a live key and
     that only a compacting broker drops (superseded by a later record or a tombstone of
     their key), and ``compaction_bound_ms``, the topics' bound on when it does (v1
-    receipts upcast: none counted)."""
+    receipts upcast: none counted).
+
+    v3: which evidence and facts went, ``erased_evidence`` and ``erased_facts``: keyed
+    fingerprints of their ids (like ``scope_key_hash``: an evidence id follows from its
+    scope and turn, so a raw id would tell whose erasure it was); a holder of the audit
+    key checks an id against them, and ``provmem audit erasure`` shows the ids (v1 and
+    v2 receipts upcast: none listed)."""
 
     model_config = _FROZEN
 
-    schema_version: Literal[2] = 2
+    schema_version: Literal[3] = 3
     request_id: str
     scope_key_hash: str
     evidence_erased: int = Field(ge=0)
@@ -215,12 +224,14 @@ class ErasureCompleted(BaseModel):
     completed_at: AwareDatetime
     awaiting_compaction: int = Field(default=0, ge=0)
     compaction_bound_ms: int | None = Field(default=None, ge=0)
+    erased_evidence: list[str] = Field(default_factory=list)
+    erased_facts: list[str] = Field(default_factory=list)
 
     @model_validator(mode="before")
     @classmethod
     def _upcast(cls, data: object) -> object:
-        if isinstance(data, dict) and data.get("schema_version") == 1:
-            return {**data, "schema_version": 2}
+        if isinstance(data, dict) and data.get("schema_version") in (1, 2):
+            return {**data, "schema_version": 3}
         return data
 
 

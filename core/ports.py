@@ -9,8 +9,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from .events import Fact, FactChanged, SealedText, SpeakerRole, TurnRecorded
-from .extraction import Claim
+from provmem.core.claim import Claim
+from provmem.core.events import Fact, FactChanged, SealedText, SpeakerRole, TurnRecorded
 
 
 class Cleanup(StrEnum):
@@ -53,7 +53,7 @@ class TopicConfig:
 @runtime_checkable
 class TopicAdmin(Protocol):
     """A log whose topics can be listed and deleted (both logs: a key-ring generation
-    is dropped whole, infra/key_ring.py)."""
+    is dropped whole, infra/crypto/key_ring.py)."""
 
     async def topics(self) -> list[str]:
         """The names of every topic the log holds."""
@@ -201,7 +201,7 @@ class StateStore(Protocol):
 
 class BulkStateStore(StateStore, Protocol):
     """A state store that reads and swaps many records at once: one query where the
-    store can (SQLite), a loop over keys where it cannot (infra/bulk_state.py)."""
+    store can (SQLite), a loop over keys where it cannot (infra/stores/bulk_state.py)."""
 
     async def load_many(self, keys: Sequence[str]) -> dict[str, bytes]:
         """The stored values of these keys (absent keys are left out)."""
@@ -357,7 +357,7 @@ class QueryEmbedder(Protocol):
 
 
 class EvidenceSealing(Protocol):
-    """Turn text sealed under its subject's data key (infra/crypto.py: EvidenceSealer)."""
+    """Turn text sealed under its subject's data key (infra/crypto/envelope.py: EvidenceSealer)."""
 
     async def seal(self, scope_key: str, text: str) -> tuple[SealedText, str]:
         """The sealed text and the id of the data key it is sealed under."""
@@ -402,7 +402,7 @@ class KeyStore(Protocol):
 
 @runtime_checkable
 class KeyRingStore(Protocol):
-    """A key store whose records are on a log (infra/logged_keys.py): it can rewrite them
+    """A key store whose records are on a log (infra/crypto/logged_keys.py): it can rewrite them
     without the copies a change superseded (after a master-key rotation: the old wraps)."""
 
     async def rewrite(self) -> None: ...
@@ -410,7 +410,7 @@ class KeyRingStore(Protocol):
 
 class Extractor(Protocol):
     """Turns one turn's text into validated candidate claims (rules by default:
-    core/extractor_port.py; an LLM optionally: infra/llm_extractor.py). Every claim's
+    core/extraction/rules.py; an LLM optionally: infra/models/llm_extractor.py). Every claim's
     spans point into the text and have passed :func:`~.validation.validate_claim`
     (failures carry ``review_reason``)."""
 

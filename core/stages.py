@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from .contradictions import claim_role
-from .events import Fact, FactChanged, FactOp, FactStatus, SupportSpan, TurnRecorded
-from .extraction import Claim
-from .gate import Decision, GateConfig, MergeAdvisor, Verdict, decide, slotted
-from .ids import fact_id
-from .memory_state import AttributeVectors, ScopeMemory, Vector
-from .slot_rules import is_open_attribute
+from provmem.core.claim import Claim
+from provmem.core.events import Fact, FactChanged, FactOp, FactStatus, SupportSpan, TurnRecorded
+from provmem.core.extraction.slot_rules import is_open_attribute
+from provmem.core.facts.contradictions import claim_role
+from provmem.core.facts.gate import Decision, GateConfig, MergeAdvisor, Verdict, decide, slotted
+from provmem.core.facts.memory_state import AttributeVectors, ScopeMemory, Vector
+from provmem.core.facts.old_values import stating_old_value
+from provmem.core.ids import fact_id
 
 
 @dataclass(frozen=True)
@@ -108,16 +109,16 @@ def _corroborate(
 def _supersede(decision: Decision, ctx: _Context, memory: ScopeMemory, target: Fact) -> GateResult:
     fresh = new_fact(ctx.turn, ctx.index, ctx.candidate.claim, ctx.extraction_version)
     fresh = fresh.model_copy(update={"supersedes": target.fact_id})
-    old = target.model_copy(
-        update={
-            "status": FactStatus.SUPERSEDED,
-            "superseded_by": fresh.fact_id,
-            "version": target.version + 1,
-        }
-    )
-    old_vector = memory.vectors[target.fact_id]
-    entries = [(old, old_vector, FactOp.UPDATE), (fresh, ctx.candidate.vector, FactOp.UPDATE)]
+    also = stating_old_value(memory, target, fresh)  # the old value said in other words
+    entries = [(_superseded(old, fresh), memory.vectors[old.fact_id], FactOp.UPDATE)
+               for old in (target, *also)]  # fmt: skip
+    entries.append((fresh, ctx.candidate.vector, FactOp.UPDATE))
     return _emit(memory, entries, decision.reason, ctx)
+
+
+def _superseded(old: Fact, fresh: Fact) -> Fact:
+    update = {"status": FactStatus.SUPERSEDED, "superseded_by": fresh.fact_id}
+    return old.model_copy(update={**update, "version": old.version + 1})
 
 
 def _contradict(decision: Decision, ctx: _Context, memory: ScopeMemory, target: Fact) -> GateResult:

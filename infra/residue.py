@@ -8,11 +8,18 @@ folder, WAL and free pages included; every Redis key and value under the deploym
 prefix; a Qdrant server's payloads; the log's retained records), fingerprints each
 distinct token and reports the tokens that are marked, with where they were found.
 
-What is marked: id-shaped tokens (``ev_``/``fact_`` + 32 hex digits, uuids); words of
-at least :data:`MIN_WORD` characters that are not stopwords nor part of the stored
-records' own vocabulary (field names, statuses); numbers (:func:`number_tokens`). Tokens
-that live evidence of the scope still says are left out by the caller (they are no trace
-of the erased turns).
+What is marked (scheme /2) is what only the erased content says, so that a hit means
+content of the erased subject and nothing else: id-shaped tokens (``ev_``/``fact_`` + 32
+hex digits, uuids); *rare words* of at least :data:`MIN_RARE` letters that no
+:func:`dictionary` holds (a name like "Quetzalbrook", never "name" or "distance") and
+*identifiers* mixing letters and digits; numbers (:func:`number_tokens`); and *spans*,
+every run of :data:`SPAN` words of the erased text, whatever its words (a quote is found
+whole or in part, in any spelling of its punctuation). Never marked: what the stores'
+own files say (:class:`Common`: the words and spans of a baseline scan of a fresh data
+folder of this version, its SQLite schema, vector-index config and records' field names)
+and what live evidence of the scope still says (left out by the caller: no trace of the
+erased turns). Scheme /1 (before) marked every word of 3+ characters that was no
+stopword: its ledger entries are still audited with their marks.
 
 A number is one token however it is written: digit groups joined by separators
 ("555-0142", "+1 (555) 010-7788", "12,500.00") are read as their digits alone, so a phone
@@ -27,8 +34,12 @@ a grouped amount is not met by a lone structural number with the same digits.
 
 A word or number that seems to stand inside a long run of base64 characters
 (:data:`MIN_ENCODED_RUN`: a sealed record's ciphertext, between its ``+`` and ``/``) is
-chance, not a trace: base64 of a text holds none of its words. So is a short word
-(:data:`SHORT_WORD`) amid binary bytes: it counts inside printable text only.
+chance, not a trace: base64 of a text holds none of its words. So is a word shorter
+than :data:`SHORT_WORD` amid binary bytes (a vector file's floats): it counts inside
+printable text only.
+
+The scan of a data folder runs in a child process (infra/residue_apart.py): a process
+holding SQLite connections never opens and closes their files (it would drop its locks).
 """
 
 from __future__ import annotations
@@ -38,22 +49,21 @@ import hashlib
 import json
 import os
 import re
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-
-from .log_reads import partition_records
-from .sealed_log import raw_log
-
 __all__ = [
     "SCHEME",
+    "scan_apart",
     "ErasedMarks",
     "Hit",
+    "ResidueScanFailed",
     "ResidueScanner",
     "audit_key",
     "content_tokens",
@@ -65,17 +75,29 @@ __all__ = [
     "number_tokens",
 ]
 
-#: The fingerprint scheme of the marks (recorded with them).
-SCHEME = "residue-blake2b-128/1"
+#: The fingerprint scheme of the marks (recorded with them). /2: rare words, identifiers,
+#: numbers and 3-word spans, never a dictionary word nor one of the stores' own.
+SCHEME = "residue-blake2b-128/2"
+#: /1: every word of 3+ characters that was no stopword (a ledger entry made so is still
+#: audited with its marks).
+LEGACY_SCHEME = "residue-blake2b-128/1"
 MIN_WORD = 3
+#: A single word is marked from this many letters, when no dictionary holds it.
+MIN_RARE = 5
+#: An identifier (letters and digits mixed, "inv2024x") is marked from this many.
+MIN_IDENTIFIER = 6
+#: Words in a span mark: a run this long of the erased text, whatever its words.
+SPAN = 3
 MIN_LONE_DIGITS = 6
 MIN_GROUPED_DIGITS = 5
 #: Base64 characters in a row from which a run is an encoded blob, not text.
 MIN_ENCODED_RUN = 64
 #: A word this short counts only inside MIN_TEXT_RUN printable bytes: random bytes
-#: spell a 3-letter word a few times in 100 MB, and 37% of them are printable, so an
-#: 8-byte run around it still comes by chance one time in 25, a 16-byte one in 10^5.
-SHORT_WORD = 5
+#: (a vector file's floats) spell a given 5-letter word about once in 30 GB, so a
+#: folder of 100 MB and a hundred marks meets one one time in three; 37% of random
+#: bytes are printable, so a 16-byte run around it comes by chance one time in 10^5.
+#: From 8 letters a word is no chance anywhere (once in 10^19 bytes).
+SHORT_WORD = 8
 MIN_TEXT_RUN = 16
 _CHUNK = 8 * 1024 * 1024
 _OVERLAP = 4096  # longest token read whole across a chunk boundary
@@ -99,6 +121,7 @@ _ID = re.compile(
 _NUMBER = re.compile(rb"[0-9][0-9]*+(?:(?:\) | \(|[-./,() ])[0-9]++)*+(?![0-9A-Za-z_\x80-\xff])")
 _WORDISH = frozenset(_ALNUM + b"_" + bytes(range(0x80, 0x100)))
 _SEPARATORS = b"-./,() "
+_DIGITS = b"0123456789"
 _BASE64 = frozenset(_ALNUM + b"+/=")
 _PRINTABLE = frozenset(bytes(range(0x20, 0x7F)) + b"\t\n\r")
 # Words every stored record carries whatever the content (field names, statuses, ops).
@@ -124,7 +147,7 @@ def mark(key: bytes, token: str) -> str:
 
 
 def _stopwords() -> frozenset[str]:
-    folder = resources.files(f"{__package__}.models") / "bm25"
+    folder = resources.files("provmem.infra.models") / "bm25"
     words = (folder / "english.txt").read_text(encoding="utf-8").split()
     return frozenset(w.lower() for w in words) | frozenset(_STRUCTURE.split())
 
@@ -132,9 +155,28 @@ def _stopwords() -> frozenset[str]:
 _IGNORED = _stopwords()
 
 
+@cache
+def dictionary() -> frozenset[str]:
+    """Common words: the whole words of the embedding model's vocabulary (the 22,501 of
+    BERT's uncased WordPiece list: English words, common names and places), stopwords
+    and the records' field names. A single word is marked only when it is none of them."""
+    tokenizer = resources.files("provmem.infra.models") / "minilm" / "tokenizer.json"
+    vocab = json.loads(tokenizer.read_text(encoding="utf-8"))["model"]["vocab"]
+    return frozenset(w for w in vocab if w.isalpha()) | _IGNORED
+
+
 def _distinctive(token: str) -> bool:
-    """A word worth marking (numbers: :func:`number_tokens`)."""
+    """A word worth marking under the legacy scheme (numbers: :func:`number_tokens`)."""
     return not token.isdigit() and len(token) >= MIN_WORD and token not in _IGNORED
+
+
+def _rare(token: str) -> bool:
+    """A word worth marking alone: a rare word (a name no dictionary holds) or an
+    identifier (letters and digits mixed). Numbers: :func:`number_tokens`."""
+    if token.isalpha():
+        return len(token) >= MIN_RARE and token not in dictionary()
+    mixed = not token.isdigit() and any(c.isdigit() for c in token)
+    return mixed and len(token) >= MIN_IDENTIFIER and token.isalnum()
 
 
 def number_tokens(data: bytes) -> Iterator[tuple[tuple[int, int], bytes]]:
@@ -148,65 +190,147 @@ def number_tokens(data: bytes) -> Iterator[tuple[tuple[int, int], bytes]]:
             yield found.span(), digits
 
 
-def content_tokens(texts: Iterable[str]) -> set[str]:
-    """The distinctive words and numbers of texts, lower-cased, as a scan tokenizes them."""
+def text_tokens(text: str) -> list[str]:
+    """The words of a text, lower-cased, as a scan tokenizes bytes (letters and digits;
+    everything else separates)."""
+    words = text.encode("utf-8").translate(_WORD_BYTES).split()
+    return [w.decode("utf-8", "ignore").lower() for w in words]
+
+
+def content_tokens(texts: Iterable[str], legacy: bool = False) -> set[str]:
+    """The words and numbers of texts that are marked alone, lower-cased, as a scan
+    tokenizes them: rare words, identifiers, numbers (``legacy``: every word of 3+
+    characters that is no stopword, the scheme before)."""
+    keep = _distinctive if legacy else _rare
     found: set[str] = set()
     for text in texts:
+        found.update(token for token in text_tokens(text) if keep(token))
         raw = text.encode("utf-8")
-        for word in raw.translate(_WORD_BYTES).split():
-            token = word.decode("utf-8", "ignore").lower()
-            if _distinctive(token):
-                found.add(token)
         found.update(digits.decode("ascii") for _, digits in number_tokens(raw))
+    return found
+
+
+def content_spans(texts: Iterable[str]) -> set[str]:
+    """Every run of :data:`SPAN` words of the texts (joined by a space)."""
+    found: set[str] = set()
+    for text in texts:
+        tokens = text_tokens(text)
+        found.update(" ".join(tokens[i : i + SPAN]) for i in range(len(tokens) - SPAN + 1))
     return found
 
 
 def id_tokens(item_ids: Iterable[str]) -> set[str]:
     """Ids as a scan meets them: the id itself and its vector point's uuid."""
-    from .vector_points import point_id  # the vector layout names point ids
+    from provmem.infra.vectors.points import point_id  # the vector layout names point ids
 
     ids = set(item_ids)
     return ids | {point_id(i) for i in ids}
 
 
 @dataclass(frozen=True)
+class Common:
+    """What no mark may be, besides the :func:`dictionary`: the words and spans of the
+    stores' own files (schema, config, vector-index files, records' field names), from
+    a baseline scan of a fresh data folder of this version (streams/erasure/baseline.py)."""
+
+    words: frozenset[str] = frozenset()
+    spans: frozenset[str] = frozenset()
+
+    @classmethod
+    def of_texts(cls, texts: Iterable[str]) -> Common:
+        texts = list(texts)
+        words = {t for text in texts for t in text_tokens(text)}
+        return cls(frozenset(words), frozenset(content_spans(texts)))
+
+    @classmethod
+    def of_bytes(cls, data: bytes) -> Common:
+        """The words and spans of bytes as a scan tokenizes them."""
+        tokens = [_normal(t) for t in _without_zero_tail(data).translate(_WORD_BYTES).split()]
+        runs = (tokens[i : i + SPAN] for i in range(len(tokens) - SPAN + 1))
+        spans = {" ".join(run) for run in runs if all(run)}
+        return cls(frozenset(t for t in tokens if t), frozenset(spans))
+
+    def __or__(self, other: Common) -> Common:
+        return Common(self.words | other.words, self.spans | other.spans)
+
+
+@dataclass(frozen=True)
 class ErasedMarks:
-    """Keyed fingerprints of what one erasure removed (ids apart from words)."""
+    """Keyed fingerprints of what one erasure removed: ids, single words and numbers
+    (``words``), runs of :data:`SPAN` words (``spans``)."""
 
     ids: frozenset[str]
     words: frozenset[str]
+    spans: frozenset[str] = frozenset()
+    span_words: frozenset[str] = frozenset()  # a scan's prefilter, never a hit alone
     scheme: str = SCHEME
 
     def to_json(self) -> dict[str, Any]:
-        return {"scheme": self.scheme, "ids": sorted(self.ids), "words": sorted(self.words)}
+        return {
+            "scheme": self.scheme,
+            "ids": sorted(self.ids),
+            "words": sorted(self.words),
+            "spans": sorted(self.spans),
+            "span_words": sorted(self.span_words),
+        }
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> ErasedMarks:
-        if raw.get("scheme") != SCHEME:
-            raise ValueError(f"residue marks: unknown scheme {raw.get('scheme')!r}")
-        return cls(frozenset(raw["ids"]), frozenset(raw["words"]))
+        scheme = raw.get("scheme")
+        if scheme not in (SCHEME, LEGACY_SCHEME):
+            raise ValueError(f"residue marks: unknown scheme {scheme!r}")
+        spans, span_words = frozenset(raw.get("spans", ())), frozenset(raw.get("span_words", ()))
+        return cls(frozenset(raw["ids"]), frozenset(raw["words"]), spans, span_words, str(scheme))
 
 
 def marks_of(
-    key: bytes, item_ids: Iterable[str], erased: Iterable[str], kept: Iterable[str]
+    key: bytes,
+    item_ids: Iterable[str],
+    erased: Iterable[str],
+    kept: Iterable[str],
+    common: Common = Common(),
 ) -> ErasedMarks:
-    """Marks of erased ids and of the erased texts' tokens that no kept text says."""
-    words = content_tokens(erased) - content_tokens(kept)
+    """Marks of erased ids and of the erased texts' distinctive words, numbers and
+    spans that no kept text says and that are not ``common`` (the stores' own)."""
+    erased, kept = list(erased), list(kept)
+    words = content_tokens(erased) - content_tokens(kept) - common.words
+    spans = content_spans(erased) - content_spans(kept) - common.spans
     return ErasedMarks(
         frozenset(mark(key, i) for i in id_tokens(item_ids)),
         frozenset(mark(key, w) for w in words),
+        frozenset(mark(key, s) for s in spans),
+        frozenset(mark(key, w) for s in spans for w in s.split(" ")),
     )
 
 
 @dataclass(frozen=True)
 class Hit:
     """A marked token found: where (file, Redis key, log record...), at which byte, which
-    kind (``id`` or ``word``) and the fingerprint (never the token)."""
+    kind (``id``, ``word`` or ``span``) and the term's keyed fingerprint (never the term)."""
 
     location: str
     offset: int
     kind: str
     fingerprint: str
+
+    @property
+    def store(self) -> str:
+        """The store the location belongs to (``log``, ``redis``, ``qdrant``; under the
+        data folder: ``log_file``, ``views``, ``vector_index``, else ``files``)."""
+        head = self.location.split(":", 1)[0]
+        if head in ("log", "redis", "qdrant") and ":" in self.location:
+            return head
+        first = Path(self.location).parts[0] if self.location else ""
+        if first.startswith("log.db"):
+            return "log_file"
+        if first.startswith("views"):
+            return "views"
+        return "vector_index" if first.startswith("vectors") else "files"
+
+    def to_json(self) -> dict[str, Any]:
+        """What a report shows: store, location, offset, kind and the term's fingerprint."""
+        return {"store": self.store, "location": self.location, "offset": self.offset,
+                "kind": self.kind, "term": self.fingerprint}  # fmt: skip
 
 
 @dataclass
@@ -223,13 +347,8 @@ class ResidueScanner:
     def _mark(self, token: bytes) -> str:
         """:func:`mark` of a scanned token; the keyed state is set up once per scanner,
         not once per token (a scan hashes every distinct token of the bytes)."""
-        if not token.isascii():  # the plane lower-cased ASCII letters only
-            # Bytes that are no UTF-8 at its edges are its binary neighbours (a record
-            # header byte); inside it they make it no word (random bytes around letters).
-            text = token.decode("utf-8", "replace").strip("\ufffd")
-            token = b"" if "\ufffd" in text else text.lower().encode("utf-8")
         hasher = self._keyed.copy()
-        hasher.update(token)
+        hasher.update(token if token.isascii() else _normal(token).encode("utf-8"))
         return hasher.hexdigest()
 
     def scan_bytes(self, data: bytes, location: str, base: int = 0) -> list[Hit]:
@@ -256,12 +375,50 @@ class ResidueScanner:
                 places = [p for p in where(token) if kind == "id" or not _by_chance(data, *p)]
                 if places:
                     found.append(Hit(location, base + places[0][0], kind, print_))
+        found += self._span_hits(data, location, base)
         self.hits += found
         return found
 
-    def scan_file(self, path: Path, label: str | None = None) -> list[Hit]:
+    def _span_hits(self, data: bytes, location: str, base: int) -> list[Hit]:
+        """Runs of :data:`SPAN` words: only where every word is one a span mark holds
+        (``span_words``, a keyed prefilter: a common word alone is never a hit), each
+        distinct run hashed once."""
+        if not self.marks.spans:
+            return []
+        plane = data.translate(_WORD_BYTES)
+        tokens = plane.split()
+        wanted = {t for t in set(tokens) if self._mark(t) in self.marks.span_words}
+        found: dict[str, Hit] = {}
+        seen: set[bytes] = set()
+        for i in range(len(tokens) - SPAN + 1):
+            run = tokens[i : i + SPAN]
+            if not all(t in wanted for t in run) or (span := b" ".join(run)) in seen:
+                continue
+            seen.add(span)
+            if (print_ := self._mark(span)) in self.marks.spans and print_ not in found:
+                found[print_] = Hit(location, base + _offset(plane, run), "span", print_)
+        return list(found.values())
+
+    def scan_folder(self, folder: Path, suffixes: tuple[str, ...] = ()) -> list[Hit]:
+        """Every regular file under ``folder`` (named relative to it; ``suffixes``: only the
+        files whose names end so), read by a child process (infra/residue_apart.py): this
+        process may hold SQLite connections to them, and closing any descriptor of a
+        database file would drop its POSIX locks on it."""
+        found = scan_apart(self.key, self.marks, folder, suffixes)
+        self.hits += found
+        return found
+
+    def scan_folder_here(self, folder: Path, suffixes: tuple[str, ...] = ()) -> list[Hit]:
+        """:meth:`scan_folder` in this process: only in one that holds no connection to a
+        database under ``folder`` (the child of :meth:`scan_folder`)."""
+        found: list[Hit] = []
+        for path in sorted(p for p in Path(folder).rglob("*") if p.is_file()):
+            if not suffixes or path.name.endswith(suffixes):
+                found += self._scan_file(path, str(path.relative_to(folder)))
+        return found
+
+    def _scan_file(self, path: Path, location: str) -> list[Hit]:
         """Every byte of a file, in overlapping chunks (a file that vanished: nothing)."""
-        location = label or str(path)
         found: dict[tuple[str, str], Hit] = {}
         try:
             with path.open("rb") as handle:
@@ -272,13 +429,6 @@ class ResidueScanner:
             return []
         self.hits = [h for h in self.hits if h.location != location] + list(found.values())
         return list(found.values())
-
-    def scan_folder(self, folder: Path) -> list[Hit]:
-        """Every regular file under ``folder`` (named relative to it)."""
-        found: list[Hit] = []
-        for path in sorted(p for p in Path(folder).rglob("*") if p.is_file()):
-            found += self.scan_file(path, str(path.relative_to(folder)))
-        return found
 
     async def scan_redis(self, client: Any, prefix: str) -> list[Hit]:
         """Every key under ``prefix:`` and its value, whatever its type."""
@@ -314,6 +464,39 @@ class ResidueScanner:
         return found
 
 
+#: The module a child process runs to scan a folder (infra/residue_apart.py).
+_APART = "provmem.infra.residue_apart"
+
+
+class ResidueScanFailed(RuntimeError):
+    """The child process of a byte scan did not finish its scan."""
+
+
+def scan_apart(
+    key: bytes, marks: ErasedMarks, folder: Path, suffixes: tuple[str, ...] = ()
+) -> list[Hit]:
+    """The hits of ``marks`` in the files under ``folder``, read by a child process."""
+    request = {
+        "key": key.hex(),
+        "marks": marks.to_json(),
+        "folder": str(folder),
+        "suffixes": list(suffixes),
+    }
+    done = subprocess.run(  # noqa: S603 - this interpreter, this module, no shell
+        [sys.executable, "-P", "-m", _APART],  # -P: no folder of cwd shadows provmem
+        input=json.dumps(request).encode("utf-8"),
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
+        raise ResidueScanFailed(
+            f"the byte scan of {folder} stopped (exit {done.returncode}): "
+            f"{reason[0] if reason else 'no message'}"
+        )
+    return [Hit(**hit) for hit in json.loads(done.stdout)]
+
+
 _ZEROS = bytes(64 * 1024)
 
 
@@ -324,6 +507,23 @@ def _without_zero_tail(data: bytes) -> bytes:
     while end >= len(_ZEROS) and data[end - len(_ZEROS) : end] == _ZEROS:
         end -= len(_ZEROS)
     return data[:end].rstrip(b"\x00")
+
+
+def _normal(token: bytes) -> str:
+    """A scanned token as a mark is made of it: the plane lower-cased ASCII letters only;
+    bytes that are no UTF-8 at its edges are its binary neighbours (a record header
+    byte), and inside it they make it no word (random bytes around letters): ``""``."""
+    if token.isascii():
+        return token.decode("ascii")
+    text = token.decode("utf-8", "replace").strip("\ufffd")
+    return "" if "\ufffd" in text else text.lower()
+
+
+def _offset(plane: bytes, run: list[bytes]) -> int:
+    """Where a run of tokens first stands in a plane (found again only for a hit)."""
+    pattern = rb"(?<![^ ])" + rb" +".join(re.escape(t) for t in run) + rb"(?![^ ])"
+    found = re.search(pattern, plane)
+    return found.start() if found else 0
 
 
 def _ids(plane: bytes) -> set[bytes]:
@@ -349,12 +549,18 @@ def _by_chance(data: bytes, start: int, end: int) -> bool:
     not inside :data:`MIN_TEXT_RUN` printable bytes (a field, a line)."""
     if _within_run(data, start, end, _BASE64, MIN_ENCODED_RUN):
         return True
-    return end - start < SHORT_WORD and not _within_run(data, start, end, _PRINTABLE, MIN_TEXT_RUN)
+    if not data[start:end].translate(None, _DIGITS + _SEPARATORS):
+        return False  # a number: random bytes spell a given 5+ digits once in 10^12 bytes
+    in_text = _within_run(data, start, end, _PRINTABLE, MIN_TEXT_RUN, whole=False)
+    return end - start < SHORT_WORD and not in_text
 
 
-def _within_run(data: bytes, start: int, end: int, kind: frozenset[int], length: int) -> bool:
-    """Whether ``data[start:end]`` lies in a run of ``length`` bytes of ``kind``."""
-    if not all(c in kind for c in data[start:end]):
+def _within_run(
+    data: bytes, start: int, end: int, kind: frozenset[int], length: int, whole: bool = True
+) -> bool:
+    """Whether ``data[start:end]`` lies in a run of ``length`` bytes of ``kind`` (``whole``
+    False: its own bytes may be others, a word's UTF-8 letters)."""
+    if whole and not all(c in kind for c in data[start:end]):
         return False
     left, right = start, end
     while left > 0 and data[left - 1] in kind and right - left < length:
@@ -396,7 +602,10 @@ async def log_records(
     """What a log retains, as scan input: every record of every partition of the topics;
     of a ``compacted`` topic, what compaction keeps (each key's latest record: a Kafka
     broker's log cleaner drops the older ones on its own schedule). The records as they
-    are at rest: under a :class:`~provmem.infra.sealed_log.SealedLog`, never opened."""
+    are at rest: under a :class:`~provmem.infra.log.sealed.SealedLog`, never opened."""
+    from provmem.infra.log.reads import partition_records
+    from provmem.infra.log.sealed import raw_log
+
     log = raw_log(log)
     latest_only = set(compacted)
     for topic in topics:
@@ -416,6 +625,8 @@ def ledger_box(key: bytes) -> tuple[Callable[[object], str], Callable[[Any], Any
     """Seal and open the ledger's ids and scope under a key derived from the audit key
     (AES-256-GCM, JSON inside): the ledger is at rest too. Open returns an entry written
     before sealing as it is."""
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
     aead = AESGCM(hashlib.blake2b(b"provmem-ledger", key=key, digest_size=32).digest())
 
     def seal(value: object) -> str:

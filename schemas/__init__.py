@@ -13,7 +13,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from ..core.events import EVENT_MODELS
+from provmem.core.events import EVENT_MODELS
 
 
 def schema_file(event: str, version: int, kind: str = "schema") -> Any:

@@ -6,8 +6,8 @@ import json
 import sys
 from pathlib import Path
 
-from ..core.events import EVENT_MODELS
-from . import current_version, model_schema
+from provmem.core.events import EVENT_MODELS
+from provmem.schemas import current_version, model_schema
 
 ROOT = Path(__file__).parent
 

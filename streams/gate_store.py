@@ -3,12 +3,12 @@
 Keys: ``gate|<scope>|index`` holds the revision and the ids of every fact the
 scope has; ``gate|<scope>|fact|<id>`` holds a fact, its vector (float32) and, for an open
 reading, its attribute phrase with the vectors of its parts (float16: they are compared,
-never searched); the record is sealed like the fact (infra/sealing.py);
+never searched); the record is sealed like the fact (infra/crypto/sealing.py);
 ``gate|<scope>|seen|<evidence id>`` marks a turn the gate has handled. A cache
 keeps the decoded memory of recent scopes while its revision matches. An erasure of a
 whole scope reads only the facts' versions (:meth:`GateStore.versions`, no vectors, no
 validation) and empties the scope (:meth:`GateStore.clear`). A ``namespace``
-(``gN/``, see infra/generations.py) prefixes every key of a replay's generation.
+(``gN/``, see infra/stores/generations.py) prefixes every key of a replay's generation.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.events import Fact
-from ..core.memory_state import AttributeVectors, ScopeMemory, Vector
-from ..core.ports import BulkStateStore
-from ..core.scope import Scope
+from provmem.core.events import Fact
+from provmem.core.facts.memory_state import AttributeVectors, ScopeMemory, Vector
+from provmem.core.ports import BulkStateStore
+from provmem.core.scope import Scope
 
 CACHE_SCOPES = 256
 _Fields = tuple[int, str]  # a fact record's version and scope (JSON text)

@@ -17,8 +17,9 @@ from typing import Protocol
 
 from pydantic import ValidationError
 
-from ..core.events import Fact, FactChanged, FactOp, TurnRecorded
-from ..core.ports import (
+from provmem.core.events import Fact, FactChanged, FactOp, TurnRecorded
+from provmem.core.language.signals import indexed_anchor_terms
+from provmem.core.ports import (
     CachingEmbedder,
     EventLog,
     EvidenceSealing,
@@ -28,11 +29,10 @@ from ..core.ports import (
     VectorIndex,
     VectorPoint,
 )
-from ..core.signals import indexed_anchor_terms
-from ..infra.record_keys import PLAIN_KEYS, RecordKeys, is_keyed
-from ..infra.sparse import anchor_vector, with_anchors
-from .outcome import Outcome
-from .topics import TURNS
+from provmem.infra.log.record_keys import PLAIN_KEYS, RecordKeys, is_keyed
+from provmem.infra.models.sparse import anchor_vector, with_anchors
+from provmem.streams.outcome import Outcome
+from provmem.streams.topics import TURNS
 
 #: How many indexed turns' keyed record keys an indexer remembers (to match tombstones).
 REMEMBERED = 100_000
@@ -134,7 +134,7 @@ def _embed_transient(embedder: CachingEmbedder, texts: Sequence[str]) -> list[li
 class TombstonedTurns:
     """The evidence ids that turns' tombstones name.
 
-    A tombstone's key is a keyed fingerprint of the evidence id (infra/record_keys.py):
+    A tombstone's key is a keyed fingerprint of the evidence id (infra/log/record_keys.py):
     its id is found among the turns this reader met (the latest :data:`REMEMBERED`),
     else, given ``log``, among the partition's turns before the tombstone (read through
     the log's sealer; a turn compacted away is not found, nor needed: whoever read it

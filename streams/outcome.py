@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
-from ..core.capture import TurnRejectedError
-from ..core.ports import Append, LogRecord
-from .topics import TopicNames
+from provmem.core.capture import TurnRejectedError
+from provmem.core.ports import Append, LogRecord
+from provmem.streams.topics import TopicNames
 
 if TYPE_CHECKING:
-    from ..core.gate import Decision  # the gate loads with the first derived turn
+    from provmem.core.facts.gate import Decision  # the gate loads with the first derived turn
 
 
 @dataclass(frozen=True)

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 import structlog
 from pydantic import ValidationError
 
-from ..core.attribute_similarity import attribute_parts
-from ..core.corrections import ActionInput, Original, apply_action, target_of
-from ..core.events import FactChanged, TurnRecorded
-from ..core.extraction import Claim
-from ..core.gate import GateConfig, MergeAdvisor
-from ..core.memory_state import AttributeVectors, ScopeMemory, Vector, as_unit
-from ..core.ports import (
+from provmem.core.claim import Claim
+from provmem.core.events import FactChanged, TurnRecorded
+from provmem.core.facts.attribute_similarity import attribute_parts
+from provmem.core.facts.corrections import ActionInput, Original, apply_action, target_of
+from provmem.core.facts.gate import GateConfig, MergeAdvisor
+from provmem.core.facts.memory_state import AttributeVectors, ScopeMemory, Vector, as_unit
+from provmem.core.ports import (
     Append,
     Embedder,
     EvidenceSealing,
@@ -29,12 +29,12 @@ from ..core.ports import (
     FactViews,
     LogRecord,
 )
-from ..core.scope import partition_for
-from ..core.stages import Candidate, GateResult, attribute_phrase, derive_fact_changes
-from .gate_store import GateStore
-from .indexing import SearchIndex
-from .outcome import Origin, Outcome, Outgoing, dead_letter, describe
-from .topics import FACT_CHANGES, TURNS, TopicNames
+from provmem.core.scope import partition_for
+from provmem.core.stages import Candidate, GateResult, attribute_phrase, derive_fact_changes
+from provmem.streams.gate_store import GateStore
+from provmem.streams.indexing import SearchIndex
+from provmem.streams.outcome import Origin, Outcome, Outgoing, dead_letter, describe
+from provmem.streams.topics import FACT_CHANGES, TURNS, TopicNames
 
 log = structlog.get_logger(__name__)
 
@@ -108,7 +108,7 @@ class Deriver:
         if raw is None:
             return Outcome()  # a tombstone: erasure handles its effects
         if key is not None and key.startswith(CONTROL_PREFIX):
-            return Outcome()  # an erasure control record: see streams/erasure.py
+            return Outcome()  # an erasure control record: see streams/erasure/eraser.py
         try:
             turn = TURNS.decode(raw)
             assert isinstance(turn, TurnRecorded)  # noqa: S101 - TURNS carries TurnRecorded
@@ -219,7 +219,7 @@ class Deriver:
 
 def candidates_of(embedder: Embedder, claims: Sequence[tuple[Claim, str]]) -> list[Candidate]:
     """Each claim (with its speaker) embedded, and its open reading's attribute phrase
-    with the phrase's parts (core/attribute_similarity.py): the statements in one call,
+    with the phrase's parts (core/facts/attribute_similarity.py): the statements in one call,
     the distinct parts of all of them in another (so the statements' batches, and their
     vectors, are those they would be without the parts)."""
     phrases = [attribute_phrase(claim, speaker) for claim, speaker in claims]

@@ -11,10 +11,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..core.ports import Append, EventLog, LogRecord, StateStore
-from .outcome import Outcome, Outgoing, execute
-from .topics import TopicNames
-from .topology import StageSpec
+from provmem.core.ports import Append, EventLog, LogRecord, StateStore
+from provmem.streams.outcome import Outcome, Outgoing, execute
+from provmem.streams.topics import TopicNames
+from provmem.streams.topology import StageSpec
 
 BATCH = 1024
 

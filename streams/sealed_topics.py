@@ -1,9 +1,9 @@
-"""Which log records are sealed, under which key: the policy of infra/sealed_log.py.
+"""Which log records are sealed, under which key: the policy of infra/log/sealed.py.
 
 =================  =======================================================================
 topic              sealed under
 =================  =======================================================================
-turns              the subject's log key (infra/log_keys.py; the whole turn: speaker,
+turns              the subject's log key (infra/crypto/log_keys.py; the whole turn: speaker,
                    session, ids; the text inside is sealed under its data key already);
                    an erasure control record: the deployment's data key
 fact-changes       the subject's log key; an ERASE change (no fact, no content): the
@@ -17,7 +17,7 @@ Receipts (counts and keyed fingerprints), data keys, API key records and tombsto
 as they are. The envelope shows the scope key (``org/project/user``) where it is known.
 
 Record keys that name an evidence item or a fact (turns, fact-changes, and a dead
-letter's, should one carry a key) are keyed fingerprints (infra/record_keys.py), the
+letter's, should one carry a key) are keyed fingerprints (infra/log/record_keys.py), the
 tombstones' too; an erasure control record's key (``erasure|<request id>``) and a
 re-drive marker's stay as they are: they name no subject.
 """
@@ -32,13 +32,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..core.ports import Append, EventLog
-from ..core.scope import Scope
-from ..infra.crypto import EvidenceSealer
-from ..infra.sealed_log import LogSealer, SealedLog, Sealing, sealing
-from .outcome import REDRIVEN_MARKER
-from .pipeline import CONTROL_PREFIX
-from .topics import TopicNames
+from provmem.core.ports import Append, EventLog
+from provmem.core.scope import Scope
+from provmem.infra.crypto.envelope import EvidenceSealer
+from provmem.infra.log.sealed import LogSealer, SealedLog, Sealing, sealing
+from provmem.streams.outcome import REDRIVEN_MARKER
+from provmem.streams.pipeline import CONTROL_PREFIX
+from provmem.streams.topics import TopicNames
 
 __all__ = ["keyed_record", "log_sealer", "sealed_log"]
 

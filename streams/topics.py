@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from ..core.events import ErasureCompleted, ErasureRequested, FactChanged, TurnRecorded
-from ..core.ports import Cleanup, CompactionBound, TopicConfig
+from provmem.core.events import ErasureCompleted, ErasureRequested, FactChanged, TurnRecorded
+from provmem.core.ports import Cleanup, CompactionBound, TopicConfig
 
 _HOUR_MS = 3600 * 1000
 _LONG_RETENTION_MS = 10 * 365 * 24 * _HOUR_MS
@@ -70,7 +70,7 @@ ERASURE_REQUESTS = Topic(
     "erasure-requests", "request id", ErasureRequested, 1, 1, Cleanup.DELETE, _LONG_RETENTION_MS
 )
 ERASURE_RECEIPTS = Topic(
-    "erasure-receipts", "request id", ErasureCompleted, 2, 1, Cleanup.DELETE, _LONG_RETENTION_MS
+    "erasure-receipts", "request id", ErasureCompleted, 3, 1, Cleanup.DELETE, _LONG_RETENTION_MS
 )
 DEAD_LETTERS = Topic(
     "dead-letters", "original key", None, 1, 1, Cleanup.DELETE, _DEAD_LETTER_RETENTION_MS
@@ -138,7 +138,7 @@ class TopicNames:
     def configs(self, partitions: int | None = None, key_ring: bool = True) -> list[TopicConfig]:
         """Every topic's config; ``partitions`` overrides the count of the scoped topics.
         ``key_ring`` False: not the data-keys topic, whose generations the key ring
-        creates and deletes itself (infra/key_ring.py)."""
+        creates and deletes itself (infra/crypto/key_ring.py)."""
         topics = [t for t in ALL_TOPICS if key_ring or t is not DATA_KEYS]
         return [topic.config(self.prefix, _count(topic, partitions)) for topic in topics]
 

@@ -1,7 +1,7 @@
 """The stage topology: which stage reads which topic, what handles it, what it writes.
 
 Both runners read this table: the embedded runner (streams/runner.py, bindings built by
-streams/wiring.py) and the faust workers (streams/faust_app.py: one agent per stage). A
+streams/wiring.py) and the faust workers (streams/faust/app.py: one agent per stage). A
 stage's ``writes`` are the topics its handler's :class:`~.outcome.Outcome` may send to.
 
 | stage | reads | handler | writes | runs in |
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .topics import (
+from provmem.streams.topics import (
     DEAD_LETTERS,
     ERASURE_RECEIPTS,
     ERASURE_REQUESTS,

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ..core.ports import (
+from provmem.config import Settings
+from provmem.core.ports import (
     BulkStateStore,
     EventLog,
     EvidenceStore,
@@ -15,20 +16,19 @@ from ..core.ports import (
     FactViews,
     KeyStore,
 )
-from ..infra.crypto import EvidenceSealer, master_key
-from ..infra.embedding import MiniLMEmbedder
-from ..infra.sealed_log import record_keys
-from ..infra.sealing import ViewSealer
-from ..infra.settings import Settings
-from .gate_store import GateStore
-from .indexing import EvidenceIndexer, SearchIndex, TombstonedTurns
-from .pipeline import DeriveDeps, Deriver, Materializer
-from .runner import StageBinding
-from .topics import TopicNames
-from .topology import DERIVE, INDEX_EVIDENCE, INDEX_FACTS, MATERIALIZE
+from provmem.infra.crypto.envelope import EvidenceSealer, master_key
+from provmem.infra.crypto.sealing import ViewSealer
+from provmem.infra.log.sealed import record_keys
+from provmem.infra.models.embedding import MiniLMEmbedder
+from provmem.streams.gate_store import GateStore
+from provmem.streams.indexing import EvidenceIndexer, SearchIndex, TombstonedTurns
+from provmem.streams.pipeline import DeriveDeps, Deriver, Materializer
+from provmem.streams.runner import StageBinding
+from provmem.streams.topics import TopicNames
+from provmem.streams.topology import DERIVE, INDEX_EVIDENCE, INDEX_FACTS, MATERIALIZE
 
 if TYPE_CHECKING:
-    from ..core.extraction import Claim
+    from provmem.core.claim import Claim
 
 
 def derive_deps(
@@ -53,7 +53,7 @@ def make_extractor(settings: Settings) -> Extractor:
     """The rules extractor, or the LLM one when an endpoint is configured."""
     if settings.llm_base_url is None:
         return DeferredRulesExtractor()
-    from ..infra.llm_extractor import OpenAICompatibleExtractor
+    from provmem.infra.models.llm_extractor import OpenAICompatibleExtractor
 
     key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
     return OpenAICompatibleExtractor(settings.llm_base_url, settings.llm_model, api_key=key)
@@ -61,7 +61,7 @@ def make_extractor(settings: Settings) -> Extractor:
 
 async def sealers(settings: Settings, keys: KeyStore) -> tuple[EvidenceSealer, ViewSealer]:
     """The evidence sealer, checked against the deployment's master key before anything
-    else (a foreign key refuses to start: infra/crypto.py), and the views' sealer."""
+    else (a foreign key refuses to start: infra/crypto/envelope.py), and the views' sealer."""
     sealer = EvidenceSealer(master_key(settings), keys)
     await sealer.verify()
     return sealer, ViewSealer(sealer)
@@ -111,7 +111,7 @@ class DeferredRulesExtractor:
 
     def _loaded(self) -> Extractor:
         if self._rules is None:
-            from ..core.extractor_port import RulesExtractor
+            from provmem.core.extraction.rules import RulesExtractor
 
             self._rules = RulesExtractor()
         return self._rules

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from provmem.infra.settings import Settings
+from provmem.config import Settings
 from tests.harness import Runtime
 
 IN_CI = bool(os.environ.get("CI"))

@@ -13,8 +13,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from provmem.config import Settings
 from provmem.core.events import ErasureCompleted, ErasureRequested
-from provmem.infra.settings import Settings
 from provmem.services.memory.memory import Memory
 from provmem.streams.runtime.components import Components, build
 

@@ -1,1 +1,3 @@
-"""Adapters for agent frameworks: a LangChain retriever (``pip install '.[langchain]'``)."""
+"""Adapters for agent frameworks (``pip install '.[langchain]'``): LangChain's retriever
+reads memory, its chat message history writes the conversation into it
+(docs/langchain.md)."""

@@ -21,16 +21,22 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ...core.events import ErasureCompleted, ErasureRequested, Fact
-from ...core.scope import Scope
-from ...infra.settings import Settings
-from ...streams.erasure_requests import erasure_request_in
-from ...streams.runtime.components import build
-from ..erasure.scope import erase_scope, organisation_or_project
-from ..erasure.subject import erasure_request
-from ..memory.corrections import ForeignScopeError
-from ..memory.memory import MAX_BATCH, Memory
-from ..memory.results import (
+from provmem.config import Settings
+from provmem.core.events import ErasureCompleted, ErasureRequested, Fact
+from provmem.core.scope import Scope
+from provmem.services.api.auth import ApiKeys, ApiKeyStore, Grant, GrantDep, open_key_store
+from provmem.services.api.changes import changes_router
+from provmem.services.api.edge import EdgeGuard, http_failed, validation_failed
+from provmem.services.api.failures import FailureGuard
+from provmem.services.api.inspector import mount_inspector
+from provmem.services.api.metrics import CONTENT_TYPE, ApiMetrics, MetricsMiddleware
+from provmem.services.api.pump import StagePump
+from provmem.services.api.replay import replay_router
+from provmem.services.erasure.scope import erase_scope, organisation_or_project
+from provmem.services.erasure.subject import erasure_request
+from provmem.services.memory.corrections import ForeignScopeError
+from provmem.services.memory.memory import MAX_BATCH, Memory
+from provmem.services.memory.results import (
     ActionResult,
     ErasureQueued,
     EvidenceQuote,
@@ -39,13 +45,8 @@ from ..memory.results import (
     Recollection,
     ScopeErasure,
 )
-from ..memory.subscriptions import changes_router
-from .auth import ApiKeys, ApiKeyStore, Grant, GrantDep, open_key_store
-from .edge import EdgeGuard, http_failed, validation_failed
-from .inspector import mount_inspector
-from .metrics import CONTENT_TYPE, ApiMetrics, MetricsMiddleware
-from .pump import StagePump
-from .replay import replay_router
+from provmem.streams.erasure.requests import erasure_request_in
+from provmem.streams.runtime.components import build
 
 log = structlog.get_logger(__name__)
 
@@ -55,6 +56,12 @@ class QueryRequest(BaseModel):
     query: str = Field(min_length=1)
     limit: int = Field(5, ge=1, le=100)
     budget: int | None = Field(None, ge=1, description="Cap on the context tokens returned")
+    threshold: float | None = Field(
+        None, ge=0, le=1, description="Similarity floor (0-1); results below are dropped"
+    )
+    raw_turns_of: list[str] | None = Field(
+        None, description="Roles whose raw turns are returned (default: user; 'all')"
+    )
 
 
 class ErasureBody(BaseModel):
@@ -134,6 +141,7 @@ def create_api(settings: Settings, memory: Memory | None = None) -> FastAPI:
         lifespan=lifespan,
         description="Provenance-grounded long-term memory. Authenticate with an API key.",
     )
+    api.add_middleware(FailureGuard)  # innermost: the others see its 500
     api.add_middleware(EdgeGuard, max_body_bytes=settings.api_max_body_bytes)
     api.add_middleware(MetricsMiddleware, metrics=metrics)  # outermost: counts refusals too
     api.add_exception_handler(RequestValidationError, validation_failed)
@@ -239,7 +247,14 @@ def _memory_routes(api: FastAPI) -> None:
         await state.pipeline.sync()
         state.metrics.queries.inc()
         try:
-            return await state.memory.query(key, body.query, body.limit, budget=body.budget)
+            return await state.memory.query(
+                key,
+                body.query,
+                body.limit,
+                budget=body.budget,
+                threshold=body.threshold,
+                raw_turns_of=body.raw_turns_of,
+            )
         except ValueError as error:
             raise HTTPException(422, str(error)) from error
 

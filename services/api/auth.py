@@ -24,13 +24,13 @@ from fastapi import Depends, HTTPException, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...core.ports import ApiKeyStore
+from provmem.core.ports import ApiKeyStore
+from provmem.core.scope import scope_prefix, within
 
 if TYPE_CHECKING:
-    from ...infra.settings import Settings
+    from provmem.config import Settings
 
 TOKEN_PREFIX = "pmk"  # noqa: S105 - a token's type tag, not a secret
-_SEGMENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 _KEY_ID_RE = re.compile(r"^[0-9a-f]{16}$")
 
 
@@ -57,22 +57,6 @@ class IssuedKey:
 
     key: ApiKey
     token: str
-
-
-def scope_prefix(text: str, field: str = "scope") -> str:
-    """Validate ``org``, ``org/project`` or ``org/project/user``; ValueError names the part."""
-    parts = text.split("/")
-    if not 1 <= len(parts) <= 3:
-        raise ValueError(f"{field}: must be 'org', 'org/project' or 'org/project/user'")
-    for name, part in zip(("org", "project", "user"), parts, strict=False):
-        if not _SEGMENT_RE.match(part):
-            raise ValueError(f"{field}.{name}: {part!r} is not a valid segment")
-    return text
-
-
-def within(scope_key: str, prefix: str) -> bool:
-    """Whether ``scope_key`` (any depth) lies inside the scope ``prefix``."""
-    return scope_key == prefix or scope_key.startswith(prefix + "/")
 
 
 @dataclass(frozen=True)
@@ -201,7 +185,7 @@ GrantDep = Annotated[Grant, Depends(_grant)]
 
 def open_key_store(settings: Settings) -> ApiKeyStore:
     """The key store of the runtime ``settings`` names."""
-    from ...streams.runtime.components import runtime_for
+    from provmem.streams.runtime.components import runtime_for
 
     return runtime_for(settings).open_key_store()
 

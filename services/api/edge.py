@@ -25,7 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .auth import Unauthenticated, grant_for
+from provmem.services.api.auth import Unauthenticated, grant_for
 
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 

@@ -15,10 +15,10 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from ...core.events import ErasureRequested
-from ...streams.erasure_requests import erasure_request_in
-from ..memory.memory import Memory
-from .auth import GrantDep, within
+from provmem.core.events import ErasureRequested
+from provmem.services.api.auth import GrantDep, within
+from provmem.services.memory.memory import Memory
+from provmem.streams.erasure.requests import erasure_request_in
 
 UI = Path(__file__).parent / "ui"
 
@@ -39,7 +39,7 @@ def inspector_router() -> APIRouter:
     @router.get("/ui/api/scopes")
     async def scopes(request: Request, grant: GrantDep) -> dict[str, list[str]]:
         """The user scopes on the log that the key reaches."""
-        from ..replay.checksum import scopes_on_log
+        from provmem.services.replay.checksum import scopes_on_log
 
         state = request.app.state.provmem
         await state.pipeline.sync()

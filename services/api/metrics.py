@@ -13,8 +13,8 @@ from typing import Any
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ...core.ports import EventLog
-from ..memory.results import PublishResult
+from provmem.core.ports import EventLog
+from provmem.services.memory.results import PublishResult
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 

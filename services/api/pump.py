@@ -13,7 +13,7 @@ from typing import Any
 
 import structlog
 
-from ..memory.memory import Memory
+from provmem.services.memory.memory import Memory
 
 log = structlog.get_logger(__name__)
 _PUMP_PERIOD_S = 1.0

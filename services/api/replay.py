@@ -24,9 +24,9 @@ import structlog
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
-from ...streams.runtime.components import build
-from ..memory.memory import Memory
-from ..replay.run import (
+from provmem.services.api.auth import Grant
+from provmem.services.memory.memory import Memory
+from provmem.services.replay.run import (
     MODES,
     Replayer,
     ReplayError,
@@ -35,7 +35,7 @@ from ..replay.run import (
     ReplayResult,
     retire_generations,
 )
-from .auth import Grant
+from provmem.streams.runtime.components import build
 
 log = structlog.get_logger(__name__)
 
@@ -79,7 +79,7 @@ class _Jobs:
 def replay_router(grant_dep: Any = None) -> APIRouter:
     """The replay routes, authenticated by the API's grant dependency (``GrantDep``)."""
     if grant_dep is None:
-        from .auth import GrantDep as grant_dep
+        from provmem.services.api.auth import GrantDep as grant_dep
     router = APIRouter(tags=["replays"])
     jobs = _Jobs()  # this API's replay jobs (one router per app)
 

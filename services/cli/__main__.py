@@ -1,5 +1,5 @@
 """``python -m provmem.services.cli``: the ``provmem`` command."""
 
-from .app import main
+from provmem.services.cli.app import main
 
 main()

@@ -11,18 +11,28 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .options import BrokerOpt, JsonOpt, Target, _fail, _run, _settings, console, shared_options
+from provmem.services.cli.options import (
+    BrokerOpt,
+    JsonOpt,
+    Target,
+    _fail,
+    _run,
+    _settings,
+    console,
+    shared_options,
+)
 
 if TYPE_CHECKING:
-    from ...infra.settings import Settings
-    from ...streams.erasure_audit import Residue
+    from provmem.config import Settings
+    from provmem.services.memory.memory import Memory
+    from provmem.streams.erasure.audit import Residue
 
-app = typer.Typer()
+app = typer.Typer(pretty_exceptions_show_locals=False)
 
 
 def _dependencies(settings: Settings) -> list[tuple[str, Callable[[], Awaitable[object]]]]:
     """What a worker needs, each with a check: the broker (its topics), Redis, Qdrant."""
-    from ...streams.worker_health import dependency_checks
+    from provmem.streams.faust.health import dependency_checks
 
     return list(dependency_checks(settings, create_topics=True).values())
 
@@ -38,8 +48,8 @@ def worker(
     import asyncio
     import logging
 
-    from ...streams.faust_app import run_worker
-    from ..memory.logs import configure_logging
+    from provmem.services.memory.logs import configure_logging
+    from provmem.streams.faust.app import run_worker
 
     settings = _settings("kafka", None, broker)
     try:
@@ -74,10 +84,10 @@ def calibrate(
 
     Never calibrate on an evaluation split: the numbers it reports would flatter you.
     """
-    from ...infra.embedding import MiniLMEmbedder
-    from ..memory.logs import configure_logging
-    from ..tools.calibrate import calibrate as fit_gate
-    from ..tools.calibrate import write_settings
+    from provmem.infra.models.embedding import MiniLMEmbedder
+    from provmem.services.memory.logs import configure_logging
+    from provmem.services.tools.calibrate import calibrate as fit_gate
+    from provmem.services.tools.calibrate import write_settings
 
     configure_logging()  # logs on stderr: stdout is the result
 
@@ -126,8 +136,8 @@ def erase(
     target: Target,
 ) -> None:
     """File a compliance erasure and print its receipt (no personal data in it)."""
-    from ..erasure.subject import erasure_request
-    from ..memory.results import ErasureQueued
+    from provmem.services.erasure.subject import erasure_request
+    from provmem.services.memory.results import ErasureQueued
 
     chosen = [bool(evidence_ids), session is not None, subject]
     if sum(chosen) != 1:
@@ -154,7 +164,7 @@ def erase(
 
 def _erase_every_subject(settings: Settings, scope: str, reason: str) -> None:
     """``provmem erase ORG[/PROJECT] --subject``: one subject erasure per subject in it."""
-    from ..erasure.scope import erase_scope, organisation_or_project
+    from provmem.services.erasure.scope import erase_scope, organisation_or_project
 
     try:
         organisation_or_project(scope)
@@ -166,7 +176,9 @@ def _erase_every_subject(settings: Settings, scope: str, reason: str) -> None:
         raise typer.Exit(1)
 
 
-audit_app = typer.Typer(help="Verify that erasures left nothing behind.")
+audit_app = typer.Typer(
+    pretty_exceptions_show_locals=False, help="Verify that erasures left nothing behind."
+)
 app.add_typer(audit_app, name="audit")
 
 
@@ -178,13 +190,20 @@ def audit_erasure(
     target: Target,
 ) -> None:
     """Scan every store for traces of an erasure's evidence; exit 1 if any remain."""
-    from ..erasure.subject import eraser_for
+    from provmem.services.erasure.subject import eraser_for
 
-    settings = target.settings()
-    residue = _run(settings, lambda m: eraser_for(m.components).audit(request_id))
-    report = {"request_id": request_id, "status": _audit_status(residue)}
+    settings = target.reading()
+
+    async def audited(memory: Memory) -> tuple[Residue, dict[str, list[str]]]:
+        eraser = eraser_for(memory.components)
+        return await eraser.audit(request_id), await eraser.erased(request_id)
+
+    residue, erased = _run(settings, audited)
+    report: dict[str, Any] = {"request_id": request_id, "status": _audit_status(residue)}
     report |= {"residue": residue.found, "total": residue.total}
     report["awaiting_compaction"] = residue.awaiting.to_json()
+    report["findings"] = list(residue.findings)  # store, location, offset, kind, term
+    report["erased"] = erased
     typer.echo(json.dumps(report, indent=2))
     if residue.total:
         raise typer.Exit(1)
@@ -241,7 +260,7 @@ def _data_folder(given: Path | None) -> Iterator[Path]:
 def _evaluation() -> Any:
     """``run_evaluation``, or a clear exit when the optional ``[eval]`` extra is missing."""
     try:
-        from ..tools.evaluation import run_evaluation
+        from provmem.services.tools.evaluation import run_evaluation
     except ModuleNotFoundError as error:
         if (error.name or "").partition(".")[0] != "matplotlib":
             raise
@@ -263,7 +282,7 @@ def api(
 
     import uvicorn
 
-    from ..api.app import create_api
+    from provmem.services.api.app import create_api
 
     settings = target.settings()
     base = f"http://{host}:{port}"

@@ -8,7 +8,7 @@ them all): a query does not build the other twenty (start-up time, bench/cli.py)
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     ),
     **dict.fromkeys(("worker", "calibrate", "erase", "eval", "api", "audit"), "cli.admin"),
     **dict.fromkeys(("keys",), "cli.keys"),
+    **dict.fromkeys(("where",), "cli.where"),
     **dict.fromkeys(("dlq",), "cli.dlq"),
     **dict.fromkeys(("replay",), "cli.replay"),
     **dict.fromkeys(("correct", "retract", "review", "approve", "reject"), "cli.review"),
@@ -43,17 +44,18 @@ class Commands(TyperGroup):
 def _built(name: str) -> Any:
     module = importlib.import_module(f"{__package__.rsplit('.', 1)[0]}.{COMMANDS[name]}")
     if name == "mcp":
-        sub = typer.Typer()
+        sub = typer.Typer(pretty_exceptions_show_locals=False)
         sub.command("mcp")(module.mcp)
         return typer.main.get_command(sub)
     if name in ("keys", "dlq"):  # groups of their own
-        group = typer.Typer()
+        group = typer.Typer(pretty_exceptions_show_locals=False)
         group.add_typer(module.app, name=name)
         return typer.main.get_group(group).commands[name]
     return typer.main.get_group(module.app).commands[name]
 
 
 app = typer.Typer(
+    pretty_exceptions_show_locals=False,  # locals may hold what a user said
     cls=Commands,
     help="provmem: provenance-grounded long-term memory for AI agents.",
     no_args_is_help=True,
@@ -61,8 +63,22 @@ app = typer.Typer(
 )
 
 
+def _version(shown: bool) -> None:
+    if shown:
+        from provmem import __version__
+        from provmem.config import Settings
+
+        typer.echo(f"provmem {__version__}, data folder {Settings().data_dir.absolute()}")
+        raise typer.Exit
+
+
 @app.callback()
-def root() -> None:
+def root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Version and data folder"),
+    ] = False,
+) -> None:
     """provmem: provenance-grounded long-term memory for AI agents."""
 
 

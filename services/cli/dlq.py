@@ -9,19 +9,22 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .options import Target, _fail, console, shared_options
+from provmem.services.cli.options import Target, _fail, console, shared_options
 
 if TYPE_CHECKING:
-    from ..memory.dlq import DeadLetter, DeadLetters, Redriven
-    from ..memory.memory import Memory
+    from provmem.services.memory.dlq import DeadLetter, DeadLetters, Redriven
+    from provmem.services.memory.memory import Memory
 
-app = typer.Typer(help="Dead letters: records a stage could not process, with the reason.")
+app = typer.Typer(
+    pretty_exceptions_show_locals=False,
+    help="Dead letters: records a stage could not process, with the reason.",
+)
 
 AllOpt = Annotated[bool, typer.Option("--all", help="Include letters already re-driven")]
 
 
 def _letters(memory: Memory) -> DeadLetters:
-    from ..memory.dlq import DeadLetters
+    from provmem.services.memory.dlq import DeadLetters
 
     components = memory.components
     return DeadLetters(components.log, components.names)
@@ -46,7 +49,7 @@ def list_letters(
         return
     if not letters:
         console.print("no dead letters")
-    from .render import shown as printable
+    from provmem.services.cli.render import shown as printable
 
     for x in letters:
         done = " [dim](re-driven)[/dim]" if x.redriven else ""

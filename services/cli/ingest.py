@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from .options import console, errors
+from provmem.services.cli.options import console, errors
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
-    from ..memory.loaders import TurnFileError
-    from ..memory.memory import Memory
-    from ..memory.results import PublishResult
+    from provmem.services.memory.loaders import TurnFileError
+    from provmem.services.memory.memory import Memory
+    from provmem.services.memory.results import PublishResult
 
 STAGES = {
     "derive": "deriving facts",
@@ -76,7 +76,7 @@ async def publish_all(
 async def _publish(
     memory: Memory, turns: Sequence[dict[str, Any]], published: Callable[[int], None] | None
 ) -> list[PublishResult]:
-    from ..memory.memory import MAX_BATCH
+    from provmem.services.memory.memory import MAX_BATCH
 
     results: list[PublishResult] = []
     for start in range(0, len(turns), MAX_BATCH):
@@ -148,8 +148,8 @@ async def _ends(memory: Memory) -> dict[int, int]:
 
 async def _changes_since(memory: Memory, before: dict[int, int]) -> Counter[str]:
     """The ops of the fact changes written after ``before`` (per partition offsets)."""
-    from ...core.events import FactChanged
-    from ...streams.topics import FACT_CHANGES
+    from provmem.core.events import FactChanged
+    from provmem.streams.topics import FACT_CHANGES
 
     c, ops = memory.components, Counter[str]()
     for partition, offset in before.items():
@@ -170,7 +170,7 @@ def render_ingest(
 ) -> None:
     """The summary, and each turn's result named by its file line (``where``): every turn
     for a short file, only those that did not land for a long one."""
-    from .render import shown
+    from provmem.services.cli.render import shown
 
     failed = [r for r in done.results if r.status in ("rejected", "conflict")]
     if json_out:

@@ -12,13 +12,16 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
-from .options import Target, _fail, _run, console, shared_options
+from provmem.services.cli.options import Target, _fail, _run, console, shared_options
 
 if TYPE_CHECKING:
-    from ...infra.settings import Settings
-    from ..api.auth import ApiKey, ApiKeys
+    from provmem.config import Settings
+    from provmem.services.api.auth import ApiKey, ApiKeys
 
-app = typer.Typer(help="Manage API keys, the master key and the per-subject data keys.")
+app = typer.Typer(
+    pretty_exceptions_show_locals=False,
+    help="Manage API keys, the master key and the per-subject data keys.",
+)
 
 T = TypeVar("T")
 
@@ -26,7 +29,7 @@ T = TypeVar("T")
 def _with_keys(settings: Settings, work: Callable[[ApiKeys], Awaitable[T]]) -> T:
     import asyncio
 
-    from ..api.auth import ApiKeys, open_key_store
+    from provmem.services.api.auth import ApiKeys, open_key_store
 
     async def main() -> T:
         store = open_key_store(settings)
@@ -68,7 +71,7 @@ def keys_rotate(
     target: Target,
 ) -> None:
     """Re-wrap every data key under a new master key. The log is not touched."""
-    from ...infra.crypto import (
+    from provmem.infra.crypto.envelope import (
         decode_key,
         master_key,
         master_key_file,
@@ -121,7 +124,7 @@ def keys_list(
     target: Target,
 ) -> None:
     """List the API keys (id, name, scope, created, revoked); tokens are never stored."""
-    keys = _with_keys(target.settings(), lambda k: k.list())
+    keys = _with_keys(target.reading(), lambda k: k.list())
     if target.json:
         typer.echo(json.dumps([_shown(k) for k in keys], indent=2))
         return

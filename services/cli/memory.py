@@ -11,15 +11,24 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .demo import DEMO_QUESTIONS, DEMO_SCOPE, demo_turns
-from .options import DataDirOpt, JsonOpt, Target, _fail, _run, _settings, console, shared_options
+from provmem.services.cli.demo import DEMO_QUESTIONS, DEMO_SCOPE, demo_turns
+from provmem.services.cli.options import (
+    DataDirOpt,
+    JsonOpt,
+    Target,
+    _fail,
+    _run,
+    _settings,
+    console,
+    shared_options,
+)
 
 if TYPE_CHECKING:
-    from ...infra.settings import Settings
-    from ..memory.memory import Memory
-    from .ingest import Derivation
+    from provmem.config import Settings
+    from provmem.services.cli.ingest import Derivation
+    from provmem.services.memory.memory import Memory
 
-app = typer.Typer()
+app = typer.Typer(pretty_exceptions_show_locals=False)
 
 
 @app.command()
@@ -39,7 +48,7 @@ def demo(data_dir: DataDirOpt = None, json_out: JsonOpt = False) -> None:
     if json_out:
         typer.echo(json.dumps([r.model_dump(mode="json") for r in results], indent=2))
         return
-    from .render import render_query
+    from provmem.services.cli.render import render_query
 
     console.print(f"[bold]provmem demo[/bold] — data in {folder}\n")
     for result in results:
@@ -67,8 +76,8 @@ def publish(
         "session": session,
         "captured_at": at or datetime.now(UTC).isoformat(),
     }
-    from .ingest import publish_all
-    from .render import render_publish
+    from provmem.services.cli.ingest import publish_all
+    from provmem.services.cli.render import render_publish
 
     settings = target.settings()
     results = _run(settings, lambda m: publish_all(m, [turn]))
@@ -97,8 +106,14 @@ def ingest(
     (counts and ETA) and a summary: time, facts added and updated, scopes. Every result
     names the file line (or item) it came from; exit 1 when any turn was rejected or
     conflicted."""
-    from ..memory.loaders import FORMATS, FileTurn, TurnFileError, detect_format, read_turn_file
-    from .ingest import ingest_file, render_ingest
+    from provmem.services.cli.ingest import ingest_file, render_ingest
+    from provmem.services.memory.loaders import (
+        FORMATS,
+        FileTurn,
+        TurnFileError,
+        detect_format,
+        read_turn_file,
+    )
 
     if fmt not in FORMATS:
         _fail(f"--format: unknown format {fmt!r} (auto, jsonl, json or locomo)")
@@ -124,7 +139,7 @@ def query(
     target: Target,
 ) -> None:
     """Recall facts of a scope, each with the evidence that supports it."""
-    settings = target.settings()
+    settings = target.reading()
 
     async def work(memory: Memory) -> Any:
         await memory.sync()
@@ -134,7 +149,7 @@ def query(
     if target.json:
         typer.echo(result.model_dump_json(indent=2))
     else:
-        from .render import render_query
+        from provmem.services.cli.render import render_query
 
         render_query(console, result)
 
@@ -150,7 +165,7 @@ def facts(
     target: Target,
 ) -> None:
     """List the facts of a scope, or show one fact with its evidence (and --history)."""
-    settings = target.settings()
+    settings = target.reading()
     if scope.startswith("fact_"):
         _show_fact(settings, scope, history, target.json)
         return
@@ -163,7 +178,7 @@ def facts(
     if target.json:
         typer.echo(json.dumps([f.model_dump(mode="json") for f in found], indent=2))
     else:
-        from .render import render_facts
+        from provmem.services.cli.render import render_facts
 
         render_facts(console, scope, found)
 
@@ -179,7 +194,7 @@ def _show_fact(settings: Settings, fact_id: str, history: bool, json_out: bool) 
     if json_out:
         typer.echo(detail.model_dump_json(indent=2))
     else:
-        from .render import render_fact
+        from provmem.services.cli.render import render_fact
 
         render_fact(console, detail, history)
 
@@ -192,7 +207,7 @@ def evidence(
     target: Target,
 ) -> None:
     """Show one piece of evidence, decrypted, with its source (as JSON)."""
-    settings = target.settings()
+    settings = target.reading()
     quote = _run(settings, lambda m: m.evidence(evidence_id))
     if quote is None:
         _fail(f"evidence {evidence_id}: not found", code=1)
@@ -207,10 +222,10 @@ def scopes(
     target: Target,
 ) -> None:
     """List the user scopes that have evidence or facts."""
-    from ..api.auth import within
-    from ..replay.checksum import scopes_on_log
+    from provmem.services.api.auth import within
+    from provmem.services.replay.checksum import scopes_on_log
 
-    settings = target.settings()
+    settings = target.reading()
 
     async def work(memory: Memory) -> list[str]:
         c = memory.components

@@ -22,15 +22,20 @@ import typer
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from ...infra.settings import Settings
-    from ..memory.memory import Memory
+    from provmem.config import Settings
+    from provmem.services.memory.memory import Memory
 
 T = TypeVar("T")
 
 RuntimeOpt = Annotated[
     str | None, typer.Option("--runtime", help="embedded (default) or kafka", show_default=False)
 ]
-DataDirOpt = Annotated[Path | None, typer.Option("--data-dir", help="Embedded data folder")]
+DataDirOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--data-dir", help="Embedded data folder (default: PROVMEM_DATA_DIR, else `provmem where`)"
+    ),
+]
 BrokerOpt = Annotated[str | None, typer.Option("--broker", help="Kafka bootstrap servers")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables")]
 
@@ -48,9 +53,30 @@ class Target:
     def settings(self, data_dir: Path | None = None) -> Settings:
         return _settings(self.runtime, data_dir or self.data_dir, self.broker)
 
+    def reading(self) -> Settings:
+        """A read command's settings: exit 2 when its data folder does not exist (a read
+        never creates one, and a mistyped --data-dir is not an empty memory)."""
+        return existing(self.settings())
+
     def run(self, work: Callable[[Memory], Awaitable[T]]) -> T:
         """``work`` against this target's memory (errors: one line on stderr, exit 2)."""
         return _run(self.settings(), work)
+
+    def read(self, work: Callable[[Memory], Awaitable[T]]) -> T:
+        """:meth:`run` for a command that only reads."""
+        return _run(self.reading(), work)
+
+
+def existing(settings: Settings) -> Settings:
+    """``settings`` when their embedded data folder exists, else one line and exit 2."""
+    from provmem.streams.runtime.components import runtime_for
+
+    if runtime_for(settings).memory_in_folder and not settings.data_dir.is_dir():
+        _fail(
+            f"data folder {settings.data_dir} does not exist: nothing remembered there "
+            "(give --data-dir or PROVMEM_DATA_DIR; `provmem where` prints the default)"
+        )
+    return settings
 
 
 _SHARED = {"runtime": RuntimeOpt, "data_dir": DataDirOpt, "broker": BrokerOpt, "json": JsonOpt}
@@ -111,8 +137,8 @@ errors: Any = _LazyConsole(stderr=True)
 def _settings(runtime: str | None, data_dir: Path | None, broker: str | None) -> Settings:
     from pydantic import ValidationError
 
-    from ...infra.settings import Settings
-    from ..memory.logs import configure_logging
+    from provmem.config import Settings
+    from provmem.services.memory.logs import configure_logging
 
     overrides: dict[str, Any] = {}
     if runtime is not None:
@@ -137,8 +163,8 @@ def _fail(message: str, code: int = 2) -> NoReturn:
 
 @asynccontextmanager
 async def _memory(settings: Settings) -> Any:
-    from ...streams.runtime.components import build
-    from ..memory.memory import Memory
+    from provmem.services.memory.memory import Memory
+    from provmem.streams.runtime.components import build
 
     components = await build(settings)
     try:
@@ -149,9 +175,17 @@ async def _memory(settings: Settings) -> Any:
 
 
 async def ensure_folder_free(settings: Settings) -> None:
-    """Raise VectorIndexLocked when a running API or worker holds this data folder."""
-    async with _memory(settings):
-        pass
+    """Raise VectorIndexLocked when a running API or worker owns this data folder's index
+    (this process then reads beside it: it may not replay)."""
+    from provmem.infra.vectors.edge import VectorIndexLocked
+    from provmem.streams.runtime.embedded import EmbeddedRuntime
+    from provmem.streams.runtime.index_slots import holder
+
+    async with _memory(settings) as memory:
+        components = memory.components
+        if isinstance(components.runtime, EmbeddedRuntime) and components.deriver is None:
+            folder = components.runtime.vectors_folder(components.generation)
+            raise VectorIndexLocked(f"{folder} is open elsewhere: held by {holder(folder)}")
 
 
 def in_use(error: Exception) -> str:
@@ -184,7 +218,7 @@ def _run(settings: Settings, work: Callable[[Memory], Awaitable[T]]) -> T:
 
     import asyncio
 
-    from ...infra.vectors import VectorIndexLocked
+    from provmem.infra.vectors.edge import VectorIndexLocked
 
     try:
         return asyncio.run(main())

@@ -10,8 +10,14 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.markup import escape
 
-from ...core.events import Fact
-from ..memory.results import EvidenceItem, EvidenceQuote, FactDetail, PublishResult, Recollection
+from provmem.core.events import Fact
+from provmem.services.memory.results import (
+    EvidenceItem,
+    EvidenceQuote,
+    FactDetail,
+    PublishResult,
+    Recollection,
+)
 
 # Control characters (ANSI escapes, carriage returns) and bidi overrides in stored text
 # would drive the terminal; they are shown escaped. Newlines and tabs stay.

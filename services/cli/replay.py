@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .options import (
+from provmem.services.cli.options import (
     Target,
     _fail,
     console,
@@ -17,10 +17,10 @@ from .options import (
 )
 
 if TYPE_CHECKING:
-    from ...infra.settings import Settings
-    from ..replay.run import Progress, ReplayPlan, ReplayResult
+    from provmem.config import Settings
+    from provmem.services.replay.run import Progress, ReplayPlan, ReplayResult
 
-app = typer.Typer()
+app = typer.Typer(pretty_exceptions_show_locals=False)
 
 FROM_HELP = (
     "fact-changes: re-materialize the facts view and the vector/keyword index from the "
@@ -68,7 +68,7 @@ def replay_command(
     from rich.progress import BarColumn, MofNCompleteColumn, TimeRemainingColumn
     from rich.progress import Progress as ProgressBar
 
-    from ..replay.run import MODES, ReplayPlan
+    from provmem.services.replay.run import MODES, ReplayPlan
 
     if source not in MODES:
         _fail(f"--from: must be one of {', '.join(MODES)}, not {source!r}")
@@ -96,7 +96,7 @@ def replay_command(
 async def _replay_alone(settings: Settings, plan: ReplayPlan, advance: Progress) -> ReplayResult:
     """A replay never runs beside a process serving the folder: it would switch the
     generation under the API's feet and leave it answering from dropped views."""
-    from ..replay.run import refuse, replay
+    from provmem.services.replay.run import refuse, replay
 
     refuse(settings, plan)
     await ensure_folder_free(settings)
@@ -106,7 +106,7 @@ async def _replay_alone(settings: Settings, plan: ReplayPlan, advance: Progress)
 def _replay(settings: Settings, plan: ReplayPlan, advance: Progress) -> ReplayResult:
     import asyncio
 
-    from ..replay.run import ReplayError, ReplayInterrupted
+    from provmem.services.replay.run import ReplayError, ReplayInterrupted
 
     try:
         return asyncio.run(_replay_alone(settings, plan, advance))
@@ -114,7 +114,7 @@ def _replay(settings: Settings, plan: ReplayPlan, advance: Progress) -> ReplayRe
         console.print(f"[yellow]stopped[/yellow] {stopped}; run again with --resume")
         raise typer.Exit(3) from stopped
     except RuntimeError as error:
-        from ...infra.vectors import VectorIndexLocked
+        from provmem.infra.vectors.edge import VectorIndexLocked
 
         if not isinstance(error, VectorIndexLocked):
             raise

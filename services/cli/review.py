@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .options import Target, console, shared_options
+from provmem.services.cli.options import Target, console, shared_options
 
 if TYPE_CHECKING:
-    from ..memory.memory import Memory
-    from ..memory.results import ActionResult, FactDetail
+    from provmem.services.memory.memory import Memory
+    from provmem.services.memory.results import ActionResult, FactDetail
 
-app = typer.Typer()
+app = typer.Typer(pretty_exceptions_show_locals=False)
 
 FactArg = Annotated[str, typer.Argument(help="A fact id (fact_...)")]
 ByOpt = Annotated[str, typer.Option("--by", help="Who acts (recorded as the speaker)")]
@@ -77,14 +77,14 @@ def review(
         await memory.sync()
         return await memory.review_queue(scope)
 
-    queue = target.run(work)
+    queue = target.read(work)
     if target.json:
         typer.echo(json.dumps([d.model_dump(mode="json") for d in queue], indent=2))
         return
     if not queue:
         console.print(f"nothing to review in {scope}")
     for detail in queue:
-        from .render import render_quotes, shown
+        from provmem.services.cli.render import render_quotes, shown
 
         console.print(f"[bold]{detail.fact.fact_id}[/bold]  {shown(detail.fact.statement)}")
         console.print(f"  [yellow]{shown(detail.fact.review_reason or '')}[/yellow]")

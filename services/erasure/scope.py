@@ -9,11 +9,11 @@ erasure would file, with its own receipt and its data key destroyed.
 
 from __future__ import annotations
 
-from ..api.auth import scope_prefix, within
-from ..memory.memory import Memory
-from ..memory.results import ScopeErasure
-from ..replay.checksum import scopes_on_log
-from .subject import erasure_request
+from provmem.core.scope import scope_prefix, within
+from provmem.services.erasure.subject import erasure_request
+from provmem.services.memory.memory import Memory
+from provmem.services.memory.results import ScopeErasure
+from provmem.services.replay.checksum import scopes_on_log
 
 
 def organisation_or_project(text: str) -> str:

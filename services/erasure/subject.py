@@ -1,8 +1,8 @@
 """Compliance erasure for the services: requests, and the Eraser over a process's components.
 
-The Eraser and its steps are streams/erasure.py (the distributed runtime runs it in the
+The Eraser and its steps are streams/erasure/eraser.py (the distributed runtime runs it in the
 derive agent that owns the scope's partition); the routes of a request to it are
-streams/erasure_requests.py. See core/erasure.py for why re-derivation makes every view
+streams/erasure/requests.py. See core/erasure.py for why re-derivation makes every view
 equal a fresh replay without the erased evidence.
 """
 
@@ -13,13 +13,13 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from functools import partial
 
-from ...core.events import ErasureRequested, ErasureTarget
-from ...core.scope import Scope
-from ...streams.erasure import Eraser, Residue
-from ...streams.erasure_ports import ErasureDeps, ErasureUnavailableError, capabilities_of
-from ...streams.erasure_requests import ErasureStage
-from ...streams.runtime.components import Components
-from ..memory.faults import fault_point
+from provmem.core.events import ErasureRequested, ErasureTarget
+from provmem.core.scope import Scope
+from provmem.services.memory.faults import fault_point
+from provmem.streams.erasure.eraser import Eraser, Residue
+from provmem.streams.erasure.ports import ErasureDeps, ErasureUnavailableError, capabilities_of
+from provmem.streams.erasure.requests import ErasureStage
+from provmem.streams.runtime.components import Components
 
 __all__ = [
     "ErasureStage",

@@ -1,5 +1,5 @@
 """``python -m provmem.services.mcp``: the same as ``provmem mcp``."""
 
-from .cli import main
+from provmem.services.mcp.cli import main
 
 main()

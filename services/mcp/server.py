@@ -5,21 +5,30 @@ a fact and erase with a receipt; facts as resources.
 Over stdio the caller is the local user who started the process. Over streamable HTTP
 every request needs an API key (``Authorization: Bearer pmk_...``, as the HTTP API) and
 reaches only the key's scope: a foreign user is refused, a foreign fact is "not found".
+A server started for one user (``--user-id``) serves that user alone, within the same
+rules: ``user_id`` may be left out, another is refused, another user's fact is not found.
+
+Each tool declares what it does (annotations: read-only, destructive, idempotent) and
+what it returns (typed models, services/mcp/views.py).
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+from pydantic import BaseModel, Field
 
-from ..api.auth import ApiKeys, Grant, Unauthenticated, grant_for
-from ..memory.results import FactDetail
-from ..sdk.facade import AsyncMemory, SearchResult
+from provmem.services.api.auth import ApiKeys, Grant, Unauthenticated, grant_for
+from provmem.services.mcp.views import Added, Erased, Facts, Found, History
+from provmem.services.memory.results import ActionResult, FactDetail
+from provmem.services.sdk.facade import AsyncMemory
 
 INSTRUCTIONS = (
     "Long-term memory with provenance. Call add_messages with the conversation's new "
@@ -28,7 +37,43 @@ INSTRUCTIONS = (
     "erase when the user asks to be forgotten. Memory never invents: no result means "
     "insufficient evidence."
 )
+BOUND = " This server serves one user: leave user_id out."
 LOCAL = Grant(None)
+
+
+def hints(
+    title: str, *, read_only: bool = False, destructive: bool = False, idempotent: bool = False
+) -> ToolAnnotations:
+    """A tool's annotations (destructiveHint only means something on a tool that writes)."""
+    return ToolAnnotations(
+        title=title,
+        read_only_hint=read_only,
+        destructive_hint=None if read_only else destructive,
+        idempotent_hint=idempotent,
+        open_world_hint=False,
+    )
+
+
+#: What each tool does to memory, for clients that ask before a destructive call. No tool
+#: reaches beyond this memory (openWorldHint false). add_messages is not idempotent (a
+#: repeated message is a new turn at a new time); a correction supersedes the fact with a
+#: new version and keeps the old one, so it adds rather than destroys. Correcting,
+#: retracting or erasing the same thing again changes nothing more (a superseded or
+#: deleted fact refuses a second correction or retraction; erased evidence is gone).
+ANNOTATIONS = {
+    "add_messages": hints("Remember messages"),
+    "search": hints("Search memory", read_only=True, idempotent=True),
+    "list_facts": hints("List facts", read_only=True, idempotent=True),
+    "fact_history": hints("A fact's evidence and history", read_only=True, idempotent=True),
+    "correct_fact": hints("Correct a fact", idempotent=True),
+    "retract_fact": hints("Retract a fact", destructive=True, idempotent=True),
+    "erase": hints("Erase evidence and what derives from it", destructive=True, idempotent=True),
+}
+
+UserId = Annotated[
+    str | None,
+    Field(description="The user whose memory it is; leave out when the server serves one user"),
+]
 
 
 @dataclass
@@ -48,10 +93,14 @@ class Gate:
         return await grant_for(token, self.keys, self.auth)
 
 
-def build_server(memory: AsyncMemory, gate: Gate | None = None) -> MCPServer:
-    """The MCP server over ``memory`` (embedded or remote)."""
-    server = MCPServer("provmem", instructions=INSTRUCTIONS, log_level="WARNING")
-    tools = Tools(memory, gate or Gate())
+def build_server(
+    memory: AsyncMemory, gate: Gate | None = None, user_id: str | None = None
+) -> MCPServer:
+    """The MCP server over ``memory`` (embedded or remote); with ``user_id`` it serves
+    that user alone (``user_id`` optional on every tool, another one refused)."""
+    instructions = INSTRUCTIONS + (BOUND if user_id is not None else "")
+    server = MCPServer("provmem", instructions=instructions, log_level="WARNING")
+    tools = Tools(memory, gate or Gate(), user_id)
     for tool in (
         tools.add_messages,
         tools.search,
@@ -61,20 +110,50 @@ def build_server(memory: AsyncMemory, gate: Gate | None = None) -> MCPServer:
         tools.retract_fact,
         tools.erase,
     ):
-        server.add_tool(refusals_told(tool), structured_output=True)
-    server.resource("provmem://users/{user_id}/facts", mime_type="application/json")(
-        tools.facts_resource
-    )
-    server.resource("provmem://facts/{fact_id}", mime_type="application/json")(tools.fact_resource)
+        server.add_tool(
+            refusals_told(tool, user_required=user_id is None),
+            description=described(tool),
+            annotations=ANNOTATIONS[tool.__name__],
+            structured_output=True,
+        )
+    for uri, resource in (
+        ("provmem://users/{user_id}/facts", tools.facts_resource),
+        ("provmem://facts/{fact_id}", tools.fact_resource),
+    ):
+        server.resource(uri, mime_type="application/json", description=described(resource))(
+            resource
+        )
     return server
 
 
-class Tools:
-    """The tools and resources; each checks the caller's grant first."""
+def described(handler: Callable[..., Any]) -> str:
+    """A handler's docstring as plain text: no source indentation, each paragraph on one
+    line."""
+    paragraphs = inspect.cleandoc(handler.__doc__ or "").split("\n\n")
+    return "\n\n".join(" ".join(paragraph.split()) for paragraph in paragraphs)
 
-    def __init__(self, memory: AsyncMemory, gate: Gate) -> None:
+
+class Tools:
+    """The tools and resources; each checks the caller's grant (and the server's one
+    user, when it has one) first."""
+
+    def __init__(self, memory: AsyncMemory, gate: Gate, user_id: str | None = None) -> None:
         self._memory = memory
         self._gate = gate
+        self._user = user_id
+        self._home = memory.scope(user_id) if user_id is not None else None
+
+    def _user_id(self, user_id: str | None) -> str:
+        """The user a call is about: the one given, else the server's own."""
+        if self._user is None:
+            if not user_id:
+                raise ValueError("user_id: required (this server serves any user)")
+            return user_id
+        if user_id is not None and user_id != self._user:
+            raise PermissionError(
+                f"user_id {user_id!r}: not permitted, this server serves {self._user!r} only"
+            )
+        return self._user
 
     async def _scope(self, ctx: Context | None, user_id: str) -> str:
         scope = self._memory.scope(user_id)
@@ -86,6 +165,13 @@ class Tools:
         for scope in scopes:
             if not grant.allows(scope):
                 raise PermissionError(f"scope {scope}: not permitted for this API key")
+            if self._home not in (None, scope):
+                raise PermissionError(
+                    f"scope {scope}: not permitted, this server serves {self._home} only"
+                )
+
+    def _reaches(self, grant: Grant, scope: str) -> bool:
+        return grant.allows(scope) and self._home in (None, scope)
 
     async def _granted(self, ctx: Context | None) -> Grant:
         try:
@@ -100,42 +186,52 @@ class Tools:
             detail = await self._memory.history(fact_id)
         except LookupError:
             detail = None
-        if detail is None or not grant.allows(detail.fact.scope.key):
+        if detail is None or not self._reaches(grant, detail.fact.scope.key):
             raise LookupError(f"fact {fact_id} not found")
         return detail
 
     async def add_messages(
         self,
         messages: list[dict[str, Any]] | str,
-        user_id: str,
+        user_id: UserId = None,
         session_id: str | None = None,
         ctx: Context | None = None,
-    ) -> dict[str, Any]:
-        """Remember conversation messages (a string, or [{"role": "user"|"assistant"|
-        "system"|"tool", "content": ...}]) as evidence of the user; facts are derived
-        from them. Returns each message's status and evidence id."""
+    ) -> Added:
+        """Remember conversation messages (a string, or chat messages
+        [{"role": "user"|"assistant"|"system"|"tool", "content": ...}]) as evidence of the
+        user; facts are derived from them. Returns each message's status and evidence id."""
+        user_id = self._user_id(user_id)
         await self._permit(ctx, [self._memory.scope(user_id), *named_scopes(messages)])
         results = await self._memory.add(messages, user_id=user_id, session_id=session_id)
-        return {"results": [r.model_dump(mode="json", exclude_none=True) for r in results]}
+        return Added(results=results)
 
     async def search(
-        self, query: str, user_id: str, limit: int = 5, ctx: Context | None = None
-    ) -> dict[str, Any]:
+        self, query: str, user_id: UserId = None, limit: int = 5, ctx: Context | None = None
+    ) -> Found:
         """Search the user's memory: the facts that answer the query, best first, each
         with its fact id, status and evidence (evidence id, speaker, time, quote)."""
+        user_id = self._user_id(user_id)
         await self._scope(ctx, user_id)
-        return search_view(await self._memory.search(query, user_id=user_id, limit=limit))
+        return Found.of(await self._memory.search(query, user_id=user_id, limit=limit))
 
-    async def list_facts(self, user_id: str, ctx: Context | None = None) -> dict[str, Any]:
-        """Every fact remembered about the user, with its status and evidence ids."""
+    async def list_facts(
+        self,
+        user_id: UserId = None,
+        include_inactive: Annotated[
+            bool, Field(description="Also superseded, deleted and needs-review facts")
+        ] = False,
+        ctx: Context | None = None,
+    ) -> Facts:
+        """The facts that hold about the user (active ones; include_inactive: every
+        status), each with its status and evidence ids."""
+        user_id = self._user_id(user_id)
         await self._scope(ctx, user_id)
-        facts = await self._memory.facts(user_id=user_id)
-        return {"facts": [fact_view(f.model_dump(mode="json")) for f in facts]}
+        return Facts.of(await self._memory.facts(user_id=user_id, every=include_inactive))
 
-    async def fact_history(self, fact_id: str, ctx: Context | None = None) -> dict[str, Any]:
+    async def fact_history(self, fact_id: str, ctx: Context | None = None) -> History:
         """One fact with its evidence quotes, its earlier versions and the facts it
         superseded."""
-        return detail_view(await self._detail(ctx, fact_id))
+        return History.of(await self._detail(ctx, fact_id))
 
     async def correct_fact(
         self,
@@ -144,43 +240,46 @@ class Tools:
         by: str = "user",
         reason: str = "",
         ctx: Context | None = None,
-    ) -> dict[str, Any]:
+    ) -> ActionResult:
         """Correct a fact: the statement given supersedes it (history is kept)."""
         await self._detail(ctx, fact_id)
-        done = await self._memory.correct(fact_id, statement, by=by, reason=reason)
-        return done.model_dump(mode="json")
+        return await self._memory.correct(fact_id, statement, by=by, reason=reason)
 
     async def retract_fact(
         self, fact_id: str, reason: str, by: str = "user", ctx: Context | None = None
-    ) -> dict[str, Any]:
+    ) -> ActionResult:
         """Retract a wrong fact: it is deleted; its evidence stays."""
         await self._detail(ctx, fact_id)
-        done = await self._memory.retract(fact_id, reason=reason, by=by)
-        return done.model_dump(mode="json")
+        return await self._memory.retract(fact_id, reason=reason, by=by)
 
     async def erase(
         self,
-        user_id: str,
+        user_id: UserId = None,
         session_id: str | None = None,
         evidence_ids: list[str] | None = None,
         reason: str = "",
         ctx: Context | None = None,
-    ) -> dict[str, Any]:
+    ) -> Erased:
         """Erase evidence and everything derived from it: the evidence ids given, a
-        session, or (neither given) all of the user. Returns the erasure receipt."""
+        session, or (neither given) all of the user. Cannot be undone. Returns the
+        erasure receipt."""
+        user_id = self._user_id(user_id)
         await self._scope(ctx, user_id)
-        receipt = await self._memory.erase(
+        done = await self._memory.erase(
             user_id=user_id, session_id=session_id, evidence_ids=evidence_ids, reason=reason
         )
-        return receipt.model_dump(mode="json")
+        return Erased.of(done)
 
     async def facts_resource(self, user_id: str, ctx: Context) -> dict[str, Any]:
-        """The user's facts."""
-        return await self.list_facts(user_id, ctx)
+        """The user's facts, every status (superseded and deleted ones as history)."""
+        user_id = self._user_id(user_id)
+        await self._scope(ctx, user_id)
+        facts = await self._memory.facts(user_id=user_id, every=True)
+        return Facts.of(facts).model_dump(mode="json")
 
     async def fact_resource(self, fact_id: str, ctx: Context) -> dict[str, Any]:
         """One fact with its evidence and history."""
-        return await self.fact_history(fact_id, ctx)
+        return (await self.fact_history(fact_id, ctx)).model_dump(mode="json")
 
 
 def named_scopes(messages: list[dict[str, Any]] | str) -> list[str]:
@@ -191,52 +290,42 @@ def named_scopes(messages: list[dict[str, Any]] | str) -> list[str]:
     return [str(m["scope"]) for m in messages if isinstance(m, Mapping) and "scope" in m]
 
 
-def fact_view(fact: dict[str, Any]) -> dict[str, Any]:
-    keep = ("fact_id", "statement", "status", "version", "evidence_ids", "supersedes")
-    return {name: fact.get(name) for name in keep} | {"scope": _scope_key(fact["scope"])}
+Handler = Callable[..., Awaitable[BaseModel]]
+RequiredUserId = Annotated[str, Field(description="The user whose memory it is")]
 
 
-def _scope_key(scope: dict[str, Any]) -> str:
-    return f"{scope['org']}/{scope['project']}/{scope['user']}"
-
-
-def search_view(found: SearchResult) -> dict[str, Any]:
-    bundles = [
-        {
-            "fact": fact_view(b.fact.model_dump(mode="json")) if b.fact else None,
-            "statement": b.statement,
-            "score": round(b.score, 4),
-            "evidence": [e.model_dump(mode="json") for e in b.evidence],
-        }
-        for b in found
-    ]
-    return {"query": found.query, "path": found.path, "bundles": bundles}
-
-
-def detail_view(detail: FactDetail) -> dict[str, Any]:
-    return {
-        "fact": fact_view(detail.fact.model_dump(mode="json")),
-        "evidence": [e.model_dump(mode="json") for e in detail.evidence],
-        "history": [fact_view(f.model_dump(mode="json")) for f in detail.history],
-        "supersedes": [fact_view(f.model_dump(mode="json")) for f in detail.supersedes],
-    }
-
-
-Handler = Callable[..., Awaitable[dict[str, Any]]]
-
-
-def refusals_told(tool: Handler) -> Handler:
+def refusals_told(tool: Handler, user_required: bool = False) -> Handler:
     """A refusal (not permitted, not found, bad input) reaches the agent with its reason;
-    the SDK hides the text of any other exception."""
+    the SDK hides the text of any other exception. ``user_required``: the schema asks
+    for ``user_id`` (a server for any user)."""
 
     @functools.wraps(tool)
-    async def told(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    async def told(*args: Any, **kwargs: Any) -> BaseModel:
         try:
             return await tool(*args, **kwargs)
         except (PermissionError, LookupError, ValueError, TypeError) as error:
             raise ToolError(str(error)) from error
 
+    if user_required:
+        # inspect.signature, and so the SDK's input schema, reads __signature__ first
+        signature = user_id_required(inspect.signature(tool, eval_str=True))
+        told.__signature__ = signature  # type: ignore[attr-defined]  # a function attribute
     return told
+
+
+def user_id_required(signature: inspect.Signature) -> inspect.Signature:
+    """The signature with ``user_id`` (if any) required."""
+    required = RequiredUserId, inspect.Parameter.empty
+    parameters = [
+        p.replace(annotation=required[0], default=required[1]) if p.name == "user_id" else p
+        for p in signature.parameters.values()
+    ]
+    return signature.replace(parameters=sorted(parameters, key=_defaulted))
+
+
+def _defaulted(parameter: inspect.Parameter) -> bool:
+    """Sort key: parameters without a default first, as a signature needs."""
+    return parameter.default is not inspect.Parameter.empty
 
 
 __all__ = ["Gate", "Tools", "build_server"]

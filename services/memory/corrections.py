@@ -2,7 +2,7 @@
 
 An action is a turn of its own on the scope's turns topic (sealed like any turn, ordered
 with the scope's turns, re-derived by a replay); the derive stage applies it
-(``core/corrections.py``). Here we only refuse what can never apply.
+(``core/facts/corrections.py``). Here we only refuse what can never apply.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from __future__ import annotations
 import hashlib
 from datetime import UTC, datetime
 
-from ...core.capture import TurnInput, check_limits, record_turn
-from ...core.events import Fact, FactStatus, TurnAction, TurnRecorded
-from ...core.scope import Scope
-from ...streams.runtime.components import Components
+from provmem.core.capture import TurnInput, check_limits, record_turn
+from provmem.core.events import Fact, FactStatus, TurnAction, TurnRecorded
+from provmem.core.scope import Scope
+from provmem.streams.runtime.components import Components
 
 OPEN = (FactStatus.ACTIVE, FactStatus.NEEDS_REVIEW)
 IN_REVIEW = (FactStatus.NEEDS_REVIEW,)

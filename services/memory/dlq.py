@@ -21,9 +21,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ...core.ports import Append, EventLog, LogRecord
-from ...streams.outcome import REDRIVEN_MARKER
-from ...streams.topics import TopicNames
+from provmem.core.ports import Append, EventLog, LogRecord
+from provmem.streams.outcome import REDRIVEN_MARKER
+from provmem.streams.topics import TopicNames
 
 _MARKER_KEY = REDRIVEN_MARKER
 _PAGE = 1000

@@ -11,6 +11,10 @@ point is a no-op. The steps, in the order capture passes them:
 
 And one of erasure: ``erasure.before_receipt``, everything erased and verified, the
 receipt not written yet (services/erasure/subject.py).
+
+A step named with ``/raise`` (``erasure.before_receipt/raise``) raises
+:class:`InjectedFault` there instead: a failure the process survives, to see how it is
+reported (the API's log: services/api/failures.py).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from __future__ import annotations
 import os
 import signal
 
-from ...infra.settings import Settings
+from provmem.config import Settings
 
 STEPS = (
     "capture.before_reserve",
@@ -28,7 +32,14 @@ STEPS = (
 )
 
 
+class InjectedFault(RuntimeError):
+    """Raised at a step the settings name with ``/raise``."""
+
+
 def fault_point(settings: Settings, step: str) -> None:
-    """Die here, as a SIGKILL would kill us, when the settings name this step."""
+    """Die here, as a SIGKILL would kill us, when the settings name this step; raise
+    :class:`InjectedFault` when they name it with ``/raise``."""
     if settings.fault == step:
         os.kill(os.getpid(), signal.SIGKILL)
+    if settings.fault == f"{step}/raise":
+        raise InjectedFault(f"fault injected at {step}")

@@ -10,15 +10,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ...core.capture import (
+from provmem.core.capture import (
     TurnInput,
     TurnRejectedError,
     check_limits,
     record_turn,
     turn_evidence_id,
 )
-from ...core.erasure import successor, targeted
-from ...core.events import (
+from provmem.core.erasure import successor, targeted
+from provmem.core.events import (
     ErasureCompleted,
     ErasureRequested,
     ErasureTarget,
@@ -27,20 +27,15 @@ from ...core.events import (
     TurnAction,
     TurnRecorded,
 )
-from ...core.ports import Append
-from ...core.retrieval import supporting_text
-from ...core.scope import Scope, partition_for
-from ...infra.crypto import is_blob
-from ...streams.pipeline import describe
-from ...streams.runner import Progress, Runner, StageBinding
-from ...streams.runtime.components import Components
-from ...streams.topics import ERASURE_REQUESTS, TURNS
-from ...streams.topology import ERASE
-from .corrections import IN_REVIEW, OPEN, action_turn, target_fact
-from .faults import fault_point
-from .published import PublishedTurns
-from .recall import Recall, RecallDeps
-from .results import (
+from provmem.core.ports import Append
+from provmem.core.retrieval.fusion import supporting_text
+from provmem.core.scope import Scope, partition_for
+from provmem.infra.crypto.envelope import is_blob
+from provmem.services.memory.corrections import IN_REVIEW, OPEN, action_turn, target_fact
+from provmem.services.memory.faults import fault_point
+from provmem.services.memory.published import PublishedTurns
+from provmem.services.memory.recall import Recall, RecallDeps
+from provmem.services.memory.results import (
     ActionResult,
     ErasureQueued,
     EvidenceQuote,
@@ -48,6 +43,11 @@ from .results import (
     PublishResult,
     Recollection,
 )
+from provmem.streams.pipeline import describe
+from provmem.streams.runner import Progress, Runner, StageBinding
+from provmem.streams.runtime.components import Components
+from provmem.streams.topics import ERASURE_REQUESTS, TURNS
+from provmem.streams.topology import ERASE
 
 MAX_BATCH = 1000
 
@@ -218,8 +218,8 @@ class Memory:
 
     async def _targeted_on_log(self, request: ErasureRequested) -> list[str]:
         """The evidence ids ``request`` targets that are on the turns log now."""
-        from ...streams.erasure_cascade import scope_log
-        from ..erasure.subject import deps_of
+        from provmem.services.erasure.subject import deps_of
+        from provmem.streams.erasure.cascade import scope_log
 
         scope_key = request.scope.key
         if request.target is ErasureTarget.EVIDENCE:
@@ -232,7 +232,7 @@ class Memory:
 
     async def erasure_receipt(self, request_id: str) -> ErasureCompleted | None:
         """The receipt once the erasure completed (on Kafka: once a worker ran it)."""
-        from ..erasure.subject import eraser_for
+        from provmem.services.erasure.subject import eraser_for
 
         return await eraser_for(self._components).receipt(request_id)
 
@@ -355,13 +355,23 @@ class Memory:
         budget: int | None = None,
         now: datetime | None = None,
         escalate: bool = True,
+        threshold: float | None = None,
+        raw_turns_of: str | Sequence[str] | None = None,
     ) -> Recollection:
-        """Fact-centred bundles for ``text`` in ``scope``, each with its provenance."""
+        """Fact-centred bundles for ``text`` in ``scope``, each with its provenance: those
+        at or above the ``threshold`` similarity, raw turns only of ``raw_turns_of``."""
         scope_key = Scope.parse(scope).key
         if not text.strip():
             raise ValueError("query: must not be empty")
         return await self._recall.recall(
-            scope_key, text, limit=limit, budget=budget, now=now, escalate=escalate
+            scope_key,
+            text,
+            limit=limit,
+            budget=budget,
+            now=now,
+            escalate=escalate,
+            threshold=threshold,
+            raw_turns_of=raw_turns_of,
         )
 
     async def _history(self, fact_id: str) -> tuple[Fact, ...]:
@@ -445,7 +455,7 @@ def _erasure_runner(components: Components) -> Runner | None:
     """The embedded runtime runs erasure requests in-process, after the other stages."""
     if components.state is None:
         return None
-    from ..erasure.subject import ErasureStage, eraser_for
+    from provmem.services.erasure.subject import ErasureStage, eraser_for
 
     stage = ErasureStage(eraser_for(components))
     group = components.settings.consumer_group

@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ...core.events import TurnRecorded
-from ...infra.sealed_log import record_keys
-from ...streams.pipeline import CONTROL_PREFIX
-from ...streams.runtime.components import Components
-from ...streams.topics import TURNS
+from provmem.core.events import TurnRecorded
+from provmem.infra.log.sealed import record_keys
+from provmem.streams.pipeline import CONTROL_PREFIX
+from provmem.streams.runtime.components import Components
+from provmem.streams.topics import TURNS
 
 _READ = 1024
 
@@ -31,7 +31,7 @@ _READ = 1024
 class _Tail:
     """The record keys of one partition from ``start`` to ``end``: key -> (offset of its
     last record, False when that record is a tombstone: the turn was erased). A key is
-    the keyed fingerprint of the evidence id (infra/record_keys.py), or, on a log written
+    the keyed fingerprint of the evidence id (infra/log/record_keys.py), or, on a log written
     before keyed keys, the id itself: both are looked up."""
 
     start: int = 0

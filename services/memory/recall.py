@@ -12,9 +12,9 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from ...core.events import Fact, FactStatus
-from ...core.ports import EvidenceSealing, EvidenceStore, FactViews, QueryEmbedder, VectorIndex
-from ...core.retrieval import (
+from provmem.core.events import Fact, FactStatus
+from provmem.core.ports import EvidenceSealing, EvidenceStore, FactViews, QueryEmbedder, VectorIndex
+from provmem.core.retrieval.fusion import (
     Bundle,
     Lookups,
     RouteResult,
@@ -29,10 +29,18 @@ from ...core.retrieval import (
     supporting_text,
     temporal_route,
 )
-from ...core.sufficiency import Path, QueryIntent, Routing, analyze, route
-from ...streams.indexing import KeywordEncoder
-from .results import BundleView, EvidenceItem, Recollection, RouteDiagnostic
-from .routes import ROUTE_DEPTH, Routes
+from provmem.core.retrieval.relevance import (
+    Similarity,
+    checked_threshold,
+    first_person,
+    raw_roles,
+    similarity_of,
+    user_name,
+)
+from provmem.core.retrieval.sufficiency import Path, QueryIntent, Routing, analyze, route
+from provmem.services.memory.results import BundleView, EvidenceItem, Recollection, RouteDiagnostic
+from provmem.services.memory.routes import ROUTE_DEPTH, Routes
+from provmem.streams.indexing import KeywordEncoder
 
 ESCALATE_TOP = 5
 EXPAND_TOP = 2  # escalation reads the raw neighbourhood of the best bundles only
@@ -87,22 +95,31 @@ class Recall:
         budget: int | None = None,
         now: datetime | None = None,
         escalate: bool = True,
+        threshold: float | None = None,
+        raw_turns_of: str | Sequence[str] | None = None,
     ) -> Recollection:
-        intent = analyze(query, now or datetime.now(UTC))
-        routes, vector, found = await self._search(scope_key, query, intent)
+        """The bundles for ``query`` at or above the ``threshold`` similarity (a query in
+        the first person asks about the scope's user); raw turns only of the roles in
+        ``raw_turns_of`` (default the user's), those of other roles after the rest."""
+        fit = _Fit(checked_threshold(threshold), raw_roles(raw_turns_of))
+        asked = first_person(query, user_name(scope_key))
+        intent = analyze(asked, now or datetime.now(UTC))
+        routes, vector, found = await self._search(scope_key, asked, intent)
+        fit.similarity = await self._similarity(scope_key, vector)
         wanted = max(limit if budget is None else limit * 3, ESCALATE_TOP)
         ranked, bundles = await self._rank(scope_key, intent, routes, found, wanted)
+        bundles = fit.relevant(bundles)
         routing = route(intent, [b.fact for b in bundles[:ESCALATE_TOP] if b.fact])
         expand = escalate and routing.path is Path.ESCALATE
         if expand:
             if not found.complete:  # the hop sees every bundle: rank with every fact read
                 ranked, bundles = await self._rank(scope_key, intent, routes, found, None)
-            bundles = await self._hop(scope_key, bundles, vector)
+            bundles = fit.relevant(await self._hop(scope_key, bundles, vector))
         bundles = pair_conflicts(bundles, found.facts)  # conflicting facts together
         depth = min(limit, RAW_TIER)
         raw_best = guaranteed_raw_hits(ranked, depth, RAW_KEPT / RAW_TIER)
         bundles = keep_raw_tier(bundles, raw_best, depth)  # never pushed out by fusion
-        kept = await self._fitting(bundles[: limit * 3], limit, budget, expand)
+        kept = await self._fitting(bundles[: limit * 3], limit, budget, expand, fit)
         return Recollection(
             scope=scope_key,
             query=query,
@@ -114,15 +131,20 @@ class Recall:
         )
 
     async def _fitting(
-        self, bundles: Sequence[Bundle], limit: int, budget: int | None, expand: bool
+        self, bundles: Sequence[Bundle], limit: int, budget: int | None, expand: bool, fit: _Fit
     ) -> list[BundleView]:
-        """Render the best bundles, in rank order, until ``limit`` fit in ``budget`` tokens."""
+        """Render the best bundles, in rank order (raw turns of the assistant, system and
+        tools after the rest, and only of the roles asked for), until ``limit`` fit in
+        ``budget`` tokens."""
+        views = [
+            await self._view(bundle, expand and i < EXPAND_TOP, fit.similarity)
+            for i, bundle in enumerate(bundles)
+        ]
         kept: list[BundleView] = []
         used = 0
-        for i, bundle in enumerate(bundles):
+        for view in fit.ordered(views):
             if len(kept) >= limit:
                 break
-            view = await self._view(bundle, expand and i < EXPAND_TOP)
             if budget is None or used + view.tokens <= budget:
                 kept.append(view)
                 used += view.tokens
@@ -243,7 +265,15 @@ class Recall:
                     extra.append(Bundle(hit.fact_id, 0.0, {"hop"}, fact))
         return bundles + extra[: HOP_FACTS * HOPS]
 
-    async def _view(self, bundle: Bundle, expand: bool) -> BundleView:
+    async def _similarity(self, scope_key: str, vector: Sequence[float]) -> Similarity:
+        """How close the facts and raw turns nearest the query are to it."""
+        hits = [
+            await self._deps.vectors.search(scope_key, vector, ROUTE_DEPTH, kind=kind)
+            for kind in ("fact", "evidence")
+        ]
+        return similarity_of([[(h.fact_id, h.score) for h in found] for found in hits], ROUTE_DEPTH)
+
+    async def _view(self, bundle: Bundle, expand: bool, similar: Similarity) -> BundleView:
         items = [await self._item(e, "direct", bundle.fact) for e in bundle.evidence_ids[:QUOTES]]
         if expand:
             items += await self._context(bundle)
@@ -254,6 +284,7 @@ class Recall:
             score=bundle.score,
             routes=tuple(sorted(bundle.routes)),
             evidence=tuple(present),
+            similarity=similar.of([bundle.key, *bundle.evidence_ids]),
             history=tuple(bundle.history),
             conflicts=tuple(bundle.conflicts),
             tokens=count_tokens(text),
@@ -284,7 +315,43 @@ class Recall:
             speaker=turn.speaker,
             captured_at=turn.captured_at,
             quote=quote,
+            speaker_role=turn.role,
         )
+
+
+@dataclass
+class _Fit:
+    """What makes a result fit for a prompt: the relevance floor and the raw turns' roles."""
+
+    threshold: float
+    roles: frozenset[str]
+    similarity: Similarity = field(default_factory=lambda: Similarity({}))
+
+    def relevant(self, bundles: Sequence[Bundle]) -> list[Bundle]:
+        """The bundles at or above the floor. A turn the neighbour route brought (the reply
+        to a turn found, which often shares no word with the query) stands with the best
+        hit it was read around."""
+        scores = [self.similarity.of([b.key, *b.evidence_ids]) for b in bundles]
+        best = max(scores, default=0.0)
+        return [
+            b
+            for b, score in zip(bundles, scores, strict=True)
+            if score >= self.threshold or ("neighbours" in b.routes and best >= self.threshold)
+        ]
+
+    def ordered(self, views: Sequence[BundleView]) -> list[BundleView]:
+        """Facts and the user's raw turns first, then the raw turns of other roles asked
+        for; those of roles not asked for left out."""
+        raw_role = {id(v): _raw_role(v) for v in views}
+        shown = [v for v in views if raw_role[id(v)] in self.roles | {None}]
+        return sorted(shown, key=lambda v: raw_role[id(v)] not in (None, "user"))
+
+
+def _raw_role(view: BundleView) -> str | None:
+    """The role of a raw turn's speaker (None for a fact)."""
+    if view.fact is not None:
+        return None
+    return next((e.speaker_role for e in view.evidence if e.role == "direct"), "user")
 
 
 @dataclass

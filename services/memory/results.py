@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
-from ...core.events import ErasureCompleted, Fact
+from provmem.core.events import ErasureCompleted, Fact
 
 _FROZEN = ConfigDict(frozen=True)
 
@@ -44,6 +44,16 @@ class FactDetail(BaseModel):
     history: tuple[Fact, ...]
     supersedes: tuple[Fact, ...] = ()  # the facts this one replaced, newest first
 
+    def __str__(self) -> str:
+        lines = [str(self.fact)]
+        for quote in self.evidence:
+            when = f"{quote.captured_at:%Y-%m-%d %H:%M}"
+            lines.append(
+                f'  evidence {quote.evidence_id} ({quote.speaker}, {when}): "{quote.quote}"'
+            )
+        lines += [f"  was: {old.statement} ({old.fact_id})" for old in self.supersedes]
+        return "\n".join(lines)
+
 
 class EvidenceItem(BaseModel):
     """Evidence in a bundle: ``direct`` supports the fact, ``support`` is context read
@@ -58,6 +68,7 @@ class EvidenceItem(BaseModel):
     speaker: str
     captured_at: datetime
     quote: str
+    speaker_role: str = Field(default="user", description="user, assistant, system or tool")
 
 
 class BundleView(BaseModel):
@@ -69,6 +80,7 @@ class BundleView(BaseModel):
     score: float
     routes: tuple[str, ...]
     evidence: tuple[EvidenceItem, ...]
+    similarity: float = Field(default=0.0, description="Cosine similarity to the query, 0-1")
     history: tuple[Fact, ...] = ()
     conflicts: tuple[str, ...] = Field(
         default=(), description="Facts returned beside this one that contradict it"

@@ -16,12 +16,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...core.ports import EvidenceStore, FactViews, QueryEmbedder, VectorIndex
-from ...core.retrieval import RouteResult, TimeAsked, agreed_raw_hits, neighbour_route
-from ...core.signals import query_anchor_terms
-from ...core.sufficiency import QueryIntent, introduced_name, unnamed_query
-from ...infra.sparse import anchor_vector
-from ...streams.indexing import KeywordEncoder
+from provmem.core.language.signals import query_anchor_terms
+from provmem.core.ports import EvidenceStore, FactViews, QueryEmbedder, VectorIndex
+from provmem.core.retrieval.fusion import RouteResult, TimeAsked, agreed_raw_hits, neighbour_route
+from provmem.core.retrieval.sufficiency import QueryIntent, introduced_name, unnamed_query
+from provmem.infra.models.sparse import anchor_vector
+from provmem.streams.indexing import KeywordEncoder
 
 ROUTE_DEPTH = 30
 ALIAS_FACTS = 20  # the facts read of a name no one spoke as, for the speaker it introduces
@@ -32,7 +32,7 @@ _RESIDENCE = (
 )
 SLOT_WORDS = {
     "lives_in": _RESIDENCE,
-    "moved_to": _RESIDENCE,  # a move says where one lives (core/relations.py)
+    "moved_to": _RESIDENCE,  # a move says where one lives (core/extraction/relations.py)
     "works_at": r"\b(?:work|works|working|employer|job|company|for a living)\b",
     "job": r"\b(?:job|profession|occupation|career|role|position|do for (?:work|a living)"
     r"|for a living|work(?:s|ing)? as)\b",

@@ -25,11 +25,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ...core.events import Fact
-from ...core.ports import EventLog
-from ...streams.erasure_ports import capabilities_of
-from ...streams.runtime.components import Components
-from .stages import record_scope
+from provmem.core.events import Fact
+from provmem.core.ports import EventLog
+from provmem.services.replay.stages import record_scope
+from provmem.streams.erasure.ports import capabilities_of
+from provmem.streams.runtime.components import Components
 
 
 class ScopeChecksum(BaseModel):

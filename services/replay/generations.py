@@ -1,6 +1,6 @@
 """Where generations live, and how a replay finds, retires and drops them.
 
-The pointer (infra/generations.py) is a file on the embedded runtime and a Redis key on
+The pointer (infra/stores/generations.py) is a file on the embedded runtime and a Redis key on
 the distributed one. Dropping a generation deletes its fact views (a ``views-gN.db`` file,
 or the fact tables of ``views.db`` for generation 0; the ``<prefix>:gN:*`` Redis keys, or
 the fact-view key families of the plain prefix for generation 0), its vector folder and,
@@ -8,7 +8,7 @@ unless the live generation shares it, its gate state. Evidence, data keys, publi
 claims and the erasure ledger are not views of a generation and are never dropped.
 
 A lease keeps replays of one deployment apart (a run without ``resume`` discards the
-pending generation, which another run may be building): infra/leases.py. What differs
+pending generation, which another run may be building): infra/stores/leases.py. What differs
 between the runtimes is the root's to say (streams/runtime/: ``Runtime``).
 """
 
@@ -20,10 +20,10 @@ from pathlib import Path
 
 import structlog
 
-from ...infra.generations import Generation, GenerationPointer, PointerState
-from ...infra.leases import LeaseHeldError
-from ...infra.settings import Settings
-from ...streams.runtime.components import runtime_for
+from provmem.config import Settings
+from provmem.infra.stores.generations import Generation, GenerationPointer, PointerState
+from provmem.infra.stores.leases import LeaseHeldError
+from provmem.streams.runtime.components import runtime_for
 
 log = structlog.get_logger(__name__)
 

@@ -16,7 +16,7 @@ them, and after the switch the live pipeline continues from where the replay sto
 
 The replay catches up with the live pipeline, compares the views scope by scope
 (services/replay_checksum.py), then switches the generation pointer in one atomic write
-(infra/generations.py). Processes built before the switch keep reading the old
+(infra/stores/generations.py). Processes built before the switch keep reading the old
 generation until they rebuild their components; the caller then drops the old one
 (:func:`retire_generations`) once nothing holds it open.
 """
@@ -33,27 +33,20 @@ from typing import Any, Literal
 import structlog
 from pydantic import BaseModel
 
-from ...core.erasure import changes_between
-from ...core.ports import Append, StateStore
-from ...core.scope import Scope, partition_for
-from ...infra.generations import (
+from provmem.config import Settings
+from provmem.core.erasure import changes_between
+from provmem.core.ports import Append, StateStore
+from provmem.core.scope import Scope, partition_for
+from provmem.infra.log.sealed import record_keys
+from provmem.infra.stores.generations import (
     Generation,
     GenerationPointer,
     PendingReplay,
     PointerState,
 )
-from ...infra.sealed_log import record_keys
-from ...infra.settings import Settings
-from ...streams.indexing import EvidenceIndexer, TombstonedTurns
-from ...streams.outcome import Outgoing
-from ...streams.pipeline import Deriver, Materializer
-from ...streams.runner import Runner, StageBinding, send_all
-from ...streams.runtime.components import Components, build, runtime_for
-from ...streams.topics import FACT_CHANGES
-from ...streams.topology import DERIVE, INDEX_EVIDENCE, MATERIALIZE
-from ..memory.memory import Memory
-from .checksum import ChecksumReport, checksum_report, scopes_on_log
-from .generations import (
+from provmem.services.memory.memory import Memory
+from provmem.services.replay.checksum import ChecksumReport, checksum_report, scopes_on_log
+from provmem.services.replay.generations import (
     ReplayError,
     drop_generation,
     open_pointer,
@@ -62,7 +55,14 @@ from .generations import (
     retire_generations,
     without_retired,
 )
-from .stages import Quiet, Rederive, RestoreEvidence, scope_filter
+from provmem.services.replay.stages import Quiet, Rederive, RestoreEvidence, scope_filter
+from provmem.streams.indexing import EvidenceIndexer, TombstonedTurns
+from provmem.streams.outcome import Outgoing
+from provmem.streams.pipeline import Deriver, Materializer
+from provmem.streams.runner import Runner, StageBinding, send_all
+from provmem.streams.runtime.components import Components, build, runtime_for
+from provmem.streams.topics import FACT_CHANGES
+from provmem.streams.topology import DERIVE, INDEX_EVIDENCE, MATERIALIZE
 
 Mode = Literal["fact-changes", "turns"]
 MODES: tuple[Mode, ...] = ("fact-changes", "turns")
@@ -347,10 +347,10 @@ class _Rebuild:
         """The target generation's deriver; on Kafka with gate state in a local file."""
         if self._target.deriver is not None:
             return self._target.deriver
-        from ...infra.embedded_stores import EmbeddedStateStore, EmbeddedStores
-        from ...infra.sealing import SealedGateState, ViewSealer
-        from ...streams.gate_store import GateStore
-        from ...streams.wiring import derive_deps
+        from provmem.infra.crypto.sealing import SealedGateState, ViewSealer
+        from provmem.infra.stores.embedded import EmbeddedStateStore, EmbeddedStores
+        from provmem.streams.gate_store import GateStore
+        from provmem.streams.wiring import derive_deps
 
         target, settings = self._target, self._target.settings
         stores = EmbeddedStores(replay_state_path(settings, self._pending.target))

@@ -14,12 +14,12 @@ from collections.abc import Callable, Sequence
 
 from pydantic import ValidationError
 
-from ...core.ports import EvidenceStore, LogRecord
-from ...core.scope import Scope
-from ...streams.indexing import TombstonedTurns, decode_turn
-from ...streams.outcome import Outcome
-from ...streams.pipeline import Deriver
-from ...streams.runner import Stage
+from provmem.core.ports import EvidenceStore, LogRecord
+from provmem.core.scope import Scope
+from provmem.streams.indexing import TombstonedTurns, decode_turn
+from provmem.streams.outcome import Outcome
+from provmem.streams.pipeline import Deriver
+from provmem.streams.runner import Stage
 
 ScopeFilter = Callable[[LogRecord], bool]
 

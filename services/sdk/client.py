@@ -20,8 +20,8 @@ from typing import Any, Literal
 import httpx
 from pydantic import TypeAdapter
 
-from ...core.events import ErasureCompleted, Fact, FactChanged
-from ..memory.results import (
+from provmem.core.events import ErasureCompleted, Fact, FactChanged
+from provmem.services.memory.results import (
     ActionResult,
     ErasureQueued,
     EvidenceQuote,
@@ -66,10 +66,11 @@ class _Calls:
         return _Call("POST", "/v1/turns", _list_of(PublishResult), {"turns": list(turns)})
 
     @staticmethod
-    def query(scope: str, text: str, limit: int, budget: int | None = None) -> _Call:
+    def query(scope: str, text: str, limit: int, budget: int | None = None, **fit: Any) -> _Call:
         body: dict[str, Any] = {"scope": scope, "query": text, "limit": limit}
         if budget is not None:
             body["budget"] = budget
+        body.update({name: value for name, value in fit.items() if value is not None})
         return _Call("POST", "/v1/query", Recollection.model_validate, body)
 
     @staticmethod
@@ -293,9 +294,10 @@ class MemoryClient:
         return self._do(_Calls.publish(turns))  # type: ignore[no-any-return]
 
     def query(
-        self, scope: str, text: str, limit: int = 5, *, budget: int | None = None
+        self, scope: str, text: str, limit: int = 5, *, budget: int | None = None, **fit: Any
     ) -> Recollection:
-        return self._do(_Calls.query(scope, text, limit, budget))  # type: ignore[no-any-return]
+        """``fit``: ``threshold`` (a 0-1 similarity floor), ``raw_turns_of`` (roles)."""
+        return self._do(_Calls.query(scope, text, limit, budget, **fit))  # type: ignore[no-any-return]
 
     def facts(self, scope: str) -> list[Fact]:
         return self._do(_Calls.facts(scope))  # type: ignore[no-any-return]
@@ -370,9 +372,10 @@ class AsyncMemoryClient:
         return await self._do(_Calls.publish(turns))  # type: ignore[no-any-return]
 
     async def query(
-        self, scope: str, text: str, limit: int = 5, *, budget: int | None = None
+        self, scope: str, text: str, limit: int = 5, *, budget: int | None = None, **fit: Any
     ) -> Recollection:
-        return await self._do(_Calls.query(scope, text, limit, budget))  # type: ignore[no-any-return]
+        """``fit``: ``threshold`` (a 0-1 similarity floor), ``raw_turns_of`` (roles)."""
+        return await self._do(_Calls.query(scope, text, limit, budget, **fit))  # type: ignore[no-any-return]
 
     async def facts(self, scope: str) -> list[Fact]:
         return await self._do(_Calls.facts(scope))  # type: ignore[no-any-return]

@@ -22,15 +22,17 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequen
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ...core.events import ErasureCompleted, Fact, FactChanged
-from ..memory.results import ActionResult, ErasureQueued, FactDetail, PublishResult
-from .facade_backends import Backend, Embedded, Remote, Start
-from .facade_messages import Context, capture_time, to_turns
-from .facade_results import Bundle, RejectedError, SearchResult
-from .facade_setup import configure_logging, default_data_dir, embedded_settings, quiet_logging
+from provmem.config import default_data_dir
+from provmem.core.events import ErasureCompleted, Fact, FactChanged, FactStatus
+from provmem.services.memory.corrections import CorrectionRefusedError
+from provmem.services.memory.results import ActionResult, ErasureQueued, FactDetail, PublishResult
+from provmem.services.sdk.facade_backends import Backend, Embedded, Remote, Start
+from provmem.services.sdk.facade_messages import Context, capture_time, to_turns
+from provmem.services.sdk.facade_results import Bundle, RejectedError, SearchResult
+from provmem.services.sdk.facade_setup import configure_logging, embedded_settings, quiet_logging
 
 if TYPE_CHECKING:
-    from ...infra.settings import Settings
+    from provmem.config import Settings
 
 T = TypeVar("T")
 DEFAULT_ORG = "default"
@@ -79,10 +81,12 @@ class AsyncMemory:
             await backend.close()
 
     def scope(self, user_id: str, org: str | None = None, project: str | None = None) -> str:
-        """The scope key ``org/project/user_id`` a call reaches."""
-        from ...core.scope import Scope
+        """The scope key ``org/project/user`` a call reaches: ``user_id`` is any non-empty
+        string up to 256 characters (see :func:`provmem.core.scope.id_segment`)."""
+        from provmem.core.scope import Scope, id_segment
 
-        return Scope.parse(f"{org or self._org}/{project or self._project}/{user_id}").key
+        user = id_segment(user_id, "user_id")
+        return Scope.parse(f"{org or self._org}/{project or self._project}/{user}").key
 
     async def add(
         self,
@@ -95,15 +99,16 @@ class AsyncMemory:
         at: datetime | str | None = None,
         user_name: str | None = None,
         strict: bool = True,
+        agent_id: str | None = None,
     ) -> list[PublishResult]:
         """Remember messages: a string, chat messages (OpenAI or Anthropic style) or provmem
         turns. Returns one result per message (``accepted``, ``duplicate``, ``rejected``,
         ``skipped`` for a message without text); raises :class:`RejectedError` when one
         was rejected, unless ``strict`` is False. The user's messages are said by
-        ``user_name`` (default ``user_id``), the assistant's by ``assistant``."""
-        context = Context(
-            self.scope(user_id, org, project), user_name or user_id, session_id, capture_time(at)
-        )
+        ``user_name`` (default ``user_id``), the assistant's by ``assistant``; ``agent_id``
+        and ``session_id`` (a run) are recorded on every turn."""
+        scope = self.scope(user_id, org, project)
+        context = Context(scope, user_name or user_id, session_id, capture_time(at), agent_id)
         turns = to_turns(messages, context)
         sent = [turn for turn in turns if turn is not None]
         published = iter(await (await self.open()).publish(sent) if sent else [])
@@ -126,17 +131,31 @@ class AsyncMemory:
         budget: int | None = None,
         org: str | None = None,
         project: str | None = None,
+        threshold: float | None = None,
+        raw_turns_of: str | Sequence[str] | None = None,
     ) -> SearchResult:
-        """The facts (and raw turns) that answer ``query``, each with its evidence;
-        ``budget`` caps the context tokens returned."""
+        """The facts (and the user's raw turns) that answer ``query``, each with its
+        evidence and its ``similarity`` to the query; ``budget`` caps the context tokens
+        returned. ``threshold`` (0-1, default measured: see docs/benchmarks.md) drops what
+        is less similar; ``raw_turns_of`` ("all", or roles among user, assistant, system,
+        tool) returns raw turns of other roles too, after the rest. A query in the first
+        person asks about the user."""
+        positive(limit, "limit")
         scope = self.scope(user_id, org, project)
-        return SearchResult.of(await (await self.open()).query(scope, query, limit, budget))
+        fit = {"threshold": threshold, "raw_turns_of": raw_turns_of}
+        return SearchResult.of(await (await self.open()).query(scope, query, limit, budget, **fit))
 
     async def facts(
-        self, *, user_id: str, org: str | None = None, project: str | None = None
+        self,
+        *,
+        user_id: str,
+        org: str | None = None,
+        project: str | None = None,
+        every: bool = False,
     ) -> list[Fact]:
-        """Every fact of the user, whatever its status."""
-        return await (await self.open()).facts(self.scope(user_id, org, project))
+        """The user's active facts; ``every``: also superseded, deleted and waiting ones."""
+        found = await (await self.open()).facts(self.scope(user_id, org, project))
+        return found if every else [f for f in found if f.status is FactStatus.ACTIVE]
 
     async def history(self, fact_id: str) -> FactDetail:
         """A fact with its evidence quotes, its versions and the facts it superseded."""
@@ -212,6 +231,13 @@ class AsyncMemory:
             yield change
 
 
+def positive(value: object, field: str) -> int:
+    """``value`` when it is an int of at least 1; else a ValueError naming ``field``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{field}: must be a whole number of at least 1 (got {value!r})")
+    return value
+
+
 def _opener(
     path: str | os.PathLike[str] | None,
     url: str | None,
@@ -250,8 +276,8 @@ class _Loop:
                 self.loop.close()
 
 
-def _blocking(name: str) -> Any:
-    method = getattr(AsyncMemory, name)
+def _blocking(name: str, owner: type[AsyncMemory] | None = None) -> Any:
+    method = getattr(owner or AsyncMemory, name)
 
     @functools.wraps(method)
     def call(self: Memory, *args: Any, **kwargs: Any) -> Any:
@@ -267,8 +293,10 @@ class Memory:
     one by default, or ``PROVMEM_DATA_DIR``); ``Memory(url=..., api_key=...)``: a server.
     Use it as a context manager, or call :meth:`close` (also done at exit)."""
 
+    _async_class: type[AsyncMemory] = AsyncMemory
+
     def __init__(self, path: str | os.PathLike[str] | None = None, **options: Any) -> None:
-        self._async = AsyncMemory(path, **options)
+        self._async = self._async_class(path, **options)
         self._loop = _Loop()
         self._closer = weakref.finalize(self, self._loop.stop, self._async)
         try:
@@ -319,6 +347,7 @@ class Memory:
 
 __all__ = [
     "AsyncMemory",
+    "CorrectionRefusedError",
     "Bundle",
     "Memory",
     "RejectedError",

@@ -11,12 +11,18 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from ...core.events import ErasureCompleted, Fact, FactChanged
-from ..memory.results import ActionResult, ErasureQueued, FactDetail, PublishResult, Recollection
+from provmem.core.events import ErasureCompleted, Fact, FactChanged
+from provmem.services.memory.results import (
+    ActionResult,
+    ErasureQueued,
+    FactDetail,
+    PublishResult,
+    Recollection,
+)
 
 if TYPE_CHECKING:
-    from ...infra.settings import Settings
-    from ..memory.memory import Memory as ServiceMemory
+    from provmem.config import Settings
+    from provmem.services.memory.memory import Memory as ServiceMemory
 
 Verb = Literal["correct", "retract", "approve", "reject"]
 Start = Literal["earliest", "latest"]
@@ -28,7 +34,7 @@ class Backend(Protocol):
     async def publish(self, turns: Sequence[Mapping[str, Any]]) -> list[PublishResult]: ...
 
     async def query(
-        self, scope: str, text: str, limit: int, budget: int | None
+        self, scope: str, text: str, limit: int, budget: int | None, **fit: Any
     ) -> Recollection: ...
 
     async def facts(self, scope: str) -> list[Fact]: ...
@@ -58,8 +64,8 @@ class Embedded:
 
     @classmethod
     async def open(cls, settings: Settings) -> Embedded:
-        from ...streams.runtime.components import build
-        from ..memory.memory import Memory as ServiceMemory
+        from provmem.services.memory.memory import Memory as ServiceMemory
+        from provmem.streams.runtime.components import build
 
         return cls(ServiceMemory(await build(settings)))
 
@@ -73,10 +79,12 @@ class Embedded:
         async with self._lock:
             return await in_batches(self.memory.publish, turns)
 
-    async def query(self, scope: str, text: str, limit: int, budget: int | None) -> Recollection:
+    async def query(
+        self, scope: str, text: str, limit: int, budget: int | None, **fit: Any
+    ) -> Recollection:
         async with self._lock:
             await self._catch_up()
-            return await self.memory.query(scope, text, limit, budget=budget)
+            return await self.memory.query(scope, text, limit, budget=budget, **fit)
 
     async def facts(self, scope: str) -> list[Fact]:
         async with self._lock:
@@ -94,7 +102,7 @@ class Embedded:
             return await self.memory.review_queue(scope)
 
     async def erase(self, scope: str, what: Mapping[str, Any]) -> ErasureCompleted | ErasureQueued:
-        from ..erasure.subject import erasure_request
+        from provmem.services.erasure.subject import erasure_request
 
         request = erasure_request(
             scope,
@@ -117,9 +125,9 @@ class Embedded:
         """The scope's fact changes from the log; while someone listens, the pipeline is
         run every half second so that changes of new turns arrive without a read. The
         scope's facts where the stream starts are known to it, as on the HTTP stream
-        (services/memory/subscriptions.py): one erased while it runs comes as an ERASE,
+        (services/api/changes.py): one erased while it runs comes as an ERASE,
         also when the stream started after the fact was made (``start="latest"``)."""
-        from ..memory.subscriptions import (
+        from provmem.services.api.changes import (
             change_frames,
             facts_at_start,
             scope_partitions,
@@ -180,21 +188,23 @@ class Remote:
     read-your-writes for its clients."""
 
     def __init__(self, url: str, api_key: str | None) -> None:
-        from .client import AsyncMemoryClient
+        from provmem.services.sdk.client import AsyncMemoryClient
 
         self.client = AsyncMemoryClient(url, api_key=api_key)
 
     async def publish(self, turns: Sequence[Mapping[str, Any]]) -> list[PublishResult]:
         return await in_batches(self.client.publish, turns)
 
-    async def query(self, scope: str, text: str, limit: int, budget: int | None) -> Recollection:
-        return await self.client.query(scope, text, limit, budget=budget)
+    async def query(
+        self, scope: str, text: str, limit: int, budget: int | None, **fit: Any
+    ) -> Recollection:
+        return await self.client.query(scope, text, limit, budget=budget, **fit)
 
     async def facts(self, scope: str) -> list[Fact]:
         return await self.client.facts(scope)
 
     async def fact(self, fact_id: str) -> FactDetail | None:
-        from .client import MemoryApiError
+        from provmem.services.sdk.client import MemoryApiError
 
         try:
             return await self.client.fact(fact_id)

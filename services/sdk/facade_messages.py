@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from ...core.capture import TurnInput
+from provmem.core.capture import TurnInput
 
 Role = Literal["user", "assistant", "system", "tool"]
 ROLES: dict[str, Role] = {
@@ -40,6 +40,7 @@ class Context:
     user_name: str
     session: str | None
     at: datetime
+    agent: str | None = None
 
 
 def capture_time(at: datetime | str | None) -> datetime:
@@ -80,6 +81,8 @@ def _provmem_turn(item: Mapping[str, Any], context: Context, at: datetime) -> di
     defaults: dict[str, Any] = {"scope": context.scope, "captured_at": at.isoformat()}
     if context.session is not None:
         defaults["session"] = context.session
+    if context.agent is not None:
+        defaults["agent"] = context.agent
     return {**defaults, **item}
 
 
@@ -90,7 +93,8 @@ def _chat_turn(
     if role is None:
         known = ", ".join(sorted(set(ROLES.values())))
         raise ValueError(f"{where}.role: {item.get('role')!r} is not one of {known}")
-    text = message_text(item.get("content"), f"{where}.content")
+    role, content = _tool_results_apart(role, item.get("content"))
+    text = message_text(content, f"{where}.content")
     if not text.strip():
         return None
     turn: dict[str, Any] = {
@@ -101,7 +105,24 @@ def _chat_turn(
     }
     if context.session is not None:
         turn["session"] = context.session
+    if context.agent is not None:
+        turn["agent"] = context.agent
     return with_role(turn, role)
+
+
+def _tool_results_apart(role: Role, content: Any) -> tuple[Role, Any]:
+    """A user message carrying tool results (Anthropic's ``tool_result`` parts) is a tool
+    turn when it holds nothing else, else the user's text without them: a tool's answer
+    is never the user's evidence."""
+    if role != "user" or not isinstance(content, Sequence) or isinstance(content, str):
+        return role, content
+    results = [p for p in content if isinstance(p, Mapping) and p.get("type") == "tool_result"]
+    if not results:
+        return role, content
+    said = [p for p in content if not (isinstance(p, Mapping) and p.get("type") == "tool_result")]
+    if message_text(said, "content").strip():
+        return role, said
+    return "tool", results
 
 
 def speaker(role: Role, name: Any, user_name: str) -> str:

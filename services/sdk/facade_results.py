@@ -7,8 +7,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.events import Fact
-from ..memory.results import EvidenceItem, PublishResult, Recollection, RouteDiagnostic
+from provmem.core.events import Fact
+from provmem.services.memory.results import (
+    EvidenceItem,
+    PublishResult,
+    Recollection,
+    RouteDiagnostic,
+)
 
 
 class RejectedError(ValueError):
@@ -31,6 +36,7 @@ class Bundle:
     routes: tuple[str, ...]
     evidence: tuple[EvidenceItem, ...]
     history: tuple[Fact, ...]
+    similarity: float = 0.0  # cosine similarity to the query, 0-1
 
     @property
     def statement(self) -> str:
@@ -65,7 +71,8 @@ class SearchResult(Sequence[Bundle]):
     @classmethod
     def of(cls, found: Recollection) -> SearchResult:
         bundles = tuple(
-            Bundle(b.fact, b.score, b.routes, b.evidence, b.history) for b in found.bundles
+            Bundle(b.fact, b.score, b.routes, b.evidence, b.history, b.similarity)
+            for b in found.bundles
         )
         reasons, routes = found.path_reasons, found.routes
         return cls(found.query, found.scope, bundles, found.path, reasons, routes, found)

@@ -3,34 +3,18 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ...infra.settings import Settings
-
-
-def default_data_dir() -> Path:
-    """The per-user data folder (XDG on Linux, Application Support on macOS, LOCALAPPDATA
-    on Windows), used when neither ``path`` nor ``PROVMEM_DATA_DIR`` says otherwise."""
-    home = Path.home()
-    if sys.platform == "darwin":
-        return home / "Library" / "Application Support" / "provmem"
-    if sys.platform == "win32":
-        return Path(os.environ.get("LOCALAPPDATA", home / "AppData" / "Local")) / "provmem"
-    return Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share") / "provmem"
+    from provmem.config import Settings
 
 
 def embedded_settings(path: str | os.PathLike[str] | None) -> Settings:
-    from ...infra.settings import Settings
+    from provmem.config import Settings
 
-    if path is not None:
-        return Settings(data_dir=Path(path))
-    settings = Settings()
-    if "data_dir" in settings.model_fields_set:  # PROVMEM_DATA_DIR or .env
-        return settings
-    return Settings(data_dir=default_data_dir())
+    # path None: PROVMEM_DATA_DIR (or .env), else the per-user folder (default_data_dir)
+    return Settings() if path is None else Settings(data_dir=Path(path))
 
 
 def configure_logging(level: str = "WARNING", *, json: bool = False) -> None:
@@ -41,14 +25,22 @@ def configure_logging(level: str = "WARNING", *, json: bool = False) -> None:
 
     import structlog
 
+    from provmem.services.memory.logs import console_traceback, short_traceback
+
     renderer = (
-        structlog.processors.JSONRenderer() if json else structlog.dev.ConsoleRenderer(colors=False)
+        structlog.processors.JSONRenderer()
+        if json
+        else structlog.dev.ConsoleRenderer(colors=False, exception_formatter=console_traceback)
     )
+    # a failure: one line and a short traceback, never local variables (they may hold
+    # what a user said)
+    tracebacks = [structlog.processors.ExceptionRenderer(short_traceback)] if json else []
     structlog.configure(
         processors=[
             structlog.stdlib.filter_by_level,
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso"),
+            *tracebacks,
             renderer,
         ],
         logger_factory=structlog.stdlib.LoggerFactory(),

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ...core.calibration import Calibration, LabelledCandidate, fit
-from ...core.memory_state import as_unit
-from ...core.ports import Embedder
+from provmem.core.facts.calibration import Calibration, LabelledCandidate, fit
+from provmem.core.facts.memory_state import as_unit
+from provmem.core.ports import Embedder
 
 SETTINGS_KEYS = {
     "kappa": "PROVMEM_GATE_KAPPA",

@@ -21,14 +21,14 @@ from typing import Any
 from rich.console import Console
 from rich.progress import Progress, TaskID
 
-from ...core.events import Fact, FactChanged, FactOp, FactStatus
-from ...core.retrieval import count_tokens, current
-from ...infra.crypto import MissingDataKeyError
-from ..memory.loaders import locomo_turns
-from ..memory.memory import MAX_BATCH, Memory
-from ..memory.results import Recollection
-from . import evaluation_metrics as m
-from .evaluation_data import (
+from provmem.core.events import Fact, FactChanged, FactOp, FactStatus
+from provmem.core.retrieval.fusion import count_tokens, current
+from provmem.infra.crypto.envelope import MissingDataKeyError
+from provmem.services.memory.loaders import locomo_turns
+from provmem.services.memory.memory import MAX_BATCH, Memory
+from provmem.services.memory.results import Recollection
+from provmem.services.tools import evaluation_metrics as m
+from provmem.services.tools.evaluation_data import (
     ADVERSARIAL_LABEL,
     Question,
     RawBM25,
@@ -37,7 +37,7 @@ from .evaluation_data import (
     load_samples,
     questions,
 )
-from .evaluation_plots import EvaluationReport, Miss
+from provmem.services.tools.evaluation_plots import EvaluationReport, Miss
 
 LIMIT = max(m.KS)
 

@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from ...infra.embedding import MiniLMEmbedder
-from ...infra.sparse import stopwords_dir
-from ..memory.loaders import parse_locomo_date
+from provmem.infra.models.embedding import MiniLMEmbedder
+from provmem.infra.models.sparse import stopwords_dir
+from provmem.services.memory.loaders import parse_locomo_date
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 ADVERSARIAL = 5

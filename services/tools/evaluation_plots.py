@@ -16,8 +16,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
 from matplotlib.figure import Figure  # noqa: E402
 
-from .evaluation_data import ADVERSARIAL_LABEL, CATEGORIES  # noqa: E402
-from .evaluation_metrics import ATTRIBUTION_K, BUDGETS, VERDICTS, Layer  # noqa: E402
+from provmem.services.tools.evaluation_data import ADVERSARIAL_LABEL, CATEGORIES  # noqa: E402
+from provmem.services.tools.evaluation_metrics import ATTRIBUTION_K, BUDGETS, VERDICTS, Layer  # noqa: E402
 
 Curve = Sequence[tuple[float, float]]
 

@@ -11,25 +11,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from ...core.ports import (
-    EventLog,
-    EvidenceStore,
-    FactViews,
-    KeyStore,
-    StateStore,
-    VectorIndex,
-)
-from ...infra.crypto import EvidenceSealer
-from ...infra.embedding import MiniLMEmbedder
-from ...infra.generations import Generation, GenerationPointer
-from ...infra.settings import Settings
-from ..indexing import SearchIndex
-from ..pipeline import Deriver
-from ..runner import Runner
-from ..topics import TopicNames
+from provmem.config import Settings
+from provmem.core.ports import EventLog, EvidenceStore, FactViews, KeyStore, StateStore, VectorIndex
+from provmem.infra.crypto.envelope import EvidenceSealer
+from provmem.infra.models.embedding import MiniLMEmbedder
+from provmem.infra.stores.generations import Generation, GenerationPointer
+from provmem.streams.indexing import SearchIndex
+from provmem.streams.pipeline import Deriver
+from provmem.streams.runner import Runner
+from provmem.streams.topics import TopicNames
 
 if TYPE_CHECKING:
-    from ...core.api_keys import ApiKeyStore
+    from provmem.core.api_keys import ApiKeyStore
 
 
 class Runtime(Protocol):
@@ -40,6 +33,7 @@ class Runtime(Protocol):
 
     settings: Settings
     derives_in_workers: bool
+    memory_in_folder: bool  # the data folder holds the memory itself (a read needs it)
 
     async def build(self, generation: Generation | None = None) -> Components: ...
 

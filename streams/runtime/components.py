@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...infra.generations import Generation
-from ...infra.settings import Settings
-from .base import Components, Runtime
-from .embedded import EmbeddedRuntime
-from .kafka import KafkaRuntime
+from provmem.config import Settings
+from provmem.infra.stores.generations import Generation
+from provmem.streams.runtime.base import Components, Runtime
+from provmem.streams.runtime.embedded import EmbeddedRuntime
+from provmem.streams.runtime.kafka import KafkaRuntime
 
 
 def runtime_for(settings: Settings) -> Runtime:
@@ -24,7 +24,7 @@ def runtime_for(settings: Settings) -> Runtime:
 
 async def build(settings: Settings, generation: Generation | None = None) -> Components:
     """Components of the runtime ``settings.runtime`` names, on the live generation of
-    views (see infra/generations.py) or on ``generation`` (a replay builds one)."""
+    views (see infra/stores/generations.py) or on ``generation`` (a replay builds one)."""
     return await runtime_for(settings).build(generation)
 
 

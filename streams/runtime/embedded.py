@@ -9,25 +9,30 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...infra.embedding import DIM as EMBEDDING_DIM
-from ...infra.embedding import MiniLMEmbedder
-from ...infra.generations import FilePointer, Generation, GenerationPointer, read_file_pointer
-from ...infra.leases import file_lease
-from ...infra.sealed_vectors import SealedVectorIndex
-from ...infra.sealing import SealedGateState
-from ...infra.settings import Settings
-from ...infra.sparse import BM25Encoder
-from ..gate_store import GateStore
-from ..indexing import SearchIndex
-from ..pipeline import Deriver
-from ..runner import Runner
-from ..sealed_topics import sealed_log
-from ..topics import TopicNames
-from ..wiring import derive_deps, sealers, stage_bindings
-from .base import Components
+from provmem.config import Settings
+from provmem.infra.crypto.sealing import SealedGateState
+from provmem.infra.models.embedding import MiniLMEmbedder
+from provmem.infra.models.sparse import BM25Encoder
+from provmem.infra.stores.generations import (
+    FilePointer,
+    Generation,
+    GenerationPointer,
+    read_file_pointer,
+)
+from provmem.infra.stores.leases import file_lease
+from provmem.infra.vectors.sealed import SealedVectorIndex
+from provmem.streams.gate_store import GateStore
+from provmem.streams.indexing import SearchIndex
+from provmem.streams.pipeline import Deriver
+from provmem.streams.runner import Runner
+from provmem.streams.runtime.base import Components
+from provmem.streams.runtime.index_slots import ReaderRunner, claim_index, slot_groups
+from provmem.streams.sealed_topics import sealed_log
+from provmem.streams.topics import TopicNames
+from provmem.streams.wiring import derive_deps, sealers, stage_bindings
 
 if TYPE_CHECKING:
-    from ...core.ports import ApiKeyStore
+    from provmem.core.ports import ApiKeyStore
 
 #: The fact-view tables of views.db (generation 0 keeps them beside evidence and keys).
 _FACT_TABLES = ("facts", "fact_evidence", "fact_history", "fact_entities", "fact_slots")
@@ -39,6 +44,7 @@ class EmbeddedRuntime:
 
     settings: Settings
     derives_in_workers: bool = False
+    memory_in_folder: bool = True
 
     async def build(self, generation: Generation | None = None) -> Components:
         """Components on the live generation of views, or on ``generation`` (a replay's)."""
@@ -59,7 +65,7 @@ class EmbeddedRuntime:
         }
 
     def open_key_store(self) -> ApiKeyStore:
-        from ...infra.embedded_stores import EmbeddedApiKeyStore
+        from provmem.infra.stores.embedded import EmbeddedApiKeyStore
 
         return EmbeddedApiKeyStore(self.settings.data_dir / "api-keys.db")
 
@@ -74,7 +80,7 @@ class EmbeddedRuntime:
 
     async def drop_views(self, generation: Generation) -> None:
         """A generation's views file, or generation 0's fact tables, and its vectors."""
-        from ...infra.sqlite_db import connect
+        from provmem.infra.stores.sqlite import connect
 
         shutil.rmtree(self.vectors_folder(generation), True)
         if generation.views:
@@ -90,7 +96,7 @@ class EmbeddedRuntime:
             conn.close()
 
     async def drop_gate_state(self, generation: Generation) -> None:
-        from ...infra.embedded_stores import EmbeddedStateStore, EmbeddedStores
+        from provmem.infra.stores.embedded import EmbeddedStateStore, EmbeddedStores
 
         stores = EmbeddedStores(self.settings.data_dir / "views.db")
         try:
@@ -105,15 +111,14 @@ class EmbeddedRuntime:
 
 
 async def _build(runtime: EmbeddedRuntime, generation: Generation) -> Components:
-    from ...infra.embedded_log import EmbeddedEventLog
-    from ...infra.embedded_stores import (
+    from provmem.infra.log.embedded import EmbeddedEventLog
+    from provmem.infra.stores.embedded import (
         EmbeddedEvidenceStore,
         EmbeddedFactViews,
         EmbeddedKeyStore,
         EmbeddedStateStore,
         EmbeddedStores,
     )
-    from ...infra.vectors import EdgeVectorIndex
 
     settings = runtime.settings
     names = TopicNames(settings.topic_prefix)
@@ -130,23 +135,32 @@ async def _build(runtime: EmbeddedRuntime, generation: Generation) -> Components
     fact_stores.seal_with(view_sealer)
     state = SealedGateState(EmbeddedStateStore(stores), view_sealer)
     embedder = MiniLMEmbedder(threads=settings.embedding_threads)
-    folder = runtime.vectors_folder(generation)
-    vectors = SealedVectorIndex(EdgeVectorIndex(folder, EMBEDDING_DIM), view_sealer)
+    view_groups = runtime.view_groups(generation)
+    topics = (names.fact_changes, names.turns)
+    slot = await claim_index(runtime.vectors_folder(generation), view_groups, log, topics)
+    vectors = SealedVectorIndex(slot.index, view_sealer)
     evidence, views = EmbeddedEvidenceStore(stores), EmbeddedFactViews(fact_stores)
     deps = derive_deps(settings, evidence, state, sealer, embedder)
     deps = replace(deps, gate=GateStore(state, generation.gate_namespace()))
     deriver = Deriver(names, settings.partitions, deps)
     index = SearchIndex(vectors, embedder, BM25Encoder())
-    facts_group, evidence_group = runtime.view_groups(generation)
-    groups = {
-        "derive": generation.derive_group(settings.consumer_group),
-        "materialize": facts_group,
-        "index-evidence": evidence_group,
-    }
+    groups = slot_groups(slot.number, view_groups)
+    groups["derive"] = generation.derive_group(settings.consumer_group)
+    owner = slot.number == 0
     bindings = stage_bindings(
-        names, groups, deriver=deriver, views=views, index=index, sealer=sealer, log=log
+        names,
+        groups,
+        deriver=deriver if owner else None,
+        views=views if owner else None,
+        index=index,
+        sealer=sealer,
+        log=log,
     )
-    closers = [log.close, vectors.close, stores.close]
+    runner = Runner(log, state, bindings)
+    if not owner:
+        erasures = (settings.consumer_group, names.erasure_requests)
+        runner = ReaderRunner(log, bindings, slot, erasures)
+    closers = [log.close, slot.release, vectors.close, stores.close]
     if fact_stores is not stores:
         closers.append(fact_stores.close)
     return Components(
@@ -161,10 +175,10 @@ async def _build(runtime: EmbeddedRuntime, generation: Generation) -> Components
         vectors=vectors,
         embedder=embedder,
         index=index,
-        runner=Runner(log, state, bindings),
+        runner=runner,
         ledger=state,
         closers=closers,
-        state=state,
-        deriver=deriver,
+        state=state if owner else None,
+        deriver=deriver if owner else None,
         generation=generation,
     )

@@ -1,5 +1,5 @@
 """The distributed runtime's composition root: Kafka topics, Redis views and keys, Qdrant
-or a local vector index. Worker processes (streams/faust_app.py) derive and materialize;
+or a local vector index. Worker processes (streams/faust/app.py) derive and materialize;
 a process built here publishes, reads, and keeps its own local index current when there
 is no Qdrant server."""
 
@@ -12,37 +12,30 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...core.ports import (
-    EventLog,
-    EvidenceStore,
-    FactViews,
-    KeyStore,
-    StateStore,
-    VectorIndex,
-)
-from ...infra.crypto import EvidenceSealer, master_key
-from ...infra.embedding import DIM as EMBEDDING_DIM
-from ...infra.embedding import MiniLMEmbedder
-from ...infra.generations import Generation, GenerationPointer
-from ...infra.leases import redis_lease
-from ...infra.sealed_vectors import SealedVectorIndex
-from ...infra.settings import Settings
-from ...infra.sparse import BM25Encoder
-from ..indexing import SearchIndex
-from ..runner import Runner, StageBinding
-from ..sealed_topics import sealed_log
-from ..topics import DATA_KEYS, TopicNames
-from ..wiring import sealers, stage_bindings
-from .base import Components
+from provmem.config import Settings
+from provmem.core.ports import EventLog, EvidenceStore, FactViews, KeyStore, StateStore, VectorIndex
+from provmem.infra.crypto.envelope import EvidenceSealer, master_key
+from provmem.infra.models.embedding import DIM as EMBEDDING_DIM
+from provmem.infra.models.embedding import MiniLMEmbedder
+from provmem.infra.models.sparse import BM25Encoder
+from provmem.infra.stores.generations import Generation, GenerationPointer
+from provmem.infra.stores.leases import redis_lease
+from provmem.infra.vectors.sealed import SealedVectorIndex
+from provmem.streams.indexing import SearchIndex
+from provmem.streams.runner import Runner, StageBinding
+from provmem.streams.runtime.base import Components
+from provmem.streams.sealed_topics import sealed_log
+from provmem.streams.topics import DATA_KEYS, TopicNames
+from provmem.streams.wiring import sealers, stage_bindings
 
 if TYPE_CHECKING:
     import redis.asyncio as aioredis
 
-    from ...core.ports import ApiKeyStore
-    from ...infra.kafka_log import KafkaEventLog
-    from ...infra.vectors import EdgeVectorIndex
+    from provmem.core.ports import ApiKeyStore
+    from provmem.infra.log.kafka import KafkaEventLog
+    from provmem.infra.vectors.edge import EdgeVectorIndex
 
-#: The fact-view key families of infra/redis_stores.py (generation 0 shares its prefix
+#: The fact-view key families of infra/stores/redis_stores.py (generation 0 shares its prefix
 #: with evidence and data keys, which a replay never drops).
 _REDIS_FACT_FAMILIES = ["fact:*", "scope:*:facts", "evfacts:*", "history:*", "entity:*", "slot:*"]
 
@@ -53,6 +46,7 @@ class KafkaRuntime:
 
     settings: Settings
     derives_in_workers: bool = True
+    memory_in_folder: bool = False
 
     async def build(self, generation: Generation | None = None) -> Components:
         """Components on the live generation, or exactly on ``generation`` (a replay's)."""
@@ -69,11 +63,11 @@ class KafkaRuntime:
         return {names.turns: group, names.fact_changes: group}
 
     def open_key_store(self) -> ApiKeyStore:
-        from ...infra.kafka_log import KafkaEventLog
-        from ...infra.logged_keys import LoggedApiKeyStore
-        from ...infra.redis_client import redis_client
-        from ...infra.redis_stores import RedisApiKeyStore, RedisKeys
-        from ..topics import API_KEYS
+        from provmem.infra.crypto.logged_keys import LoggedApiKeyStore
+        from provmem.infra.log.kafka import KafkaEventLog
+        from provmem.infra.stores.redis_client import redis_client
+        from provmem.infra.stores.redis_stores import RedisApiKeyStore, RedisKeys
+        from provmem.streams.topics import API_KEYS
 
         settings = self.settings
         cache = RedisApiKeyStore(redis_client(settings.redis_url), RedisKeys(settings.redis_prefix))
@@ -85,8 +79,8 @@ class KafkaRuntime:
         return LoggedApiKeyStore(cache, log, API_KEYS.config(settings.topic_prefix))
 
     async def open_pointer(self, stack: AsyncExitStack) -> GenerationPointer:
-        from ...infra.generations import RedisPointer, redis_pointer_key
-        from ...infra.redis_client import redis_client
+        from provmem.infra.stores.generations import RedisPointer, redis_pointer_key
+        from provmem.infra.stores.redis_client import redis_client
 
         client = redis_client(self.settings.redis_url)
         stack.push_async_callback(client.aclose)
@@ -101,7 +95,7 @@ class KafkaRuntime:
 
     async def drop_views(self, generation: Generation) -> None:
         """A generation's Redis keys (generation 0: its fact-view families), local vectors."""
-        from ...infra.redis_client import redis_client
+        from provmem.infra.stores.redis_client import redis_client
 
         shutil.rmtree(self.vectors_folder(generation), True)
         prefix = generation.redis_prefix(self.settings.redis_prefix)
@@ -136,10 +130,10 @@ class KafkaRuntime:
 
 
 async def _build(runtime: KafkaRuntime, chosen: Generation | None) -> Components:
-    from ...infra.generations import FollowingFactViews, RedisPointer, redis_pointer_key
-    from ...infra.kafka_log import KafkaEventLog
-    from ...infra.redis_client import redis_client
-    from ...infra.redis_stores import (
+    from provmem.infra.log.kafka import KafkaEventLog
+    from provmem.infra.stores.generations import FollowingFactViews, RedisPointer, redis_pointer_key
+    from provmem.infra.stores.redis_client import redis_client
+    from provmem.infra.stores.redis_stores import (
         RedisEvidenceStore,
         RedisFactViews,
         RedisKeys,
@@ -198,7 +192,7 @@ async def _build(runtime: KafkaRuntime, chosen: Generation | None) -> Components
 
 @dataclass(frozen=True)
 class WorkerAdapters:
-    """The adapters a faust worker's agents use (streams/faust_app.py). ``index``: the
+    """The adapters a faust worker's agents use (streams/faust/app.py). ``index``: the
     shared Qdrant collection's, when there is one (else the readers index locally);
     ``cascade_log``: the erasure cascade's own producer."""
 
@@ -212,8 +206,8 @@ class WorkerAdapters:
 
 def worker_sealer(settings: Settings) -> EvidenceSealer:
     """A worker's evidence sealer over the deployment's data keys (Redis, logged)."""
-    from ...infra.kafka_log import KafkaEventLog
-    from ...infra.redis_client import redis_client
+    from provmem.infra.log.kafka import KafkaEventLog
+    from provmem.infra.stores.redis_client import redis_client
 
     key_log = KafkaEventLog(  # the key ring's rewrites batch as the deployment's producers
         settings.broker_url,
@@ -227,11 +221,11 @@ def worker_sealer(settings: Settings) -> EvidenceSealer:
 def worker_adapters(settings: Settings, sealer: EvidenceSealer) -> WorkerAdapters:
     """Redis evidence and views (following a replay's switch), the embedder, the shared
     index, the erasure ledger and the cascade's producer of one worker."""
-    from ...infra.generations import FollowingFactViews
-    from ...infra.kafka_log import KafkaEventLog
-    from ...infra.redis_client import redis_client
-    from ...infra.redis_stores import RedisEvidenceStore, RedisKeys, RedisStateStore
-    from ...infra.sealing import ViewSealer
+    from provmem.infra.crypto.sealing import ViewSealer
+    from provmem.infra.log.kafka import KafkaEventLog
+    from provmem.infra.stores.generations import FollowingFactViews
+    from provmem.infra.stores.redis_client import redis_client
+    from provmem.infra.stores.redis_stores import RedisEvidenceStore, RedisKeys, RedisStateStore
 
     client, keys = redis_client(settings.redis_url), RedisKeys(settings.redis_prefix)
     view_sealer = ViewSealer(sealer)
@@ -253,9 +247,9 @@ def worker_adapters(settings: Settings, sealer: EvidenceSealer) -> WorkerAdapter
 
 
 async def verify_deployment_key(settings: Settings) -> None:
-    """Refuse to start with a master key that is not the deployment's (infra/crypto.py)."""
-    from ...infra.kafka_log import KafkaEventLog
-    from ...infra.redis_client import redis_client
+    """Refuse to start with a master key that is not the deployment's (infra/crypto/envelope.py)."""
+    from provmem.infra.log.kafka import KafkaEventLog
+    from provmem.infra.stores.redis_client import redis_client
 
     key_log = KafkaEventLog(settings.broker_url, client_id="provmem-worker-keycheck")
     client = redis_client(settings.redis_url)
@@ -268,9 +262,9 @@ async def verify_deployment_key(settings: Settings) -> None:
 
 def _data_keys(settings: Settings, key_log: KafkaEventLog, client: aioredis.Redis) -> KeyStore:
     """The deployment's data keys: a Redis cache of the data-keys topic."""
-    from ...infra.leases import redis_mutex
-    from ...infra.logged_keys import LoggedKeyStore
-    from ...infra.redis_stores import RedisKeys, RedisKeyStore
+    from provmem.infra.crypto.logged_keys import LoggedKeyStore
+    from provmem.infra.stores.leases import redis_mutex
+    from provmem.infra.stores.redis_stores import RedisKeys, RedisKeyStore
 
     cache = RedisKeyStore(client, RedisKeys(settings.redis_prefix))
     lock = redis_mutex(client, f"{settings.redis_prefix}:key-ring-lock")
@@ -279,7 +273,7 @@ def _data_keys(settings: Settings, key_log: KafkaEventLog, client: aioredis.Redi
 
 def _local_vectors(runtime: KafkaRuntime, generation: Generation) -> EdgeVectorIndex | None:
     """This process's own index, without a Qdrant server."""
-    from ...infra.vectors import EdgeVectorIndex
+    from provmem.infra.vectors.edge import EdgeVectorIndex
 
     if runtime.settings.qdrant_url is not None:
         return None
@@ -288,7 +282,7 @@ def _local_vectors(runtime: KafkaRuntime, generation: Generation) -> EdgeVectorI
 
 def server_vectors(settings: Settings) -> VectorIndex:
     """The shared Qdrant collection the workers write (``settings.qdrant_url`` set)."""
-    from ...infra.vectors import QdrantVectorIndex
+    from provmem.infra.vectors.edge import QdrantVectorIndex
 
     assert settings.qdrant_url is not None  # noqa: S101 - called only with a server
     collection = f"{settings.topic_prefix}-facts"

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from provmem.core.ports import EventLog
-from provmem.infra.embedded_log import EmbeddedEventLog
-from provmem.infra.kafka_log import KafkaEventLog
+from provmem.infra.log.embedded import EmbeddedEventLog
+from provmem.infra.log.kafka import KafkaEventLog
 
 OpenLog = Callable[[], EventLog]
 

@@ -1,6 +1,6 @@
 """BulkStateStore contract (core/ports.py): the gate's bulk reads and its swap behave the
 same on SQLite (one query, one transaction), on a plain store seen per key (Redis through
-infra/bulk_state.py) and through the sealing wrapper of gate fact records."""
+infra/stores/bulk_state.py) and through the sealing wrapper of gate fact records."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from provmem.core.ports import BulkStateStore
-from provmem.infra.bulk_state import PerKeyBulkState
-from provmem.infra.crypto import EvidenceSealer
-from provmem.infra.embedded_stores import EmbeddedKeyStore, EmbeddedStateStore, EmbeddedStores
-from provmem.infra.sealing import SealedGateState, ViewSealer
+from provmem.infra.crypto.envelope import EvidenceSealer
+from provmem.infra.crypto.sealing import SealedGateState, ViewSealer
+from provmem.infra.stores.bulk_state import PerKeyBulkState
+from provmem.infra.stores.embedded import EmbeddedKeyStore, EmbeddedStateStore, EmbeddedStores
 from tests.conftest import REDIS_URL
 
 SCOPE = {"org": "o", "project": "p", "user": "u"}
@@ -30,7 +30,7 @@ async def state(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
     if request.param == "redis-per-key":
         import redis.asyncio as aioredis
 
-        from provmem.infra.redis_stores import RedisKeys, RedisStateStore
+        from provmem.infra.stores.redis_stores import RedisKeys, RedisStateStore
 
         client = aioredis.Redis.from_url(REDIS_URL)
         keys = RedisKeys(request.getfixturevalue("redis_prefix"))

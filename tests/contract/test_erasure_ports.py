@@ -1,4 +1,4 @@
-"""The erasure's optional ports (streams/erasure_ports.py): every adapter that claims one
+"""The erasure's optional ports (streams/erasure/ports.py): every adapter that claims one
 does what the port says, and :func:`capabilities_of` finds exactly those on each runtime."""
 
 from __future__ import annotations
@@ -8,22 +8,22 @@ from pathlib import Path
 import pytest
 
 from provmem.core.ports import Append, Cleanup, TopicConfig, VectorPoint
-from provmem.infra.crypto import EvidenceSealer
-from provmem.infra.embedded_log import EmbeddedEventLog
-from provmem.infra.embedded_stores import (
+from provmem.infra.crypto.envelope import EvidenceSealer
+from provmem.infra.crypto.sealing import ViewSealer
+from provmem.infra.log.embedded import EmbeddedEventLog
+from provmem.infra.log.kafka import KafkaEventLog
+from provmem.infra.stores.embedded import (
     EmbeddedEvidenceStore,
     EmbeddedFactViews,
     EmbeddedKeyStore,
     EmbeddedStores,
 )
-from provmem.infra.generations import FollowingFactViews
-from provmem.infra.kafka_log import KafkaEventLog
-from provmem.infra.redis_client import redis_client
-from provmem.infra.redis_stores import RedisEvidenceStore, RedisFactViews, RedisKeys
-from provmem.infra.sealed_vectors import SealedVectorIndex
-from provmem.infra.sealing import ViewSealer
-from provmem.infra.vectors import EdgeVectorIndex, QdrantVectorIndex
-from provmem.streams.erasure_ports import (
+from provmem.infra.stores.generations import FollowingFactViews
+from provmem.infra.stores.redis_client import redis_client
+from provmem.infra.stores.redis_stores import RedisEvidenceStore, RedisFactViews, RedisKeys
+from provmem.infra.vectors.edge import EdgeVectorIndex, QdrantVectorIndex
+from provmem.infra.vectors.sealed import SealedVectorIndex
+from provmem.streams.erasure.ports import (
     CompactingLog,
     PayloadIndex,
     PurgeableStore,
@@ -126,7 +126,7 @@ async def test_the_sealer_and_the_embedder_meet_the_ports_the_stages_name(tmp_pa
     concrete adapters: those keep the methods the ports declare, and do what they say."""
     from provmem.core.events import SealedText
     from provmem.core.ports import CachingEmbedder, EvidenceSealing, QueryEmbedder
-    from provmem.infra.embedding import MiniLMEmbedder
+    from provmem.infra.models.embedding import MiniLMEmbedder
 
     keys = EmbeddedKeyStore(EmbeddedStores(tmp_path / "keys.db"))
     sealer: EvidenceSealing = EvidenceSealer(MASTER, keys)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from provmem.core.ports import Append, Cleanup, EventLog, TopicConfig
-from provmem.streams.log_audit import retained
+from provmem.streams.erasure.log_audit import retained
 
 
 async def test_every_retained_record_is_read_and_only_a_compacted_topic_supersedes(

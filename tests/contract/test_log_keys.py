@@ -1,6 +1,6 @@
 """Log-key epochs on both key stores (embedded SQLite; Redis recorded on the log).
 
-A subject's log records are sealed under its current log-key epoch (infra/log_keys.py).
+A subject's log records are sealed under its current log-key epoch (infra/crypto/log_keys.py).
 A rotation names a new epoch that every process (after its short cache) seals under; the
 records sealed under a retired epoch open until its key is destroyed and never after,
 while those under the new epoch, and the subject's data-key seals, still open. A
@@ -13,8 +13,8 @@ import asyncio
 
 import pytest
 
-from provmem.infra.crypto import EvidenceSealer, MissingDataKeyError
-from provmem.infra.log_keys import EPOCH_CACHE_S, is_log_key_of, log_key_id
+from provmem.infra.crypto.envelope import EvidenceSealer, MissingDataKeyError
+from provmem.infra.crypto.log_keys import EPOCH_CACHE_S, is_log_key_of, log_key_id
 from tests.contract.test_master_key import SUBJECT, A, OpenKeys, open_keys  # noqa: F401
 
 

@@ -9,10 +9,10 @@ import pytest
 import redis.asyncio as aioredis
 
 from provmem.core.ports import Append, Cleanup, EventLog, TopicConfig
-from provmem.infra.crypto import EvidenceSealer, KeyWrapper, rotate_master_key
-from provmem.infra.key_ring import MARKER, generation_topics
-from provmem.infra.logged_keys import LoggedApiKeyStore, LoggedKeyStore
-from provmem.infra.redis_stores import RedisApiKeyStore, RedisKeys, RedisKeyStore
+from provmem.infra.crypto.envelope import EvidenceSealer, KeyWrapper, rotate_master_key
+from provmem.infra.crypto.key_ring import MARKER, generation_topics
+from provmem.infra.crypto.logged_keys import LoggedApiKeyStore, LoggedKeyStore
+from provmem.infra.stores.redis_stores import RedisApiKeyStore, RedisKeys, RedisKeyStore
 from tests.conftest import REDIS_URL
 from tests.contract.conftest import OpenLog
 

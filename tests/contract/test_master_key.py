@@ -15,7 +15,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from provmem.core.ports import Cleanup, KeyStore, TopicConfig
-from provmem.infra.crypto import (
+from provmem.infra.crypto.envelope import (
     EvidenceSealer,
     ForeignMasterKeyError,
     KeyWrapper,
@@ -23,9 +23,9 @@ from provmem.infra.crypto import (
     rotate_master_key,
     subject_key_id,
 )
-from provmem.infra.embedded_stores import EmbeddedKeyStore, EmbeddedStores
-from provmem.infra.logged_keys import LoggedKeyStore
-from provmem.infra.redis_stores import RedisKeys, RedisKeyStore
+from provmem.infra.crypto.logged_keys import LoggedKeyStore
+from provmem.infra.stores.embedded import EmbeddedKeyStore, EmbeddedStores
+from provmem.infra.stores.redis_stores import RedisKeys, RedisKeyStore
 from tests.conftest import REDIS_URL
 from tests.contract.conftest import OpenLog
 

@@ -11,9 +11,9 @@ import pytest
 
 from provmem.core.events import FactChanged, FactOp
 from provmem.core.ports import EvidenceStore, FactViews
-from provmem.infra.crypto import EvidenceSealer
-from provmem.infra.embedded_stores import EmbeddedKeyStore, EmbeddedStores
-from provmem.infra.sealing import ViewSealer
+from provmem.infra.crypto.envelope import EvidenceSealer
+from provmem.infra.crypto.sealing import ViewSealer
+from provmem.infra.stores.embedded import EmbeddedKeyStore, EmbeddedStores
 from tests.conftest import REDIS_URL
 from tests.factories import turn
 from tests.unit.test_gate import CONFIG, claim, vec
@@ -32,7 +32,7 @@ async def _adapter(request: pytest.FixtureRequest, tmp_path: Path, port: str) ->
     plaintext or sealed bodies and index keys."""
     sealer = _sealer(tmp_path) if request.param.endswith("-sealed") else None
     if request.param.startswith("embedded"):
-        from provmem.infra import embedded_stores
+        from provmem.infra.stores import embedded as embedded_stores
 
         stores = embedded_stores.EmbeddedStores(tmp_path / "views.db", sealer)
         yield getattr(embedded_stores, f"Embedded{port}")(stores)
@@ -40,7 +40,7 @@ async def _adapter(request: pytest.FixtureRequest, tmp_path: Path, port: str) ->
         return
     import redis.asyncio as aioredis
 
-    from provmem.infra import redis_stores
+    from provmem.infra.stores import redis_stores
 
     keys = redis_stores.RedisKeys(request.getfixturevalue("redis_prefix"))
     client = aioredis.Redis.from_url(REDIS_URL)
@@ -52,7 +52,7 @@ async def _adapter(request: pytest.FixtureRequest, tmp_path: Path, port: str) ->
 @pytest.fixture(params=[*ADAPTERS, "redis-following"])
 async def views(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[FactViews]:
     """Every FactViews adapter, and the Redis views that follow the generation pointer
-    (infra/generations.py: each call goes to the live generation's views)."""
+    (infra/stores/generations.py: each call goes to the live generation's views)."""
     if request.param == "redis-following":
         async for store in _following_views(request):
             yield store
@@ -64,7 +64,7 @@ async def views(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
 async def _following_views(request: pytest.FixtureRequest) -> AsyncIterator[FactViews]:
     import redis.asyncio as aioredis
 
-    from provmem.infra.generations import FollowingFactViews
+    from provmem.infra.stores.generations import FollowingFactViews
 
     client = aioredis.Redis.from_url(REDIS_URL)
     yield FollowingFactViews(client, request.getfixturevalue("redis_prefix"))
@@ -78,7 +78,7 @@ async def evidence(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
 
 
 def _changes() -> list[FactChanged]:
-    from provmem.core.memory_state import ScopeMemory
+    from provmem.core.facts.memory_state import ScopeMemory
     from provmem.core.stages import Candidate, derive_fact_changes
 
     same = Candidate(claim("Alice moved to Lisbon."), vec(1))

@@ -13,17 +13,17 @@ import mmh3
 import pytest
 
 from provmem.core.ports import SparseVector, VectorIndex, VectorPoint
-from provmem.infra.crypto import EvidenceSealer
-from provmem.infra.embedded_stores import EmbeddedKeyStore, EmbeddedStores
-from provmem.infra.sealed_vectors import SealedVectorIndex
-from provmem.infra.sealing import ViewSealer
-from provmem.infra.sparse import BM25Encoder, stopwords_dir
-from provmem.infra.vectors import (
+from provmem.infra.crypto.envelope import EvidenceSealer
+from provmem.infra.crypto.sealing import ViewSealer
+from provmem.infra.models.sparse import BM25Encoder, stopwords_dir
+from provmem.infra.stores.embedded import EmbeddedKeyStore, EmbeddedStores
+from provmem.infra.vectors.edge import (
     EdgeVectorIndex,
     QdrantVectorIndex,
     VectorIndexLayoutError,
     VectorIndexLocked,
 )
+from provmem.infra.vectors.sealed import SealedVectorIndex
 
 AuditedIndex = EdgeVectorIndex | QdrantVectorIndex
 MASTER = bytes(range(32))

@@ -1,5 +1,7 @@
-"""The LangChain retriever through LangChain's own Runnable interface: invoke, batch,
-ainvoke, composition, callbacks; documents carry the facts' provenance."""
+"""The LangChain adapters through LangChain's own interfaces: the retriever as a Runnable
+(invoke, batch, ainvoke, composition, callbacks; documents carry the facts' provenance)
+and the chat message history (add_messages, aadd_messages, RunnableWithMessageHistory)
+writing the conversation into memory."""
 
 from __future__ import annotations
 
@@ -9,12 +11,15 @@ from typing import Any
 
 import pytest
 from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.chat_history import BaseChatMessageHistory
 from langchain_core.documents import Document
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableLambda
+from langchain_core.runnables.history import RunnableWithMessageHistory
 
 from provmem import AsyncMemory, Memory
-from provmem.services.adapters.langchain import ProvmemRetriever
+from provmem.services.adapters.langchain import ProvmemChatHistory, ProvmemRetriever
 
 AT = datetime(2026, 5, 1, 10, 0, tzinfo=UTC)
 CHAT = [
@@ -57,3 +62,60 @@ async def test_an_async_memory_serves_ainvoke(tmp_path: Path) -> None:
         assert docs[0].page_content == "Ann lives in Paris."
         with pytest.raises(TypeError, match="ainvoke"):
             retriever.invoke("where does Ann live?")
+
+
+def test_the_chat_history_remembers_each_message_as_evidence(tmp_path: Path) -> None:
+    with Memory(tmp_path / "d") as memory:
+        history = ProvmemChatHistory(memory, user_id="ann", session_id="s1", user_name="Ann")
+        assert isinstance(history, BaseChatMessageHistory)
+        said = [
+            SystemMessage("You help Ann plan trips."),
+            HumanMessage("I live in Paris."),
+            AIMessage("Noted: Paris."),
+            HumanMessage([{"type": "text", "text": "I have a cat named Tom."}]),
+        ]
+        history.add_messages(said)
+        assert history.messages == said
+        assert [r.status for r in history.results] == ["accepted"] * 4
+        (top, *_) = memory.search("where does Ann live?", user_id="ann")
+        assert top.statement == "Ann lives in Paris."
+        assert top.evidence[0].speaker == "Ann"
+        assert top.evidence[0].evidence_id == history.results[1].evidence_id
+        assert any("Tom" in f.statement for f in memory.facts(user_id="ann"))
+        history.clear()
+        assert history.messages == [] and memory.facts(user_id="ann")  # forgets nothing
+
+
+def test_a_chain_with_message_history_writes_its_turns(tmp_path: Path) -> None:
+    """RunnableWithMessageHistory asks for the session's history, reads it before the
+    chain runs and adds the new input and output after."""
+    with Memory(tmp_path / "d") as memory:
+        sessions: dict[str, ProvmemChatHistory] = {}
+
+        def session(session_id: str) -> ProvmemChatHistory:
+            return sessions.setdefault(
+                session_id, ProvmemChatHistory(memory, user_id="ann", session_id=session_id)
+            )
+
+        def reply(messages: list[BaseMessage]) -> AIMessage:
+            return AIMessage(f"{len(messages)} messages so far.")
+
+        chat = RunnableWithMessageHistory(RunnableLambda(reply), session)
+        config = {"configurable": {"session_id": "s1"}}
+        first = chat.invoke([HumanMessage("I play the cello.")], config=config)
+        second = chat.invoke([HumanMessage("I live in Oslo.")], config=config)
+        assert (first.content, second.content) == ("1 messages so far.", "3 messages so far.")
+        assert len(sessions["s1"].messages) == 4
+        found = memory.search("which instrument does ann play?", user_id="ann")
+        assert found[0].evidence[0].quote == "I play the cello."
+
+
+async def test_an_async_memory_serves_aadd_messages(tmp_path: Path) -> None:
+    async with AsyncMemory(tmp_path / "d") as memory:
+        history = ProvmemChatHistory(memory, user_id="ann", user_name="Ann")
+        await history.aadd_messages([HumanMessage("I live in Paris.")])
+        found = await memory.search("where does Ann live?", user_id="ann")
+        assert found[0].statement == "Ann lives in Paris."
+        assert await history.aget_messages() == [HumanMessage("I live in Paris.")]
+        with pytest.raises(TypeError, match="aadd_messages"):
+            history.add_messages([HumanMessage("I have a dog.")])

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from provmem.infra.settings import Settings
+from provmem.config import Settings
 from provmem.services.api.app import create_api
 from provmem.services.api.auth import ApiKeys, open_key_store
 

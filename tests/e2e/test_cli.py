@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from provmem.core.claims import extract_claims
+from provmem.core.extraction.claims import extract_claims
 from tests.conftest import IN_CI
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"
@@ -161,6 +161,7 @@ def test_every_command_has_help(command: str) -> None:
 
 
 def test_bad_scope_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "d").mkdir()  # a missing folder is its own error (test_data_folder.py)
     run = provmem("query", "not-a-scope", "x", "--data-dir", str(tmp_path / "d"))
     assert run.returncode == 2
     assert "org/project/user" in run.stderr and run.stdout == ""

@@ -120,7 +120,7 @@ def test_start_up_imports_only_what_the_command_needs(tmp_path: Path) -> None:
     queried = loaded([*heavy, "provmem"], "query", "demo/assistant/alice", "Where is Alice?", *data)
     assert "provmem.services.memory.memory" in queried  # the query ran in this process
     assert not {m.split(".")[0] for m in queried} & set(heavy), queried
-    assert "provmem.core.claims" not in queried  # nothing to derive: no extraction rules
+    assert "provmem.core.extraction.claims" not in queried  # nothing to derive: no extraction rules
 
 
 def test_the_root_names_every_command_of_every_sub_app() -> None:

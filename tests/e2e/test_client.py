@@ -16,8 +16,8 @@ import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from provmem.config import Settings
 from provmem.core.events import FactStatus
-from provmem.infra.settings import Settings
 from provmem.services.api.app import create_api
 from provmem.services.sdk.client import AsyncMemoryClient, MemoryApiError, MemoryClient
 from tests.e2e.test_api import issue

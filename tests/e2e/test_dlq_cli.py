@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from provmem.config import Settings
 from provmem.core.capture import TurnInput, record_turn
 from provmem.core.ports import Append
-from provmem.infra.settings import Settings
 from provmem.streams.runtime.components import build
 from provmem.streams.topics import TURNS
 from tests.e2e.test_cli import provmem

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from provmem.infra.settings import Settings
+from provmem.config import Settings
 from provmem.services.api.app import create_api
 from tests.e2e.test_api import issue
 from tests.e2e.test_client import serving

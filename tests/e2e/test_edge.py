@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from provmem.infra.settings import Settings
+from provmem.config import Settings
 from provmem.services.api.app import create_api
 from tests.e2e.test_subscriptions import issue_key, served
 from tests.harness import SCOPE, said

@@ -17,7 +17,7 @@ from pydantic import SecretStr
 
 from provmem import AsyncMemory
 from provmem.core.events import FactChanged, FactOp
-from provmem.infra.crypto import master_key
+from provmem.infra.crypto.envelope import master_key
 from tests.harness import Runtime
 
 USER = "ann"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from provmem.infra.settings import Settings
+from provmem.config import Settings
 from tests.conftest import unique_prefix
 from tests.integration.test_findings_live_api import LiveApi, api_process, facts_of, until
 

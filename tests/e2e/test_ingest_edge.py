@@ -12,7 +12,7 @@ import asyncio
 import json
 from pathlib import Path
 
-from provmem.infra.vectors import EdgeVectorIndex
+from provmem.infra.vectors.edge import EdgeVectorIndex
 from tests.e2e.test_cli import provmem
 from tests.harness import SCOPE, said
 
@@ -97,7 +97,7 @@ def test_control_characters_are_escaped_in_terminal_output(tmp_path: Path) -> No
     assert "[bold]x[/bold]" in run.stdout  # shown as written, not taken for markup
 
 
-def test_a_cli_on_a_folder_a_running_api_holds_says_so_in_one_line(tmp_path: Path) -> None:
+def test_a_query_beside_a_running_api_works_a_replay_names_its_holder(tmp_path: Path) -> None:
     folder = tmp_path / "d"
     assert provmem("demo", "--data-dir", str(folder)).returncode == 0
     held = EdgeVectorIndex(folder / "vectors", 384)
@@ -107,7 +107,8 @@ def test_a_cli_on_a_folder_a_running_api_holds_says_so_in_one_line(tmp_path: Pat
         replayed = provmem("replay", "--data-dir", str(folder))
     finally:
         asyncio.run(held.close())
-    for answer in (run, replayed):
-        out = (answer.stdout + answer.stderr).strip()
-        assert answer.returncode == 2 and "Traceback" not in out, out
-        assert len(out.splitlines()) == 1 and "running provmem API" in out, out
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stdout + run.stderr
+    out = (replayed.stdout + replayed.stderr).strip()  # a replay stays with the owner
+    assert replayed.returncode == 2 and "Traceback" not in out, out
+    assert len(out.splitlines()) == 1 and "running provmem API" in out, out
+    assert "held by pid" in out, out

@@ -20,7 +20,7 @@ from PIL import Image
 from playwright.sync_api import Page, expect, sync_playwright
 
 from provmem import Memory
-from provmem.infra.settings import Settings
+from provmem.config import Settings
 from provmem.services.api.app import create_api
 from tests.e2e.test_api import issue
 from tests.e2e.test_client import serving
@@ -156,7 +156,7 @@ def test_the_inspector_on_kafka_runtime_data(kafka_settings: Settings, tmp_path:
             memory.add("I live in Paris.", user_id="ann", user_name="Ann", at=AT)
             (paris,) = memory.facts(user_id="ann")
             memory.correct(paris.fact_id, "Ann lives in Lisbon.", by="Ann", reason="moved")
-            assert len(memory.facts(user_id="ann")) == 2
+            assert len(memory.facts(user_id="ann", every=True)) == 2
         token = issue(kafka_settings, "acme")["Authorization"].removeprefix("Bearer ")
         with serving(create_api(kafka_settings)) as url, sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=CHROMIUM, args=FLAGS)

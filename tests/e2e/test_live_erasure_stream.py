@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from provmem.config import Settings
 from provmem.core.events import FactChanged, FactOp
-from provmem.infra.settings import Settings
 from provmem.services.api.app import create_api
 from provmem.services.sdk.client import AsyncMemoryClient
 from tests.e2e.test_subscriptions import ALICE, BOB, issue_key, served, until, until_async

@@ -5,25 +5,18 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
 import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
 
 from provmem import Memory
-from provmem.infra.settings import Settings
+from provmem.config import Settings
 from provmem.services.api.auth import ApiKeys, open_key_store
+from tests.support.mcp_server import call, http_server, keyed, server_command
 
 TOOLS = {
     "add_messages",
@@ -38,17 +31,6 @@ CHAT = [
     {"role": "user", "content": "I live in Paris."},
     {"role": "assistant", "content": "Got it."},
 ]
-
-
-def server_command(data_dir: Path, *extra: str) -> list[str]:
-    return ["-m", "provmem.services.mcp", "--data-dir", str(data_dir), *extra]
-
-
-async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
-    result = await client.call_tool(tool, arguments)
-    assert not result.is_error, result.content
-    assert result.structured_content is not None
-    return result.structured_content
 
 
 async def test_an_agent_remembers_searches_corrects_and_erases_over_stdio(tmp_path: Path) -> None:
@@ -79,42 +61,10 @@ async def test_an_agent_remembers_searches_corrects_and_erases_over_stdio(tmp_pa
         missing = await client.call_tool("fact_history", {"fact_id": "fact_nope"})
         assert missing.is_error and "not found" in str(missing.content)
         receipt = await call(client, "erase", user_id="ann", reason="asked")
-        assert receipt["request_id"].startswith("er_") and receipt["residue_found"] == 0
-        assert (await call(client, "list_facts", user_id="ann"))["facts"] == []
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@contextmanager
-def http_server(data_dir: Path, log: Path) -> Iterator[str]:
-    port = free_port()
-    command = [sys.executable, *server_command(data_dir, "--http", "--port", str(port))]
-    with log.open("w") as err:
-        process = subprocess.Popen(command, stderr=err, stdout=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/mcp"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, log.read_text()
-            try:
-                httpx.get(url, timeout=1)
-                break
-            except httpx.TransportError:
-                assert time.monotonic() < deadline, "the MCP server did not start"
-                time.sleep(0.1)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(30)
-
-
-def keyed(url: str, token: str | None) -> Any:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    return streamable_http_client(url, http_client=create_mcp_http_client(headers=headers))
+        assert receipt["status"] == "completed" and receipt["request_id"].startswith("er_")
+        assert receipt["receipt"]["residue_found"] == 0
+        listed = await call(client, "list_facts", user_id="ann", include_inactive=True)
+        assert listed["facts"] == []
 
 
 async def test_streamable_http_needs_an_api_key_and_keeps_to_its_scope(tmp_path: Path) -> None:
@@ -122,7 +72,8 @@ async def test_streamable_http_needs_an_api_key_and_keeps_to_its_scope(tmp_path:
     store = open_key_store(settings)
     token = (await ApiKeys(store).create("default/default/ann")).token
     await store.close()
-    with http_server(settings.data_dir, tmp_path / "mcp.log") as url:
+    with http_server(settings.data_dir, tmp_path / "mcp.log") as server:
+        url = server.url
         assert httpx.post(url, json={}).status_code == 401
         with pytest.raises(Exception):  # noqa: B017 - the SDK's error type varies by layer
             async with Client(keyed(url, "pmk_0000000000000000_wrong")) as refused:
@@ -144,7 +95,8 @@ async def test_a_message_naming_another_scope_is_refused_over_http(tmp_path: Pat
     token = (await ApiKeys(store).create("default/default/ann")).token
     await store.close()
     into_bob = {"speaker": "Bob", "text": "I live in Quetzalbrook.", "scope": "default/default/bob"}
-    with http_server(settings.data_dir, tmp_path / "mcp.log") as url:
+    with http_server(settings.data_dir, tmp_path / "mcp.log") as server:
+        url = server.url
         async with Client(keyed(url, token)) as client:
             refused = await client.call_tool(
                 "add_messages", {"messages": [into_bob], "user_id": "ann"}

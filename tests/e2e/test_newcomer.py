@@ -73,3 +73,9 @@ def test_the_readme_hello_world_runs_in_a_fresh_venv(tmp_path: Path) -> None:
     assert evidence.strip().startswith("evidence ev_"), run.stdout
     assert '"I moved to Lisbon in May."' in evidence
     assert (home / ".local" / "share" / "provmem" / "log.db").exists()
+    # the CLI reads the folder the hello world wrote (issue 31: it said "no scopes yet")
+    scopes = subprocess.run(
+        [str(python.parent / "provmem"), "scopes"], capture_output=True, text=True, env=env,
+        cwd=work, timeout=300,
+    )  # fmt: skip
+    assert scopes.returncode == 0 and scopes.stdout.strip().startswith("default/"), scopes

@@ -11,8 +11,8 @@ import httpx
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from provmem.config import Settings
 from provmem.core.events import Fact
-from provmem.infra.settings import Settings
 from provmem.services.api.app import create_api
 from tests.e2e.test_api import TURN, issue
 from tests.e2e.test_subscriptions import served

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from provmem.infra.embedding import DIM
-from provmem.infra.vectors import EdgeVectorIndex
+from provmem.infra.models.embedding import DIM
+from provmem.infra.vectors.edge import EdgeVectorIndex
 from tests.e2e.test_cli import provmem
 
 SCOPE = "acme/app/u1"

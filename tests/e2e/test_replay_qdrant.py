@@ -12,7 +12,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from provmem.infra.settings import Settings
+from provmem.config import Settings
 from tests.harness import settings_env
 
 COMMAND = [sys.executable, "-m", "provmem.services.cli", "replay", "--runtime", "kafka"]

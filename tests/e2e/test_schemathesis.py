@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 
-from provmem.infra.settings import Settings
+from provmem.config import Settings
 from provmem.services.api.app import create_api
 from provmem.services.sdk.client import MemoryClient
 from tests.e2e.test_api import issue

@@ -18,8 +18,8 @@ import httpx
 import uvicorn
 from fastapi import FastAPI
 
+from provmem.config import Settings
 from provmem.core.events import ErasureCompleted, FactChanged, FactOp
-from provmem.infra.settings import Settings
 from provmem.services.api.app import create_api
 from provmem.services.api.auth import ApiKeys, open_key_store
 from provmem.services.memory.results import ErasureQueued

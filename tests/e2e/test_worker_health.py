@@ -13,10 +13,10 @@ from pathlib import Path
 
 import httpx
 
-from provmem.infra.kafka_log import KafkaEventLog
-from provmem.infra.settings import Settings
+from provmem.config import Settings
+from provmem.infra.log.kafka import KafkaEventLog
+from provmem.streams.faust.health import Assignment, health
 from provmem.streams.topics import TopicNames
-from provmem.streams.worker_health import Assignment, health
 from tests.harness import settings_env
 
 COMMAND = [sys.executable, "-m", "provmem.services.cli", "worker"]

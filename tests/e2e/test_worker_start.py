@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from provmem.infra.settings import Settings
+from provmem.config import Settings
 from tests.harness import settings_env
 
 COMMAND = [sys.executable, "-m", "provmem.services.cli", "worker"]

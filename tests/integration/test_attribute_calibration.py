@@ -1,8 +1,8 @@
 """The attribute-similarity threshold of the gate, calibrated with the real embedding
 model on labelled general attribute pairs (not on a benchmark's words): synonyms that
-must match and near misses that must not (core/attribute_similarity.py).
+must match and near misses that must not (core/facts/attribute_similarity.py).
 
-Phrases are written as open readings key them (core/attributes.py): lower case, nouns
+Phrases are written as open readings key them (core/extraction/attributes.py): lower case, nouns
 singular, generic heads ("count", "rate") left out; a few keep them, as a user may."""
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from provmem.core.attribute_similarity import (
+from provmem.core.facts.attribute_similarity import (
     attribute_parts,
     attribute_similarity,
     calibrated_threshold,
 )
-from provmem.core.gate import GateConfig
-from provmem.core.memory_state import AttributeVectors, as_unit
-from provmem.infra.embedding import MiniLMEmbedder
+from provmem.core.facts.gate import GateConfig
+from provmem.core.facts.memory_state import AttributeVectors, as_unit
+from provmem.infra.models.embedding import MiniLMEmbedder
 
 SYNONYMS = [
     ("peak ram", "peak memory"),

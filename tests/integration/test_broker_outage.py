@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from provmem.infra.kafka_log import BrokerUnavailableError
-from provmem.infra.sealed_log import record_keys
-from provmem.infra.settings import Settings
+from provmem.config import Settings
+from provmem.infra.log.kafka import BrokerUnavailableError
+from provmem.infra.log.sealed import record_keys
 from provmem.services.memory.memory import Memory
 from provmem.streams.runtime.components import build
 from tests.harness import said

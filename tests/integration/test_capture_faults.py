@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
+from provmem.config import Settings
 from provmem.core.ports import LogRecord
-from provmem.infra.settings import Settings
 from provmem.services.memory.faults import STEPS
 from tests.harness import Runtime, said, settings_env
 

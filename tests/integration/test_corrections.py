@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from provmem.config import Settings
 from provmem.core.events import Fact, FactStatus
 from provmem.core.ports import Append
-from provmem.infra.settings import Settings
 from provmem.services.erasure.subject import eraser_for, erasure_request
 from provmem.services.memory.corrections import CorrectionRefusedError, ForeignScopeError
 from tests.harness import SCOPE, Runtime, said

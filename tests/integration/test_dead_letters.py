@@ -10,8 +10,8 @@ import pytest
 from provmem.core.capture import TurnInput, record_turn
 from provmem.core.ports import Append
 from provmem.core.scope import partition_for
-from provmem.infra.crypto import subject_key_id
-from provmem.infra.sealed_log import is_sealed, raw_log, record_keys
+from provmem.infra.crypto.envelope import subject_key_id
+from provmem.infra.log.sealed import is_sealed, raw_log, record_keys
 from provmem.services.erasure.subject import erasure_request
 from provmem.services.memory.dlq import DeadLetters
 from provmem.streams.topics import TURNS
@@ -78,7 +78,7 @@ async def test_a_subjects_dead_letters_are_erased_with_it(runtime: Runtime) -> N
     components = runtime.memory.components
     letters = DeadLetters(components.log, components.names)
     (letter,) = await letters.letters()
-    # the failed record's key as it is on the log (keyed: infra/record_keys.py)
+    # the failed record's key as it is on the log (keyed: infra/log/record_keys.py)
     keyed = await record_keys(components.log).key_of(b"bad")
     assert letter.key == keyed.decode() and letter.value is not None  # opened for who holds the key
     (at_rest,) = await raw_log(components.log).read(components.names.dead_letters, 0, 0, 10)

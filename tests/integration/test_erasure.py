@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from provmem.config import Settings
 from provmem.core.capture import TurnInput, turn_evidence_id
 from provmem.core.events import Fact
-from provmem.infra.crypto import DEPLOYMENT_KEY_ID
-from provmem.infra.settings import Settings
+from provmem.infra.crypto.envelope import DEPLOYMENT_KEY_ID
 from provmem.services.erasure.subject import eraser_for, erasure_request
 from provmem.services.memory.memory import Memory
 from provmem.streams.runtime.components import build

@@ -12,10 +12,10 @@ import sys
 import time
 from pathlib import Path
 
+from provmem.config import Settings
 from provmem.core.capture import TurnInput, turn_evidence_id
 from provmem.core.scope import Scope, partition_for
-from provmem.infra.record_keys import is_keyed
-from provmem.infra.settings import Settings
+from provmem.infra.log.record_keys import is_keyed
 from provmem.services.erasure.subject import eraser_for, erasure_request
 from provmem.services.memory.memory import Memory
 from provmem.streams.runtime.components import build

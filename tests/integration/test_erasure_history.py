@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from provmem.config import Settings
 from provmem.core.events import Fact
-from provmem.infra.settings import Settings
 from provmem.services.erasure.subject import erasure_request
 from provmem.services.memory.memory import Memory
 from provmem.streams.runtime.components import build

@@ -13,10 +13,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from provmem.infra.settings import Settings
+from provmem.config import Settings
 from provmem.services.erasure.subject import erasure_request
 from provmem.services.memory.memory import Memory
-from provmem.streams.erasure_ledger import LEDGER
+from provmem.streams.erasure.ledger import LEDGER
 from provmem.streams.runtime.components import build
 from tests.harness import SCOPE, said
 

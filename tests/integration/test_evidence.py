@@ -11,11 +11,15 @@ import sqlite3
 import pytest
 import redis
 
+from provmem.config import Settings
 from provmem.core.ports import Append
 from provmem.core.scope import partition_for
-from provmem.infra.crypto import ForeignMasterKeyError, MissingDataKeyError, rotate_master_key
-from provmem.infra.sealed_log import record_keys
-from provmem.infra.settings import Settings
+from provmem.infra.crypto.envelope import (
+    ForeignMasterKeyError,
+    MissingDataKeyError,
+    rotate_master_key,
+)
+from provmem.infra.log.sealed import record_keys
 from provmem.services.memory.memory import Memory
 from provmem.streams.runtime.components import build
 from tests.conftest import REDIS_URL

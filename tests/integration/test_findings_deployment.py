@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 
-from provmem.infra.settings import Settings
+from provmem.config import Settings
 from tests.integration.test_findings_live_api import cli, log_records
 from tests.support.tansu import free_port
 from tests.support.worker_process import WorkerProcess

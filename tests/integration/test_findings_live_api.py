@@ -33,8 +33,8 @@ import httpx
 import pytest
 import redis
 
-from provmem.infra.record_keys import is_keyed
-from provmem.infra.settings import Settings
+from provmem.config import Settings
+from provmem.infra.log.record_keys import is_keyed
 from tests.conftest import unique_prefix
 from tests.support.tansu import free_port
 from tests.support.worker_process import WorkerProcess, settings_env
@@ -220,7 +220,7 @@ def files_under(folder: Path) -> Iterator[tuple[str, bytes]]:
 def term_ids_at_rest(folder: Path, words: Iterable[bytes]) -> list[tuple[str, bytes]]:
     """R3b: each file holding the BM25 term id a reader computes for a word with the
     product's own unkeyed encoder (as a 32-bit integer, either byte order)."""
-    from provmem.infra.sparse import BM25Encoder
+    from provmem.infra.models.sparse import BM25Encoder
 
     vectors = BM25Encoder().embed_documents([w.decode() for w in words])
     sought = {

@@ -8,7 +8,7 @@ from __future__ import annotations
 from provmem.core.capture import TurnInput, record_turn
 from provmem.core.ports import Append
 from provmem.core.scope import partition_for
-from provmem.infra.sealed_log import raw_log
+from provmem.infra.log.sealed import raw_log
 from provmem.services.erasure.subject import erasure_request
 from provmem.streams.topics import TURNS
 from tests.harness import SCOPE, Runtime, said

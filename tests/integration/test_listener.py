@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from provmem.infra.settings import Settings
+from provmem.config import Settings
 from tests.harness import SCOPE, Runtime, said
 
 

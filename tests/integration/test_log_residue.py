@@ -11,7 +11,7 @@ look for what was erased:
   embedded runtime, in any byte of its SQLite files);
 - after a session or an evidence erasure nothing of what it erased opens either, on a
   broker that never compacts too: the subject's live records were sealed again under a
-  new log key and the old one destroyed (streams/log_compaction.py), so what the broker
+  new log key and the old one destroyed (streams/erasure/log_compaction.py), so what the broker
   retains of the erased turns and facts is ciphertext under a destroyed key; nothing
   awaits compaction, and what the erasure kept is all there and opens. The workers' own
   topics (the gate table's changelog on Kafka) are read too.
@@ -35,9 +35,9 @@ from cryptography.exceptions import InvalidTag
 
 from provmem.core.events import TurnRecorded
 from provmem.core.ports import LogRecord
-from provmem.infra.crypto import EvidenceSealer, KeyWrapper, master_key, subject_key_id
+from provmem.infra.crypto.envelope import EvidenceSealer, KeyWrapper, master_key, subject_key_id
+from provmem.infra.log.sealed import LogSealer, is_sealed, raw_log
 from provmem.infra.residue import ErasedMarks, ResidueScanner, marks_of
-from provmem.infra.sealed_log import LogSealer, is_sealed, raw_log
 from provmem.services.api.inspector import erasure_requests
 from provmem.services.erasure.subject import eraser_for, erasure_request
 from provmem.streams.pipeline import CONTROL_PREFIX
@@ -90,7 +90,7 @@ async def _readable(runtime: Runtime, scanner: ResidueScanner) -> list[Found]:
     """Retained records whose key, value or opened value holds a mark (a fresh sealer:
     no data key cached). The erasure's own records (its request, its control record)
     name the ids they erase: only their words count; an ERASE change holds no content.
-    A record's key always counts (record keys are keyed fingerprints: infra/record_keys.py),
+    A record's key always counts (record keys are keyed fingerprints: infra/log/record_keys.py),
     a tombstone's included."""
     components = runtime.memory.components
     sealer = EvidenceSealer(master_key(runtime.settings), components.keys)
@@ -176,7 +176,7 @@ async def _bytes_anywhere(runtime: Runtime, wrapped: bytes) -> list[str]:
         if wrapped in path.read_bytes():
             places.append(str(path.relative_to(settings.data_dir)))
     if settings.runtime == "kafka":
-        from provmem.infra.redis_client import redis_client
+        from provmem.infra.stores.redis_client import redis_client
 
         client = redis_client(settings.redis_url)
         async for key in client.scan_iter(match=f"{settings.redis_prefix}:*"):

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from provmem.infra.crypto import ForeignMasterKeyError
-from provmem.infra.settings import Settings
+from provmem.config import Settings
+from provmem.infra.crypto.envelope import ForeignMasterKeyError
 from provmem.streams.runtime.components import build
 from tests.harness import SCOPE, Runtime, said
 

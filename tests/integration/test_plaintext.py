@@ -24,11 +24,11 @@ from provmem.core.capture import TurnInput, record_turn
 from provmem.core.events import Fact
 from provmem.core.ports import Append
 from provmem.core.scope import partition_for
-from provmem.infra.crypto import EvidenceSealer, rotate_master_key
-from provmem.infra.embedded_log import EmbeddedEventLog
-from provmem.infra.embedded_stores import EmbeddedKeyStore, EmbeddedStores
+from provmem.infra.crypto.envelope import EvidenceSealer, rotate_master_key
+from provmem.infra.log.embedded import EmbeddedEventLog
+from provmem.infra.log.sealed import SealedLog, is_sealed, raw_log
 from provmem.infra.residue import Hit, ResidueScanner, audit_key, log_records, marks_of
-from provmem.infra.sealed_log import SealedLog, is_sealed, raw_log
+from provmem.infra.stores.embedded import EmbeddedKeyStore, EmbeddedStores
 from provmem.schemas import load
 from provmem.services.cli.demo import DEMO_SCOPE, demo_turns
 from provmem.services.erasure.subject import erasure_request
@@ -116,7 +116,8 @@ async def test_no_word_of_the_turns_is_readable_at_rest(runtime: Runtime) -> Non
 
     said_words = [*SAYS, SPEAKER, PARKED, PARKED_TEXT, *_words_of(facts)]
     scanner = ResidueScanner(KEY, marks_of(KEY, [], said_words, [SCOPE.replace("/", " ")]))
-    assert len(scanner.marks.words) >= 14
+    # rare names and numbers alone; every run of three words (issue 30: never a common word)
+    assert len(scanner.marks.words) >= 8 and len(scanner.marks.spans) >= 20
     assert await _scan_everything(runtime, scanner) == []
 
     retained = await _retained(memory.components)
@@ -154,7 +155,8 @@ async def test_the_scanner_reads_plaintext_where_there_is_some(tmp_path: Path) -
     """The check above can fail: the same scan finds the words in a plain file."""
     (tmp_path / "plain.json").write_text(f'{{"statement": "{SAYS[0]}", "speaker": "{SPEAKER}"}}')
     scanner = ResidueScanner(KEY, marks_of(KEY, [], [*SAYS, SPEAKER], []))
-    assert len(scanner.scan_folder(tmp_path)) == 6  # phone number 5550142 live quetzalbrook, name
+    hits = scanner.scan_folder(tmp_path)  # 5550142, quetzalbrook, wilhelmina; 8 spans
+    assert {h.kind for h in hits} == {"word", "span"} and len(hits) == 11
 
 
 async def test_the_sealed_log_reads_old_records_and_erased_ones(tmp_path: Path) -> None:

@@ -9,8 +9,8 @@ import numpy as np
 import onnx
 import pytest
 
-from provmem.infra.embedding import MiniLMEmbedder, default_onnx_path
-from provmem.infra.query_model import quantize_matmuls, query_model_path
+from provmem.infra.models.embedding import MiniLMEmbedder, default_onnx_path
+from provmem.infra.models.query_model import quantize_matmuls, query_model_path
 
 TEXTS = [
     "Where does Alice live now?",

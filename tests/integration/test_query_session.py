@@ -10,9 +10,14 @@ import numpy as np
 import pytest
 from fastembed import TextEmbedding
 
-from provmem.infra.embedding import MiniLMEmbedder, _register, default_onnx_path, tokenizer_dir
-from provmem.infra.query_model import query_model_path
-from provmem.infra.query_session import QuerySession, optimized_graph
+from provmem.infra.models.embedding import (
+    MiniLMEmbedder,
+    _register,
+    default_onnx_path,
+    tokenizer_dir,
+)
+from provmem.infra.models.query_model import query_model_path
+from provmem.infra.models.query_session import QuerySession, optimized_graph
 
 TEXTS = [
     "Where did Alice move to?",
@@ -57,7 +62,7 @@ def test_query_vectors_equal_fastembeds_query_path(cache: Path, int8: bool) -> N
 
 def test_a_query_imports_no_fastembed(cache: Path) -> None:
     code = (
-        "import sys; from provmem.infra.embedding import MiniLMEmbedder; "
+        "import sys; from provmem.infra.models.embedding import MiniLMEmbedder; "
         "MiniLMEmbedder(threads=1).embed_query('Where did Alice move?'); "
         "assert 'fastembed' not in sys.modules, 'fastembed imported'"
     )

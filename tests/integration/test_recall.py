@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from provmem.config import Settings
 from provmem.core.events import Fact, FactOp
 from provmem.core.scope import Scope
 from provmem.core.stages import fact_changed
-from provmem.infra.settings import Settings
 from provmem.services.memory.memory import Memory
 from provmem.services.memory.results import Recollection
 from provmem.streams.runtime.components import build
@@ -117,7 +117,7 @@ async def test_router_escalates_for_missing_values_and_reads_neighbours(
 
 
 async def test_query_vectors_match_batch_vectors(memory_runtime: Runtime) -> None:
-    """Queries take the int8 variant of the model (infra/query_model.py): close to the
+    """Queries take the int8 variant of the model (infra/models/query_model.py): close to the
     document path's vector of the same text, not equal (tests/integration/test_query_model)."""
     embedder = memory_runtime.memory.components.embedder
     text = "Where did Alice run a half marathon?"

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import redis
 
-from provmem.infra.settings import Settings
+from provmem.config import Settings
 from provmem.services.memory.memory import Memory
 from provmem.services.replay.run import ReplayPlan, replay
 from provmem.streams.runtime.components import build

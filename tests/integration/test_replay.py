@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from provmem.config import Settings
 from provmem.core.capture import TurnInput, turn_evidence_id
 from provmem.core.events import Fact, FactStatus
-from provmem.infra.generations import Generation, RedisPointer, read_file_pointer
-from provmem.infra.generations import redis_pointer_key as pointer_key
-from provmem.infra.settings import Settings
+from provmem.infra.stores.generations import Generation, RedisPointer, read_file_pointer
+from provmem.infra.stores.generations import redis_pointer_key as pointer_key
 from provmem.services.erasure.subject import erasure_request
 from provmem.services.replay.generations import replay_lease
 from provmem.services.replay.run import (

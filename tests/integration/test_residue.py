@@ -14,16 +14,9 @@ from pathlib import Path
 
 from provmem.core.ports import Append, VectorPoint
 from provmem.core.scope import partition_for
-from provmem.infra.residue import (
-    ErasedMarks,
-    Hit,
-    ResidueScanner,
-    audit_key,
-    log_records,
-    marks_of,
-)
-from provmem.infra.sealed_log import raw_log
-from provmem.infra.vectors import EdgeVectorIndex
+from provmem.infra.log.sealed import raw_log
+from provmem.infra.residue import ErasedMarks, Hit, ResidueScanner, audit_key, log_records, marks_of
+from provmem.infra.vectors.edge import EdgeVectorIndex
 from provmem.services.erasure.subject import eraser_for, erasure_request
 from tests.harness import Runtime, said
 
@@ -51,7 +44,7 @@ async def test_scanner_finds_deleted_points_in_vector_files_until_purged(tmp_pat
     scanner = ResidueScanner(KEY, marks_of(KEY, ["fact_" + "a" * 32], [PLANTED], []))
 
     before = scanner.scan_folder(folder)  # what a delete alone leaves
-    assert {h.kind for h in before} == {"id", "word"}
+    assert {h.kind for h in before} == {"id", "word", "span"}  # the entities stand in a row
     assert any("wal" in h.location for h in before)
     assert any("payload_storage" in h.location for h in before)
 

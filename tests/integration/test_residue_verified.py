@@ -18,7 +18,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from functools import partial
 
-from provmem.infra.redis_client import redis_client
+from provmem.infra.stores.redis_client import redis_client
 from provmem.services.erasure.subject import eraser_for, erasure_request
 from tests.harness import Runtime, said
 from tests.integration.test_residue import ALICE

@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from provmem.config import Settings
 from provmem.core.events import Fact
-from provmem.infra.settings import Settings
 from provmem.services.memory.memory import Memory
 from provmem.streams.runtime.components import build
 from tests.harness import T0

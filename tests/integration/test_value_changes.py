@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from provmem.config import Settings
 from provmem.core.events import Fact, FactChanged, FactOp, FactStatus
-from provmem.infra.settings import Settings
 from tests.harness import SCOPE, Runtime, said
 
 

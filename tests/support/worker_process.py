@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from provmem.infra.settings import Settings
+from provmem.config import Settings
 
 READY_LINE = "[^Worker]: Ready"
 #: Logged when a worker has recovered its tables, at start-up and after every rebalance.

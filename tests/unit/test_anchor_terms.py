@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from provmem.core.language.signals import indexed_anchor_terms, query_anchor_terms
 from provmem.core.ports import SparseVector
-from provmem.core.signals import indexed_anchor_terms, query_anchor_terms
-from provmem.infra.sparse import anchor_vector, with_anchors
+from provmem.infra.models.sparse import anchor_vector, with_anchors
 
 TURN = """Fixed it in `src/app.py`:
 

@@ -4,8 +4,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from provmem.core.appositions import relation_appositions
-from provmem.core.claims import extract_claims
+from provmem.core.extraction.claims import extract_claims
+from provmem.core.language.appositions import relation_appositions
 
 AT = datetime(2026, 4, 8, 13, 56, tzinfo=UTC)
 

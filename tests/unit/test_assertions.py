@@ -4,9 +4,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from provmem.core.assertions import has_finite_verb, speech_act, verbless_main_clause
-from provmem.core.claims import extract_turn
 from provmem.core.events import SpeakerRole
+from provmem.core.extraction.claims import extract_turn
+from provmem.core.language.assertions import has_finite_verb, speech_act, verbless_main_clause
 
 AT = datetime(2026, 4, 8, 13, 56, tzinfo=UTC)
 

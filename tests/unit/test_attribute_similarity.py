@@ -1,4 +1,4 @@
-"""Attribute phrases worded apart that name one thing (core/attribute_similarity.py) and the
+"""Attribute phrases worded apart that name one thing (core/facts/attribute_similarity.py) and the
 gate's update on them (hand-made vectors; the model's calibration is in
 tests/integration/test_attribute_calibration.py)."""
 
@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from provmem.core.attribute_similarity import (
+from provmem.core.claim import Slot
+from provmem.core.events import FactStatus
+from provmem.core.facts.attribute_similarity import (
     attribute_parts,
     attribute_similarity,
     calibrated_threshold,
     similar_attribute_fact,
 )
-from provmem.core.events import FactStatus
-from provmem.core.extraction import Slot
-from provmem.core.memory_state import AttributeVectors, ScopeMemory, Vector
+from provmem.core.facts.memory_state import AttributeVectors, ScopeMemory, Vector
 from provmem.core.stages import Candidate
 from tests.unit.test_gate import CONFIG, claim, run, vec
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from provmem.core.attribute_match import comparable, same_attribute
-from provmem.core.attributes import change_cue, read_attribute, read_attributes
-from provmem.core.polarity import content_lemmas, plain_negation
+from provmem.core.extraction.attributes import change_cue, read_attribute, read_attributes
+from provmem.core.extraction.polarity import content_lemmas, plain_negation
+from provmem.core.facts.attribute_match import comparable, same_attribute
 
 
 @pytest.mark.parametrize(

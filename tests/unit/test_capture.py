@@ -55,16 +55,11 @@ def test_evidence_id_is_deterministic_and_scope_bound() -> None:
 @pytest.mark.parametrize(
     ("changes", "field"),
     [
-        ({"session": "my session"}, "session"),
-        ({"session": "a/b"}, "session"),
         ({"session": ""}, "session"),
-        ({"session": "s1\n"}, "session"),
         ({"agent": "\udc80"}, "agent"),
-        ({"agent": "bot one"}, "agent"),
         ({"speaker": "Al\udc80"}, "speaker"),
         ({"turn_id": "\ud800"}, "turn_id"),
         ({"source_uri": "file:\udfff"}, "source_uri"),
-        ({"scope": "acme/support/u1\n"}, "scope"),
     ],
 )
 def test_every_field_is_checked_before_capture(changes: dict[str, object], field: str) -> None:

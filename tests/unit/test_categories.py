@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from provmem.core.categories import CATEGORIES, exclusive_rival, named_members
-from provmem.core.gate import Verdict
-from provmem.core.memory_state import ScopeMemory
+from provmem.core.extraction.categories import CATEGORIES, exclusive_rival, named_members
+from provmem.core.facts.gate import Verdict
+from provmem.core.facts.memory_state import ScopeMemory
 from provmem.core.stages import Candidate
 from tests.unit.test_gate import near, run, vec
 from tests.unit.test_value_changes import said

@@ -4,8 +4,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from provmem.core.claims import EXTRACTION_VERSION, extract_claims
-from provmem.core.extraction import Claim, Slot
+from provmem.core.claim import Claim, Slot
+from provmem.core.extraction.claims import EXTRACTION_VERSION, extract_claims
 
 AT = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 

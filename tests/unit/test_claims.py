@@ -1,6 +1,6 @@
 from datetime import UTC, datetime
 
-from provmem.core.claims import extract_claims, normalize
+from provmem.core.extraction.claims import extract_claims, normalize
 
 AT = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 

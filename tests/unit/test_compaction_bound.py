@@ -4,12 +4,12 @@ the audit tells residue from what awaits the broker's compaction."""
 from __future__ import annotations
 
 from provmem.core.events import ErasureCompleted
-from provmem.infra.kafka_log import topic_configs
-from provmem.infra.key_ring import generation_topics
+from provmem.infra.crypto.key_ring import generation_topics
+from provmem.infra.log.kafka import topic_configs
 from provmem.infra.residue import Hit
 from provmem.services.cli.admin import _audit_status
-from provmem.streams.erasure_audit import Residue
-from provmem.streams.log_audit import Awaiting, LogAudit, _Found
+from provmem.streams.erasure.audit import Residue
+from provmem.streams.erasure.log_audit import Awaiting, LogAudit, _Found
 from provmem.streams.topics import COMPACTION, DATA_KEYS, ERASURE_RECEIPTS, TURNS
 
 
@@ -59,7 +59,7 @@ def test_the_audit_status_names_what_awaits_compaction() -> None:
     assert _audit_status(Residue({"bytes_log": 2}, Awaiting(3, 1))) == "residue found (2)"
 
 
-def test_a_v1_receipt_reads_as_v2_with_nothing_awaiting() -> None:
+def test_a_v1_receipt_reads_as_v3_with_nothing_awaiting_nor_listed() -> None:
     v1 = {
         "schema_version": 1,
         "request_id": "er_1",
@@ -74,5 +74,6 @@ def test_a_v1_receipt_reads_as_v2_with_nothing_awaiting() -> None:
         "completed_at": "2026-05-08T13:56:00Z",
     }
     receipt = ErasureCompleted.model_validate(v1)
-    assert receipt.schema_version == 2 and receipt.awaiting_compaction == 0
+    assert receipt.schema_version == 3 and receipt.awaiting_compaction == 0
     assert receipt.compaction_bound_ms is None
+    assert receipt.erased_evidence == [] and receipt.erased_facts == []

@@ -3,9 +3,9 @@ the denied matter, not the context it was said in; a subject left to the speaker
 
 from __future__ import annotations
 
-from provmem.core.gate import Verdict
-from provmem.core.memory_state import ScopeMemory
-from provmem.core.polarity import denied_head, denied_terms, names_matter, spells_out
+from provmem.core.extraction.polarity import denied_head, denied_terms, names_matter, spells_out
+from provmem.core.facts.gate import Verdict
+from provmem.core.facts.memory_state import ScopeMemory
 from provmem.core.stages import Candidate, GateResult
 from tests.unit.test_gate import near, run, vec
 from tests.unit.test_value_changes import said
@@ -132,3 +132,15 @@ def test_a_start_is_no_said_change_for_a_guess_across_wording() -> None:
     later = said("Alice has made 327 commits since the project started.")
     result = run(first.memory, "t2", Candidate(later, near(vec(1), 0.9)), minute=5)
     assert result.decisions[0].verdict is not Verdict.UPDATE
+
+
+def test_a_denial_is_contradicted_only_by_what_is_so_not_a_plan_or_a_wish() -> None:
+    memory = _facts("Maya has never been to Portugal.", negated=0).memory
+    assert _then(memory, "Maya wants to go to Portugal in the spring.") is not Verdict.CONFLICT
+    assert _then(memory, "Maya might visit Portugal with her sister.") is not Verdict.CONFLICT
+    assert _then(memory, "Maya went to Portugal in 2019.") is Verdict.CONFLICT
+
+
+def test_a_negation_and_a_statement_about_another_holder_do_not_conflict() -> None:
+    memory = _facts("Tomas does not own a car.", negated=0).memory
+    assert _then(memory, "Her neighbour's car is a red hatchback.") is not Verdict.CONFLICT

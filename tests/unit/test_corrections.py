@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from provmem.core.corrections import ActionInput, Original, apply_action
+from provmem.core.claim import Claim
 from provmem.core.events import FactOp, FactStatus, TurnRecorded
-from provmem.core.extraction import Claim
-from provmem.core.gate import GateConfig
-from provmem.core.memory_state import ScopeMemory, as_unit
+from provmem.core.facts.corrections import ActionInput, Original, apply_action
+from provmem.core.facts.gate import GateConfig
+from provmem.core.facts.memory_state import ScopeMemory, as_unit
 from provmem.core.stages import Candidate, GateResult, derive_fact_changes
 from tests.factories import turn
 

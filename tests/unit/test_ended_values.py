@@ -8,12 +8,12 @@ from datetime import UTC, datetime
 
 import pytest
 
+from provmem.core.claim import Slot
 from provmem.core.events import FactOp, FactStatus
-from provmem.core.extraction import Slot
-from provmem.core.memory_state import ScopeMemory
-from provmem.core.retrieval import Lookups, RouteResult, TimeAsked, project
+from provmem.core.facts.memory_state import ScopeMemory
+from provmem.core.retrieval.fusion import Lookups, RouteResult, TimeAsked, project
+from provmem.core.retrieval.sufficiency import analyze, asked_of_time
 from provmem.core.stages import Candidate
-from provmem.core.sufficiency import analyze, asked_of_time
 from tests.unit.test_gate import claim, near, run, vec
 
 ENDED_AT = datetime(2026, 5, 8, tzinfo=UTC)

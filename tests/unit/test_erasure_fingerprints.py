@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from provmem.core.erasure import erased, fingerprint, shingles
-from provmem.streams.erasure_cascade import erase_change
-from provmem.streams.erasure_fingerprints import (
+from provmem.streams.erasure.cascade import erase_change
+from provmem.streams.erasure.fingerprints import (
     LEGACY_SCHEME,
     SCHEME,
     fingerprinter,

@@ -1,4 +1,4 @@
-"""Erasure requests (streams/erasure_requests.py): the one decoder and the routes."""
+"""Erasure requests (streams/erasure/requests.py): the one decoder and the routes."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from provmem.core.events import ErasureCompleted, ErasureRequested
 from provmem.core.ports import LogRecord
 from provmem.core.scope import partition_for
 from provmem.services.erasure.subject import erasure_request
-from provmem.streams.erasure_requests import (
+from provmem.streams.erasure.requests import (
     ErasureRouter,
     ErasureStage,
     ScopeRecords,

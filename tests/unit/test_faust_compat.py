@@ -1,4 +1,4 @@
-"""The faust patch (streams/faust_compat.py): the version gate, and the private consumer
+"""The faust patch (streams/faust/compat.py): the version gate, and the private consumer
 API the delivery fence patches, on the faust-streaming that is installed.
 
 If faust renames ``Consumer._new_offset``, changes its parameters, or stops calling it
@@ -15,7 +15,7 @@ import pytest
 from faust.transport.consumer import Consumer
 from faust.types import TP
 
-from provmem.streams.faust_compat import (
+from provmem.streams.faust.compat import (
     UntestedFaustError,
     fence_commits,
     installed_version,

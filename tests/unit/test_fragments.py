@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from provmem.core.claims import extract_claims
-from provmem.core.fragments import (
+from provmem.core.extraction.claims import extract_claims
+from provmem.core.language.fragments import (
     addressed_imperative,
     answer_statement,
     elided_copula,

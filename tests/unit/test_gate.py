@@ -7,10 +7,10 @@ import math
 import numpy as np
 import pytest
 
+from provmem.core.claim import Claim, Slot
 from provmem.core.events import FactOp, FactStatus
-from provmem.core.extraction import Claim, Slot
-from provmem.core.gate import GateConfig, Verdict, adaptive_threshold, decide, novelty
-from provmem.core.memory_state import ScopeMemory, as_unit
+from provmem.core.facts.gate import GateConfig, Verdict, adaptive_threshold, decide, novelty
+from provmem.core.facts.memory_state import ScopeMemory, as_unit
 from provmem.core.stages import Candidate, derive_fact_changes
 from tests.factories import turn
 

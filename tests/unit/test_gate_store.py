@@ -7,16 +7,16 @@ from pathlib import Path
 
 import numpy as np
 
-from provmem.core.attribute_similarity import attribute_parts
+from provmem.core.claim import Claim, Slot
 from provmem.core.events import Fact
-from provmem.core.extraction import Claim, Slot
-from provmem.core.gate import GateConfig
-from provmem.core.memory_state import AttributeVectors, ScopeMemory, as_unit
+from provmem.core.facts.attribute_similarity import attribute_parts
+from provmem.core.facts.gate import GateConfig
+from provmem.core.facts.memory_state import AttributeVectors, ScopeMemory, as_unit
 from provmem.core.stages import Candidate, derive_fact_changes
-from provmem.infra.bulk_state import PerKeyBulkState
-from provmem.infra.crypto import EvidenceSealer
-from provmem.infra.embedded_stores import EmbeddedKeyStore, EmbeddedStateStore, EmbeddedStores
-from provmem.infra.sealing import SealedGateState, ViewSealer
+from provmem.infra.crypto.envelope import EvidenceSealer
+from provmem.infra.crypto.sealing import SealedGateState, ViewSealer
+from provmem.infra.stores.bulk_state import PerKeyBulkState
+from provmem.infra.stores.embedded import EmbeddedKeyStore, EmbeddedStateStore, EmbeddedStores
 from provmem.streams.gate_store import FactVersion, GateStore
 from tests.factories import turn
 
@@ -99,7 +99,7 @@ async def test_versions_cold_and_cached_match_the_memory() -> None:
 
 
 async def test_versions_extracted_by_sqlite_match_the_decoded_ones(tmp_path: Path) -> None:
-    from provmem.infra.embedded_stores import EmbeddedStateStore, EmbeddedStores
+    from provmem.infra.stores.embedded import EmbeddedStateStore, EmbeddedStores
 
     state, stores = DictState(), EmbeddedStores(tmp_path / "views.db")
     await _saved(state, 12)
@@ -127,7 +127,7 @@ async def test_clear_leaves_an_empty_memory_at_the_next_revision() -> None:
 
 
 async def test_clear_on_sqlite_swaps_the_records_in_one_go(tmp_path: Path) -> None:
-    from provmem.infra.embedded_stores import EmbeddedStateStore, EmbeddedStores
+    from provmem.infra.stores.embedded import EmbeddedStateStore, EmbeddedStores
 
     state, stores = DictState(), EmbeddedStores(tmp_path / "views.db")
     revision, memory = await _saved(state, 5)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from provmem.core.ports import LogRecord
-from provmem.infra.generations import (
+from provmem.infra.stores.generations import (
     FilePointer,
     Generation,
     PendingReplay,

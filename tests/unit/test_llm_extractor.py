@@ -6,10 +6,10 @@ from datetime import UTC, datetime
 import httpx
 import pytest
 
-from provmem.core.extraction import Slot
-from provmem.core.extractor_port import RulesExtractor
+from provmem.core.claim import Slot
+from provmem.core.extraction.rules import RulesExtractor
 from provmem.core.ports import Extractor
-from provmem.infra.llm_extractor import LLMExtractionError, OpenAICompatibleExtractor, locate
+from provmem.infra.models.llm_extractor import LLMExtractionError, OpenAICompatibleExtractor, locate
 
 AT = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 TEXT = "Hi! I moved to Lisbon yesterday. I don't eat meat."

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from provmem.core.attribute_match import named_apart
-from provmem.core.claims import extract_claims
-from provmem.core.gate import Verdict
-from provmem.core.memory_state import ScopeMemory
+from provmem.core.extraction.claims import extract_claims
+from provmem.core.facts.attribute_match import named_apart
+from provmem.core.facts.gate import Verdict
+from provmem.core.facts.memory_state import ScopeMemory
 from provmem.core.stages import Candidate
 from tests.unit.test_gate import near, run, vec
 from tests.unit.test_value_changes import said

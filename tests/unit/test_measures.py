@@ -1,15 +1,15 @@
-"""Measured readings (core/measures.py through core/attributes.read_attributes): a value
-with its unit given to a noun phrase, a change verb that takes a thing to a value, a
-second verb phrase joined by "and", "the A of B" attributes; and the false links they
-must not make (pure code)."""
+"""Measured readings (core/language/measures.py through
+core/extraction/attributes.read_attributes): a value with its unit given to a noun phrase, a
+change verb that takes a thing to a value, a second verb phrase joined by "and", "the A of
+B" attributes; and the false links they must not make (pure code)."""
 
 from __future__ import annotations
 
 import pytest
 
-from provmem.core.attribute_match import comparable, same_attribute
-from provmem.core.attributes import Reading, read_attribute, read_attributes
-from provmem.core.clauses import split_clauses
+from provmem.core.extraction.attributes import Reading, read_attribute, read_attributes
+from provmem.core.facts.attribute_match import comparable, same_attribute
+from provmem.core.language.clauses import split_clauses
 
 
 def _reading(statement: str, speaker: str = "Dev") -> Reading:

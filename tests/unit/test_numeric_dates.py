@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from provmem.core.claims import extract_claims
-from provmem.core.numeric_dates import NUMERIC_DATE, NumericDate, numeric_date
-from provmem.core.temporal import find_temporal
+from provmem.core.extraction.claims import extract_claims
+from provmem.core.language.numeric_dates import NUMERIC_DATE, NumericDate, numeric_date
+from provmem.core.language.temporal import find_temporal
 
 AT = datetime(2026, 4, 10, 12, 0, tzinfo=UTC)
 

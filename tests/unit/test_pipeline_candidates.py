@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from provmem.core.extraction import Claim
+from provmem.core.claim import Claim
 from provmem.streams.pipeline import candidates_of
 
 

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from provmem.core.claims import extract_claims
-from provmem.core.pronouns import dummy_it, pronoun_subject
+from provmem.core.extraction.claims import extract_claims
+from provmem.core.extraction.pronouns import dummy_it, pronoun_subject
 
 AT = datetime(2026, 4, 10, 12, 0, tzinfo=UTC)
 
@@ -123,7 +123,7 @@ def test_a_demonstrative_is_a_pronoun_only_before_a_verb(body: str, pronoun: str
 def test_a_resolved_pronoun_opens_its_sentence_with_a_capital_for_an_id_speaker() -> None:
     from datetime import UTC, datetime
 
-    from provmem.core.claims import extract_claims
+    from provmem.core.extraction.claims import extract_claims
 
     at = datetime(2026, 4, 8, tzinfo=UTC)
     found = extract_claims("I have a dog. It loves the park.", speaker="u_1", captured_at=at)

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from provmem.core.events import FactStatus
-from provmem.core.retrieval import (
+from provmem.core.retrieval.fusion import (
     Bundle,
     Lookups,
     RouteResult,

@@ -1,4 +1,4 @@
-"""Keyed record keys (infra/record_keys.py): what the sealed log appends under, and how
+"""Keyed record keys (infra/log/record_keys.py): what the sealed log appends under, and how
 readers find the id a tombstone names without the id ever being a key."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from pathlib import Path
 from provmem.core.events import FactOp
 from provmem.core.ports import Append, LogRecord
 from provmem.core.stages import fact_changed
-from provmem.infra.crypto import EvidenceSealer, rotate_master_key
-from provmem.infra.embedded_log import EmbeddedEventLog
-from provmem.infra.embedded_stores import EmbeddedKeyStore, EmbeddedStores
-from provmem.infra.record_keys import PLAIN_KEYS, RecordKeys, is_keyed
-from provmem.infra.sealed_log import raw_log, record_keys
-from provmem.services.memory.subscriptions import Cursor, facts_on_log
+from provmem.infra.crypto.envelope import EvidenceSealer, rotate_master_key
+from provmem.infra.log.embedded import EmbeddedEventLog
+from provmem.infra.log.record_keys import PLAIN_KEYS, RecordKeys, is_keyed
+from provmem.infra.log.sealed import raw_log, record_keys
+from provmem.infra.stores.embedded import EmbeddedKeyStore, EmbeddedStores
+from provmem.services.api.changes import Cursor, facts_on_log
 from provmem.streams.indexing import TombstonedTurns
 from provmem.streams.outcome import REDRIVEN_MARKER
 from provmem.streams.pipeline import CONTROL_PREFIX

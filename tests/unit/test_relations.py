@@ -1,4 +1,4 @@
-"""Relation families (core/relations.py): residence, employment and role, said by any
+"""Relation families (core/extraction/relations.py): residence, employment and role, said by any
 form of the family, in any clause, by the speaker only; ended forms are history."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from provmem.core.attributes import read_attribute
-from provmem.core.claims import extract_claims
-from provmem.core.extraction import Slot
-from provmem.core.slot_rules import match_slot
+from provmem.core.claim import Slot
+from provmem.core.extraction.attributes import read_attribute
+from provmem.core.extraction.claims import extract_claims
+from provmem.core.extraction.slot_rules import match_slot
 
 AT = datetime(2026, 5, 8, 12, 0, tzinfo=UTC)
 

@@ -3,22 +3,52 @@
 from __future__ import annotations
 
 from provmem.core.ports import SparseVector
+from provmem.infra.models.sparse import keyed_terms
 from provmem.infra.residue import (
+    Common,
     ErasedMarks,
     ResidueScanner,
+    content_spans,
     content_tokens,
     ledger_box,
     marks_of,
 )
-from provmem.infra.sparse import keyed_terms
 
 KEY = bytes(range(32))
 EV = "ev_" + "ab" * 16
 
 
-def test_distinctive_words_and_numbers_only() -> None:
-    tokens = content_tokens(["My phone is 555-0142, born 1984; I love Zürich and my dog Rex."])
-    assert tokens == {"phone", "5550142", "born", "love", "zürich", "dog", "rex"}
+def test_single_marks_are_rare_words_identifiers_and_numbers_only() -> None:
+    """Never a dictionary word ("name", "size", "distance", "offsets"): a common word
+    matched the stores' own schema and config text (issue 30)."""
+    said = "My name is Rex, phone 555-0142, born 1984; I love Zürich, Quetzalbrook and inv2024x."
+    tokens = content_tokens([said])
+    assert tokens == {"5550142", "zürich", "quetzalbrook", "inv2024x"}
+    assert content_tokens(["size distance mode topics publications payload"]) == set()
+
+
+def test_spans_are_every_run_of_three_words() -> None:
+    assert content_spans(["My name is Rex."]) == {"my name is", "name is rex"}
+    assert content_spans(["Hi there"]) == set()
+
+
+def test_the_stores_own_words_and_spans_are_never_marks() -> None:
+    common = Common.of_bytes(b"CREATE TABLE IF NOT EXISTS topics (name TEXT, quetzalbrook)")
+    marks = marks_of(KEY, [], ["Create table if not exists, Quetzalbrook said"], [], common)
+    assert not marks.words  # quetzalbrook: the stores' own here
+    plain = marks_of(KEY, [], ["Create table if not exists, Quetzalbrook said"], [])
+    assert len(plain.spans) - len(marks.spans) == 3  # create table if, table if not, if not exists
+
+
+def test_a_planted_quote_is_found_in_any_punctuation_and_a_common_word_is_not() -> None:
+    scanner = ResidueScanner(KEY, marks_of(KEY, [], ["My favourite food is ramen, really."], []))
+    planted = b"\x00\x01notes: my FAVOURITE food -- is ramen!\n"
+    hits = scanner.scan_bytes(planted, "exports/notes.txt")
+    spans = {("span", 9), ("span", 12), ("span", 22)}
+    assert {(h.kind, h.offset) for h in hits} == spans | {("word", 33)}  # ramen: rare
+    assert {h.store for h in hits} == {"files"}
+    schema = b'CREATE TABLE facts (food TEXT, favourite INT, is_rated BLOB)"size":384'
+    assert scanner.scan_bytes(schema, "views.db") == []
 
 
 def test_a_number_is_one_token_however_it_is_grouped() -> None:
@@ -90,13 +120,16 @@ def test_a_word_or_number_that_ciphertext_seems_to_hold_is_chance() -> None:
     cipher = b'"sealed":"pm1.k1.' + b"Qx7Z" * 20 + b"+Sam/" + b"Kp9" * 20 + b"+40817810/aB=="
     assert scanner.scan_bytes(cipher + b'"}', "log.db") == []
     text = cipher + b'"} Sam paid 40817810.'
-    found = {h.offset - len(cipher) for h in scanner.scan_bytes(text, "log.db")}
-    assert found == {3, 7, 12}  # sam, paid, the number
+    found = {(h.kind, h.offset - len(cipher)) for h in scanner.scan_bytes(text, "log.db")}
+    assert found == {("span", 3), ("word", 12)}  # the quote, the number
 
 
 def test_a_short_word_counts_in_text_not_amid_binary_bytes() -> None:
-    scanner = ResidueScanner(KEY, marks_of(KEY, [], ["Sam"], []))
-    assert scanner.scan_bytes(b"\x93\x01Sam\x07\xfe\x00" * 3, "views.db") == []
-    assert scanner.scan_bytes(b"\x01S\xfdA\xbdM\x01" + b'{"a":"S\xfda\xbdm"}', "f") == []
-    record = b'\x93\x01{"speaker":"Sam","at":1}\x00'
-    assert [h.offset for h in scanner.scan_bytes(record, "views.db")] == [record.find(b"Sam")]
+    """A vector file's floats spell short words by chance (issue 30: hits in segment
+    files); a rare word shorter than SHORT_WORD counts inside printable text only."""
+    scanner = ResidueScanner(KEY, marks_of(KEY, [], ["Zorvik"], []))
+    assert scanner.marks.words
+    assert scanner.scan_bytes(b"\x93\x01Zorvik\x07\xfe\x00" * 3, "views.db") == []
+    assert scanner.scan_bytes(b"\x01Z\xfdorvik\x01" + b'{"a":"Zor\xfdvik"}', "f") == []
+    record = b'\x93\x01{"speaker":"Zorvik","at":1}\x00'
+    assert [h.offset for h in scanner.scan_bytes(record, "views.db")] == [record.find(b"Zorvik")]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from provmem.core.events import FactStatus, TurnRecorded
-from provmem.core.memory_state import ScopeMemory
-from provmem.core.retrieval import (
+from provmem.core.facts.memory_state import ScopeMemory
+from provmem.core.retrieval.fusion import (
     RRF_K,
     Lookups,
     RouteResult,
@@ -18,8 +18,8 @@ from provmem.core.retrieval import (
     temporal_route,
     within_budget,
 )
+from provmem.core.retrieval.sufficiency import Need, Path, analyze, route, unnamed_query
 from provmem.core.stages import Candidate
-from provmem.core.sufficiency import Need, Path, analyze, route, unnamed_query
 from provmem.streams.indexing import evidence_document
 from tests.unit.test_gate import claim, run, vec
 

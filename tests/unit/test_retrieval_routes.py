@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from provmem.core.ports import SparseVector, VectorHit
-from provmem.core.sufficiency import analyze
-from provmem.infra.sparse import BM25Encoder
+from provmem.core.retrieval.sufficiency import analyze
+from provmem.infra.models.sparse import BM25Encoder
 from provmem.services.memory.routes import Routes, asked_slots
 
 NOW = datetime(2026, 5, 8, tzinfo=UTC)

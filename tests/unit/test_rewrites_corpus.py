@@ -11,8 +11,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from provmem.core.claims import extract_claims
 from provmem.core.events import SpeakerRole
+from provmem.core.extraction.claims import extract_claims
 
 AT = datetime(2026, 4, 8, 13, 56, tzinfo=UTC)
 
@@ -141,7 +141,7 @@ CORPUS: list[tuple[SpeakerRole, str, list[str]]] = [
     (
         "user",
         "Reminds me of the trips with my grandpa.",
-        [],  # the elided "it" names nothing in the turn: raw evidence (core/pronouns.py)
+        [],  # the elided "it" names nothing in the turn: raw evidence (core/extraction/pronouns.py)
     ),
     # A vocative or interjection before a clause about what is shown is no subject, and
     # "that" with nothing in the turn to name leaves the clause to the raw evidence.

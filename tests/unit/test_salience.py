@@ -2,8 +2,8 @@
 
 from datetime import UTC, datetime
 
-from provmem.core.claims import extract_turn
-from provmem.core.salience import CLAIM_BUDGET, salience, within_budget
+from provmem.core.extraction.claims import extract_turn
+from provmem.core.extraction.salience import CLAIM_BUDGET, salience, within_budget
 
 AT = datetime(2026, 4, 8, 13, 56, tzinfo=UTC)
 
@@ -44,7 +44,7 @@ def test_salience_ranks_a_slot_above_chit_chat() -> None:
 
 
 def test_a_measure_given_to_an_attribute_counts_as_keyed() -> None:
-    from provmem.core.extraction import Claim
+    from provmem.core.claim import Claim
 
     keyed = Claim("The backlog has 43 open issues.", ((0, 1),))
     plain = Claim("The backlog is long.", ((0, 1),))

@@ -5,9 +5,9 @@ from datetime import UTC, datetime
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provmem.core.claims import extract_turn
-from provmem.core.segments import CODE_KINDS, SegmentKind, code_spans, prose_view, segment
-from provmem.core.signals import anchor_terms, structure_anchors
+from provmem.core.extraction.claims import extract_turn
+from provmem.core.language.segments import CODE_KINDS, SegmentKind, code_spans, prose_view, segment
+from provmem.core.language.signals import anchor_terms, structure_anchors
 
 AT = datetime(2026, 4, 8, 13, 56, tzinfo=UTC)
 

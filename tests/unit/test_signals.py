@@ -4,9 +4,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from provmem.core.extraction import Signal, SignalKind
-from provmem.core.signals import find_signals
-from provmem.core.temporal import render
+from provmem.core.claim import Signal, SignalKind
+from provmem.core.language.signals import find_signals
+from provmem.core.language.temporal import render
 
 AT = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 

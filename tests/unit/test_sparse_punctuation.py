@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastembed.sparse.bm25 import get_all_punctuation
 
-from provmem.infra.sparse import punctuation
+from provmem.infra.models.sparse import punctuation
 
 
 def test_the_fast_punctuation_set_equals_fastembeds() -> None:

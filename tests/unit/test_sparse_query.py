@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fastembed import SparseTextEmbedding
 
-from provmem.infra.sparse import MODEL_NAME, BM25Encoder, stopwords_dir
+from provmem.infra.models.sparse import MODEL_NAME, BM25Encoder, stopwords_dir
 
 QUERIES = [
     "Where did Alice move to?",
@@ -64,7 +64,7 @@ def test_the_query_side_imports_no_fastembed() -> None:
     import sys
 
     code = (
-        "import sys; from provmem.infra.sparse import BM25Encoder; "
+        "import sys; from provmem.infra.models.sparse import BM25Encoder; "
         "BM25Encoder().embed_query('Where did Alice move?'); "
         "assert 'fastembed' not in sys.modules, 'fastembed imported'"
     )

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from provmem.core.events import FactStatus
-from provmem.core.retrieval import Lookups, RouteResult, project, spread, spread_gains
-from provmem.core.sufficiency import analyze, introduced_name
+from provmem.core.retrieval.fusion import Lookups, RouteResult, project, spread, spread_gains
+from provmem.core.retrieval.sufficiency import analyze, introduced_name
 from tests.unit.test_retrieval import _fact
 
 NOW = datetime(2026, 5, 8, tzinfo=UTC)

@@ -5,9 +5,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from provmem.core.claims import extract_turn
-from provmem.core.extraction import SignalKind
-from provmem.core.temporal import find_temporal
+from provmem.core.claim import SignalKind
+from provmem.core.extraction.claims import extract_turn
+from provmem.core.language.temporal import find_temporal
 
 JUNE = datetime(2026, 6, 21, 12, tzinfo=UTC)
 JANUARY = datetime(2026, 1, 10, 12, tzinfo=UTC)

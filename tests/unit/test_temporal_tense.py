@@ -4,8 +4,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from provmem.core.claims import extract_turn
-from provmem.core.temporal import Tense, find_temporal, render, tense_at
+from provmem.core.extraction.claims import extract_turn
+from provmem.core.language.temporal import Tense, find_temporal, render, tense_at
 
 APRIL = datetime(2026, 4, 8, 13, 56, tzinfo=UTC)
 

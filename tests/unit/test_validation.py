@@ -2,9 +2,9 @@
 
 from datetime import UTC, datetime
 
-from provmem.core.claims import extract_claims
-from provmem.core.extraction import Claim
-from provmem.core.validation import stem, untraceable_words, validate_claim
+from provmem.core.claim import Claim
+from provmem.core.extraction.claims import extract_claims
+from provmem.core.extraction.validation import stem, untraceable_words, validate_claim
 
 AT = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 TEXT = "I went to a jazz concert yesterday with Anna."

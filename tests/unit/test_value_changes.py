@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from provmem.core.claim import Claim, Signal, SignalKind
 from provmem.core.events import FactChanged, FactOp, FactStatus
-from provmem.core.extraction import Claim, Signal, SignalKind
-from provmem.core.gate import Verdict, slotted
-from provmem.core.memory_state import ScopeMemory
+from provmem.core.facts.gate import Verdict, slotted
+from provmem.core.facts.memory_state import ScopeMemory
 from provmem.core.stages import Candidate
 from provmem.schemas import load
 from tests.unit.test_gate import claim, near, run, vec

@@ -1,0 +1,577 @@
+"""bench/blind/score: provmem on the blind split (bench/blind/conversations + gold).
+
+    python -m bench.blind.score [--json] [--only NAME]     # NAME: a conversation id or a genre
+
+Each conversation is ingested session by session into a fresh ``provmem.Memory`` in a
+temporary folder (public API only), then scored against its gold. Output: aggregate numbers
+only (overall, per genre, per gold class, per conversation id); never any conversation text.
+Progress goes to stderr. Metric definitions: bench/blind/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+K = 10
+WORD = re.compile(r"[a-z0-9]+")
+STOP = set(
+    "a an and are as at be been being but by can could did do does doing for from had has have"
+    " having he her hers him his how i if in into is it its me my of on or our she so than that"
+    " the their them then there these they this to was we were what when where which who whom"
+    " why will with would you your yours about after again all am any because before both each"
+    " few more most other some such only own same too very just now does ever".split()
+)
+MONTHS = ("january february march april may june july august september october november"
+          " december").split()
+
+
+# --- value matching ----------------------------------------------------------------------
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[\s,$£€'’]", "", text.lower())
+
+
+def _forms(value: str) -> set[str]:
+    forms = set()
+    for alt in value.split("|"):
+        base = _squash(alt)
+        forms |= {base, base.replace("%", "percent")}
+        md = re.fullmatch(r"([A-Za-z]+) (\d+)", alt.strip())
+        if md and md.group(1).lower() in MONTHS:
+            forms.add(_squash(f"{md.group(2)} {md.group(1)}"))
+        dm = re.fullmatch(r"(\d+) ([A-Za-z]+)", alt.strip())
+        if dm and dm.group(2).lower() in MONTHS:
+            forms.add(_squash(f"{dm.group(2)} {dm.group(1)}"))
+    return forms
+
+
+def states(statement: str, value: str) -> bool:
+    """`value` (alternatives split by |) occurs in `statement`, not inside a longer number."""
+    text = _squash(statement)
+    for form in _forms(value):
+        after = r"(?![0-9]|\.[0-9])" if form[-1:].isdigit() else ""
+        before = r"(?<![0-9.])" if form[:1].isdigit() else ""
+        if re.search(before + re.escape(form) + after, text):
+            return True
+    return False
+
+
+def has_terms(text: str, terms: Sequence[str]) -> bool:
+    return all(states(text, term) for term in terms)
+
+
+# --- BM25 over the user's messages ---------------------------------------------------------
+
+
+def tokens(text: str) -> list[str]:
+    return [w for w in WORD.findall(text.lower()) if w not in STOP]
+
+
+class BM25:
+    def __init__(self, docs: Sequence[tuple[int, str]], k1: float = 1.2, b: float = 0.75) -> None:
+        self.ids = [i for i, _ in docs]
+        self.docs = [Counter(tokens(t)) for _, t in docs]
+        self.lens = [sum(d.values()) for d in self.docs]
+        self.avg = sum(self.lens) / max(1, len(self.lens))
+        df = Counter(w for d in self.docs for w in d)
+        n = len(self.docs)
+        self.idf = {w: math.log(1 + (n - c + 0.5) / (c + 0.5)) for w, c in df.items()}
+        self.k1, self.b = k1, b
+
+    def rank(self, query: str, k: int) -> list[int]:
+        q = tokens(query)
+        scores = []
+        for doc, length, turn in zip(self.docs, self.lens, self.ids, strict=True):
+            s = 0.0
+            for w in q:
+                tf = doc.get(w, 0)
+                if tf:
+                    norm = self.k1 * (1 - self.b + self.b * length / self.avg)
+                    s += self.idf[w] * tf * (self.k1 + 1) / (tf + norm)
+            if s > 0:
+                scores.append((s, turn))
+        scores.sort(key=lambda x: (-x[0], x[1]))
+        return [turn for _, turn in scores[:k]]
+
+
+# --- well-formedness ---------------------------------------------------------------------
+
+VERBISH = re.compile(
+    r"\b(is|are|was|were|has|have|had|does|do|did|will|would|can|could|should|may|might|must"
+    r"|\w+(ed|es|s))\b", re.I)
+DANGLING = {"and", "or", "but", "of", "to", "with", "for", "from", "at", "by", "in", "on",
+            "the", "a", "an", "because", "if", "than", "as"}
+
+
+def _simple_problems(text: str) -> list[str]:
+    found = []
+    s = text.strip()
+    words = WORD.findall(s.lower())
+    if not s or not (s[0].isupper() or s[0].isdigit() or s[0] in "\"'“"):
+        found.append("capital: lowercase start")
+    if not s.endswith((".", "!", '."')):
+        found.append("terminal-punctuation: missing")
+    if not VERBISH.search(s):
+        found.append("no-finite-verb: none")
+    if words and words[-1] in DANGLING:
+        found.append("dangling-end: fragment")
+    if re.search(r"\b(i|me|my|mine|myself|we|our|you|your)\b", s.lower()):
+        found.append("speaker-pronoun: left in")
+    if not 3 <= len(words) <= 60:
+        found.append("length: out of bounds")
+    return found
+
+
+def ill_formed(statements: list[str]) -> tuple[list[list[str]], str]:
+    """Problems per statement: bench/wellformed when it imports, else a simple check."""
+    try:
+        from bench.wellformed import problems_many
+
+        return [list(p) for p in problems_many(statements)], "bench.wellformed"
+    except Exception:  # noqa: BLE001 - the fallback keeps the metric alive
+        return [_simple_problems(s) for s in statements], "simple"
+
+
+# --- tallies ---------------------------------------------------------------------------------
+
+
+class Tally:
+    """Boolean outcomes per metric, grouped overall, per genre, per class, per conversation."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, str, str, str, bool]] = []  # metric, conv, genre, class, ok
+
+    def add(self, metric: str, conv: str, genre: str, cls: str, ok: bool) -> None:
+        self.rows.append((metric, conv, genre, cls, bool(ok)))
+
+    def share(self, metric: str, **where: str) -> tuple[float | None, int]:
+        keys = {"conv": 1, "genre": 2, "cls": 3}
+        vals = [r[4] for r in self.rows if r[0] == metric
+                and all(r[keys[k]] == v for k, v in where.items())]
+        return (sum(vals) / len(vals) if vals else None), len(vals)
+
+
+# --- ingest --------------------------------------------------------------------------------
+
+
+def message(turn: dict[str, Any]) -> dict[str, Any]:
+    msg: dict[str, Any] = {"role": turn["role"], "content": turn["content"]}
+    if turn.get("tool_calls"):
+        msg["tool_calls"] = turn["tool_calls"]
+    if turn["role"] == "tool":
+        msg["tool_call_id"] = f"call_{turn['index'] - 1}"
+    return msg
+
+
+def ingest(memory: Any, conv: dict[str, Any]) -> tuple[dict[str, int], dict[int, str], dict[str, int]]:
+    """Add every session; evidence id -> turn index, turn index -> evidence id, statuses."""
+    turn_of: dict[str, int] = {}
+    statuses: Counter[str] = Counter()
+    for session in conv["sessions"]:
+        turns = session["turns"]
+        results = memory.add(
+            [message(t) for t in turns], user_id=conv["user_id"], user_name=conv["user_name"],
+            session_id=session["session_id"], at=session["at"], strict=False,
+        )
+        for turn, result in zip(turns, results, strict=True):
+            statuses[result.status] += 1
+            if result.evidence_id:
+                turn_of[result.evidence_id] = turn["index"]
+    return turn_of, {v: k for k, v in turn_of.items()}, dict(statuses)
+
+
+def status_of(fact: Any) -> str:
+    status = getattr(fact, "status", "")
+    return str(getattr(status, "value", status)).lower()
+
+
+def bundle_turns(bundle: Any, turn_of: dict[str, int]) -> set[int]:
+    if bundle.fact is not None:
+        ids = list(bundle.fact.evidence_ids)
+    else:
+        ids = [e.evidence_id for e in bundle.evidence if getattr(e, "role", "direct") == "direct"]
+    return {turn_of[e] for e in ids if e in turn_of}
+
+
+def fact_turns(fact: Any, turn_of: dict[str, int]) -> set[int]:
+    return {turn_of[e] for e in fact.evidence_ids if e in turn_of}
+
+
+def conflict_ids(fact: Any) -> set[str]:
+    raw = getattr(fact, "conflicts_with", None) or ()
+    out: set[str] = set()
+    for item in raw if isinstance(raw, (list, tuple, set, frozenset)) else (raw,):
+        if isinstance(item, str):
+            out.add(item)
+        elif isinstance(item, dict) and "fact_id" in item:
+            out.add(str(item["fact_id"]))
+        elif hasattr(item, "fact_id"):
+            out.add(str(item.fact_id))
+    return out
+
+
+# --- scoring one conversation ----------------------------------------------------------------
+
+
+def score_conversation(conv: dict[str, Any], gold: dict[str, Any], tally: Tally,
+                       counts: dict[str, Any]) -> None:
+    from provmem import Memory
+
+    cid, genre = conv["conversation_id"], conv["genre"]
+    turns = [t for s in conv["sessions"] for t in s["turns"]]
+    bm25 = BM25([(t["index"], t["content"]) for t in turns if t["role"] == "user" and t["content"]])
+
+    def add(metric: str, cls: str, ok: bool) -> None:
+        tally.add(metric, cid, genre, cls, ok)
+
+    with tempfile.TemporaryDirectory(prefix="provmem-blind-") as folder:
+        memory = Memory(folder)
+        try:
+            turn_of, evidence_of, statuses = ingest(memory, conv)
+            facts = list(memory.facts(user_id=conv["user_id"]))
+            by_id = {f.fact_id: f for f in facts}
+            active = [f for f in facts if status_of(f) == "active"]
+            cache: dict[str, Any] = {}
+
+            def search(q: str) -> Any:
+                if q not in cache:
+                    cache[q] = memory.search(q, user_id=conv["user_id"], limit=K)
+                return cache[q]
+
+            def detail(fact_id: str) -> Any:
+                try:
+                    return memory.history(fact_id)
+                except LookupError:
+                    return None
+
+            c = counts.setdefault("conversations", {})[cid] = {
+                "genre": genre, "turns": len(turns),
+                "user_turns": sum(t["role"] == "user" for t in turns),
+                "statuses": statuses, "facts": len(facts), "active_facts": len(active),
+            }
+
+            # knowledge updates
+            for u in gold["updates"]:
+                cls, old_t, new_t = u["class"], u["original_turn"], u["updated_turn"]
+                old_v, new_v = u["original_value"], u["updated_value"]
+                found = search(u["question"])
+                top = list(found)[:K]
+                ranked = [bundle_turns(b, turn_of) for b in top]
+                add("update.turn_top10.provmem", cls, any(new_t in r for r in ranked))
+                add("update.turn_top10.bm25", cls, new_t in bm25.rank(u["question"], K))
+                new_rank = next((i for i, (b, r) in enumerate(zip(top, ranked, strict=True))
+                                 if (b.fact is not None and states(b.fact.statement, new_v))
+                                 or (b.fact is None and new_t in r)), None)
+                old_rank = next((i for i, (b, r) in enumerate(zip(top, ranked, strict=True))
+                                 if (b.fact is not None and old_t in r
+                                     and states(b.fact.statement, old_v)
+                                     and not states(b.fact.statement, new_v))
+                                 or (b.fact is None and old_t in r)), None)
+                add("update.value_above", cls,
+                    new_rank is not None and (old_rank is None or new_rank < old_rank))
+                current = [f for f in active if new_t in fact_turns(f, turn_of)
+                           and states(f.statement, new_v)]
+                add("update.current_fact", cls, bool(current))
+                in_history = False
+                for fact in current:
+                    seen: set[str] = {fact.fact_id}
+                    frontier = [fact.fact_id]
+                    earlier: list[Any] = []
+                    while frontier and len(seen) < 50:
+                        d = detail(frontier.pop())
+                        if d is None:
+                            continue
+                        preds = [*d.supersedes, *(h for h in d.history
+                                                  if h.fact_id != d.fact.fact_id
+                                                  or h.version < d.fact.version)]
+                        if d.fact.supersedes:
+                            p = by_id.get(d.fact.supersedes)
+                            if p is not None:
+                                preds.append(p)
+                        for p in preds:
+                            earlier.append(p)
+                            if p.fact_id not in seen:
+                                seen.add(p.fact_id)
+                                frontier.append(p.fact_id)
+                    if any(old_t in fact_turns(p, turn_of) for p in earlier):
+                        in_history = True
+                        break
+                add("update.history", cls, in_history)
+                stale = any(old_t in fact_turns(f, turn_of) and states(f.statement, old_v)
+                            and not states(f.statement, new_v) for f in active)
+                add("update.stale", cls, stale)
+
+            # contradictions
+            for p in gold["contradictions"]:
+                cls, a, b = p["class"], p["turn_a"], p["turn_b"]
+                of_a = [f for f in facts if a in fact_turns(f, turn_of)]
+                of_b = [f for f in facts if b in fact_turns(f, turn_of)]
+                linked = any(y.fact_id in conflict_ids(x) or x.fact_id in conflict_ids(y)
+                             for x in of_a for y in of_b if x.fact_id != y.fact_id)
+                add("contradiction.flagged", cls, linked)
+                ranked = [bundle_turns(bb, turn_of) for bb in list(search(p["question"]))[:K]]
+                cover = set().union(*ranked) if ranked else set()
+                add("contradiction.both_top10.provmem", cls, a in cover and b in cover)
+                order = set(bm25.rank(p["question"], K))
+                add("contradiction.both_top10.bm25", cls, a in order and b in order)
+                add("contradiction.both_active", cls,
+                    any(status_of(f) == "active" for f in of_a)
+                    and any(status_of(f) == "active" for f in of_b))
+
+            # conflict links: gold (contradiction or update pairs) vs false
+            gold_pairs = {(p["turn_a"], p["turn_b"]) for p in gold["contradictions"]}
+            gold_pairs |= {(u["original_turn"], u["updated_turn"]) for u in gold["updates"]}
+            near = {(p["turn_a"], p["turn_b"]) for p in gold.get("non_conflicts", [])}
+            links: set[tuple[str, str]] = set()
+            for f in facts:
+                for other in conflict_ids(f):
+                    if status_of(f) == "active" or status_of(by_id.get(other, f)) == "active":
+                        links.add(tuple(sorted((f.fact_id, other))))  # type: ignore[arg-type]
+
+            def pair_in(x: set[int], y: set[int], pairs: set[tuple[int, int]]) -> bool:
+                return any((a in x and b in y) or (b in x and a in y) for a, b in pairs)
+
+            false_links = near_links = 0
+            for fx, fy in links:
+                tx = fact_turns(by_id[fx], turn_of) if fx in by_id else set()
+                ty = fact_turns(by_id[fy], turn_of) if fy in by_id else set()
+                if not pair_in(tx, ty, gold_pairs):
+                    false_links += 1
+                    near_links += pair_in(tx, ty, near)
+            c.update({"conflict_links": len(links), "false_links": false_links,
+                      "non_conflict_pairs_linked": near_links,
+                      "non_conflict_pairs": len(near)})
+
+            # well-formedness of active statements
+            problems, checker = ill_formed([f.statement for f in active])
+            counts["wellformed_checker"] = checker
+            c["ill_formed"] = sum(bool(p) for p in problems)
+            reasons = counts.setdefault("ill_formed_reasons", Counter())
+            for p in problems:
+                for code in {r.split(":")[0] for r in p}:
+                    reasons[code] += 1
+
+            # single-hop facts
+            for f in gold["facts"]:
+                cls, gold_turns = f["class"], set(f["turns"])
+                top = list(search(f["question"]))[:K]
+                ranked = [bundle_turns(b, turn_of) for b in top]
+                hit = any(r & gold_turns for r in ranked)
+                bm = bool(set(bm25.rank(f["question"], K)) & gold_turns)
+                texts = [b.fact.statement if b.fact is not None else b.statement for b in top]
+                top1 = has_terms(texts[0], f["answer_terms"]) if texts else False
+                group = "other" if f["other_person"] else "own"
+                add("fact.r10.provmem", cls, hit)
+                add("fact.r10.bm25", cls, bm)
+                add(f"fact.{group}.r10.provmem", cls, hit)
+                add(f"fact.{group}.r10.bm25", cls, bm)
+                add("fact.answer_top1", cls, top1)
+                add("fact.answer_top5", cls, any(has_terms(t, f["answer_terms"]) for t in texts[:5]))
+                if f["other_person"]:
+                    first = top[0] if top else None
+                    holder_first = (
+                        first is not None and first.fact is not None
+                        and has_terms(first.fact.statement, f["answer_terms"])
+                        and any(states(first.fact.statement, h) for h in f["holder_terms"] or [f["holder"]])
+                    )
+                    add("fact.other.holder_first", cls, holder_first)
+
+            # unanswerable
+            for u in gold["unanswerable"]:
+                found = search(u["question"])
+                path = str(getattr(found, "path", "")).upper()
+                add("unanswerable.abstained", u["class"], len(found) == 0 or path != "ANSWER")
+                add("unanswerable.no_fact_top1", u["class"],
+                    len(found) == 0 or found[0].fact is None)
+                counts.setdefault("unanswerable_paths", Counter())[path or "NONE"] += 1
+        finally:
+            memory.close()
+
+
+# --- report ----------------------------------------------------------------------------------
+
+MAIN = [
+    ("update.value_above", "updated value's fact above the original's"),
+    ("update.history", "original in the current fact's history"),
+    ("update.current_fact", "an active fact of the updating turn states the new value"),
+    ("update.turn_top10.provmem", "updating turn in top 10 (provmem)"),
+    ("update.turn_top10.bm25", "updating turn in top 10 (BM25)"),
+    ("update.stale", "stale: original value still active (lower is better)"),
+    ("contradiction.flagged", "contradiction pair flagged as conflict"),
+    ("contradiction.both_top10.provmem", "both contradiction turns in top 10 (provmem)"),
+    ("contradiction.both_top10.bm25", "both contradiction turns in top 10 (BM25)"),
+    ("contradiction.both_active", "both sides still active"),
+    ("fact.r10.provmem", "single-hop R@10 (provmem)"),
+    ("fact.r10.bm25", "single-hop R@10 (BM25)"),
+    ("fact.own.r10.provmem", "own-attribute R@10 (provmem)"),
+    ("fact.own.r10.bm25", "own-attribute R@10 (BM25)"),
+    ("fact.other.r10.provmem", "relative/other-person R@10 (provmem)"),
+    ("fact.other.r10.bm25", "relative/other-person R@10 (BM25)"),
+    ("fact.other.holder_first", "relative/other-person: holder's fact ranked first"),
+    ("fact.answer_top1", "answer terms in the top-1 statement"),
+    ("fact.answer_top5", "answer terms in a top-5 statement"),
+    ("unanswerable.abstained", "unanswerable: escalate/insufficient path or no results"),
+    ("unanswerable.no_fact_top1", "unanswerable: no fact ranked first"),
+]
+# the metric whose misses define a class's error rate, per kind of gold item
+CLASS_METRICS = ["update.value_above", "update.history", "update.turn_top10.provmem",
+                 "update.stale", "contradiction.flagged", "fact.r10.provmem",
+                 "fact.answer_top1", "fact.other.holder_first", "unanswerable.abstained"]
+LOWER_IS_BETTER = {"update.stale"}
+
+
+def report(tally: Tally, counts: dict[str, Any], seconds: float) -> dict[str, Any]:
+    convs = counts.get("conversations", {})
+    active = sum(c["active_facts"] for c in convs.values())
+    false = sum(c["false_links"] for c in convs.values())
+    out: dict[str, Any] = {
+        "conversations": len(convs),
+        "genres": len({c["genre"] for c in convs.values()}),
+        "turns": sum(c["turns"] for c in convs.values()),
+        "user_turns": sum(c["user_turns"] for c in convs.values()),
+        "facts": sum(c["facts"] for c in convs.values()),
+        "active_facts": active,
+        "seconds": round(seconds, 1),
+        "metrics": {},
+        "conflicts": {
+            "links": sum(c["conflict_links"] for c in convs.values()),
+            "false_links": false,
+            "false_links_per_100_active": round(100 * false / active, 2) if active else None,
+            "non_conflict_pairs_linked": sum(c["non_conflict_pairs_linked"] for c in convs.values()),
+            "non_conflict_pairs": sum(c["non_conflict_pairs"] for c in convs.values()),
+        },
+        "ill_formed": {
+            "checker": counts.get("wellformed_checker"),
+            "count": sum(c["ill_formed"] for c in convs.values()),
+            "share": round(sum(c["ill_formed"] for c in convs.values()) / active, 4) if active else None,
+            "reasons": dict(Counter(counts.get("ill_formed_reasons", {})).most_common()),
+        },
+        "unanswerable_paths": dict(counts.get("unanswerable_paths", {})),
+        "add_statuses": dict(sum((Counter(c["statuses"]) for c in convs.values()), Counter())),
+    }
+    for name, _ in MAIN:
+        share, n = tally.share(name)
+        out["metrics"][name] = {"share": None if share is None else round(share, 4), "n": n}
+    genres = sorted({c["genre"] for c in convs.values()})
+    out["per_genre"] = {}
+    for g in genres:
+        row: dict[str, Any] = {}
+        for name, _ in MAIN:
+            share, n = tally.share(name, genre=g)
+            if n:
+                row[name] = {"share": round(share, 4), "n": n}  # type: ignore[arg-type]
+        gc = [c for c in convs.values() if c["genre"] == g]
+        ga = sum(c["active_facts"] for c in gc)
+        row["false_links_per_100_active"] = round(100 * sum(c["false_links"] for c in gc) / ga, 2) if ga else None
+        row["ill_formed_share"] = round(sum(c["ill_formed"] for c in gc) / ga, 4) if ga else None
+        out["per_genre"][g] = row
+    out["per_class"] = {}
+    for name in CLASS_METRICS:
+        classes = sorted({r[3] for r in tally.rows if r[0] == name})
+        rows = {}
+        for cls in classes:
+            share, n = tally.share(name, cls=cls)
+            bad = n * (share if name in LOWER_IS_BETTER else 1 - share)  # type: ignore[operator]
+            rows[cls] = {"n": n, "misses": round(bad), "miss_rate": round(bad / n, 4)}
+        out["per_class"][name] = rows
+    out["per_conversation"] = {}
+    for cid, c in sorted(convs.items()):
+        row = {"genre": c["genre"], "turns": c["turns"], "active_facts": c["active_facts"],
+               "false_links": c["false_links"], "ill_formed": c["ill_formed"]}
+        for name in ("update.value_above", "update.history", "update.stale", "contradiction.flagged",
+                     "fact.r10.provmem", "fact.r10.bm25", "unanswerable.abstained"):
+            share, n = tally.share(name, conv=cid)
+            row[name] = None if share is None else round(share, 3)
+        out["per_conversation"][cid] = row
+    return out
+
+
+def _fmt(v: Any) -> str:
+    return "-" if v is None else f"{v:.3f}" if isinstance(v, float) else str(v)
+
+
+def print_text(r: dict[str, Any]) -> None:
+    print(f"blind split: {r['conversations']} conversations, {r['genres']} genres, {r['turns']} turns "
+          f"({r['user_turns']} user), {r['facts']} facts ({r['active_facts']} active), {r['seconds']} s")
+    print(f"add statuses: {r['add_statuses']}")
+    print("\nmetric                                                          share     n")
+    for name, label in MAIN:
+        m = r["metrics"][name]
+        print(f"  {label:<60} {_fmt(m['share']):>7} {m['n']:>5}")
+    cf = r["conflicts"]
+    print(f"\nconflict links {cf['links']}, false {cf['false_links']} "
+          f"= {_fmt(cf['false_links_per_100_active'])} per 100 active facts; "
+          f"gold non-conflict pairs linked {cf['non_conflict_pairs_linked']} of {cf['non_conflict_pairs']}")
+    il = r["ill_formed"]
+    print(f"ill-formed active statements ({il['checker']}): {il['count']} = {_fmt(il['share'])}")
+    print(f"  by reason: {il['reasons']}")
+    print(f"unanswerable router paths: {r['unanswerable_paths']}")
+    short = ["update.value_above", "update.history", "update.stale", "contradiction.flagged",
+             "fact.r10.provmem", "fact.r10.bm25", "fact.other.holder_first", "unanswerable.abstained"]
+    print("\nper genre: " + " | ".join(short) + " | false/100 | ill-formed")
+    for g, row in r["per_genre"].items():
+        cells = [_fmt(row.get(n, {}).get("share")) for n in short]
+        print(f"  {g:<12} " + " ".join(f"{c:>6}" for c in cells)
+              + f" {_fmt(row['false_links_per_100_active']):>7} {_fmt(row['ill_formed_share']):>6}")
+    print("\nmiss rates per gold class (metric: class n misses rate)")
+    for name, rows in r["per_class"].items():
+        print(f"  {name}")
+        for cls, v in sorted(rows.items(), key=lambda kv: -kv[1]["miss_rate"]):
+            print(f"    {cls:<28} {v['n']:>4} {v['misses']:>4} {v['miss_rate']:.3f}")
+    print("\nper conversation: genre turns active false ill | value_above history stale flagged "
+          "R@10 bm25 abstain")
+    for cid, row in r["per_conversation"].items():
+        print(f"  {cid} {row['genre']:<12} {row['turns']:>4} {row['active_facts']:>4} "
+              f"{row['false_links']:>3} {row['ill_formed']:>3} | "
+              + " ".join(f"{_fmt(row[n]):>5}" for n in ("update.value_above", "update.history",
+                         "update.stale", "contradiction.flagged", "fact.r10.provmem",
+                         "fact.r10.bm25", "unanswerable.abstained")))
+
+
+def load(only: str | None) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    pairs = []
+    for path in sorted((HERE / "conversations").glob("*.json")):
+        conv = json.loads(path.read_text(encoding="utf-8"))
+        if only and only not in (conv["conversation_id"], conv["genre"]):
+            continue
+        gold = json.loads((HERE / "gold" / path.name).read_text(encoding="utf-8"))
+        pairs.append((conv, gold))
+    if not pairs:
+        raise SystemExit(f"no conversation matches {only!r}")
+    return pairs
+
+
+def main(argv: Iterable[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--json", action="store_true", help="print the aggregates as JSON")
+    parser.add_argument("--only", help="one conversation id or genre")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    pairs = load(args.only)
+    tally, counts = Tally(), {}
+    started = time.perf_counter()
+    for i, (conv, gold) in enumerate(pairs, 1):
+        t0 = time.perf_counter()
+        score_conversation(conv, gold, tally, counts)
+        print(f"[{i}/{len(pairs)}] {conv['conversation_id']} ({conv['genre']}) "
+              f"{time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+    result = report(tally, counts, time.perf_counter() - started)
+    if args.json:
+        print(json.dumps(result, indent=1, sort_keys=False, default=str))
+    else:
+        print_text(result)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Extraction: a turn's clauses written as atomic, provenance-checked claims."""

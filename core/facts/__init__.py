@@ -1,0 +1,1 @@
+"""Facts: the write gate, a scope's memory, contradictions and corrections."""

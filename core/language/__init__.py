@@ -1,0 +1,1 @@
+"""Language: English text read as clauses, times, measures and cues (no extraction, no facts)."""

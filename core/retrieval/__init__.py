@@ -1,0 +1,1 @@
+"""Retrieval, pure part: rank fusion, projection onto facts, sufficiency."""

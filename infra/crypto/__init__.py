@@ -1,0 +1,1 @@
+"""Crypto: envelope encryption, data keys, key rings, log keys, sealing."""

@@ -1,0 +1,1 @@
+"""Event logs: the embedded SQLite log, Kafka, and sealing at the log boundary."""

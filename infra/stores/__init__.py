@@ -1,0 +1,1 @@
+"""Stores: SQLite and Redis adapters for evidence, views, keys and state."""

@@ -1,0 +1,1 @@
+"""Vector indexes: Qdrant Edge in process, a Qdrant server, sealed payloads."""

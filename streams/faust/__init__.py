@@ -1,0 +1,1 @@
+"""The distributed runtime's faust-streaming app, its compat shim and health."""
