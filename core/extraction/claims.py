@@ -47,6 +47,7 @@ from provmem.core.language.lexicon import (
     PHATIC_WORDS,
     SECOND_PERSON,
 )
+from provmem.core.language.names import proper_name
 from provmem.core.language.segments import CODE_KINDS, Segment, prose_view, segment
 from provmem.core.language.signals import find_signals, structure_anchors
 
@@ -190,19 +191,6 @@ def _beside(related: list[Claim], kept: list[Claim], claims: list[Claim]) -> lis
 def _within(claim: Claim, others: list[Claim]) -> bool:
     (start, end), spans = claim.spans[0], [s for c in others for s in c.spans]
     return any(s <= start and end <= e for s, e in spans)
-
-
-def proper_name(name: str) -> str:
-    """A name as a sentence writes it: an all-lower-case name ("sam", an id used as the
-    speaker) gets its capitals ("Sam"); any other spelling is the speaker's own. An id that
-    is no name ("u_1042", "cust7", "a.b@example.com") is written "the user"."""
-    if _ID_LIKE.search(name):
-        return USER
-    return name.title() if name.islower() else name
-
-
-USER = "the user"
-_ID_LIKE = re.compile(r"[\d_@]|^[^A-Za-z]")
 
 
 def _other(speaker: str, participants: Sequence[str]) -> str | None:

@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from provmem.core.language.names import proper_name
+
 USER_ROLES = frozenset({"user"})
 SPEAKER_ROLES = frozenset({"user", "assistant", "system", "tool"})
 # Measured (docs/benchmarks.md, bench/unanswerable): a one-word query ("job") is ~0.20 from
@@ -50,8 +52,6 @@ def first_person(query: str, name: str) -> str:
 def user_name(scope_key: str) -> str:
     """The name facts give the scope's user: its user id written as a name ("ann" ->
     "Ann"), or "User" for an id that is no name ("u_1042")."""
-    from provmem.core.extraction.claims import proper_name
-
     name = proper_name(scope_key.rsplit("/", 1)[-1])
     return "User" if name == "the user" else name
 

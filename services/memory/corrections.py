@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import hashlib
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from provmem.core.capture import TurnInput, check_limits, record_turn
 from provmem.core.events import Fact, FactStatus, TurnAction, TurnRecorded
 from provmem.core.scope import Scope
-from provmem.streams.runtime.components import Components
+
+if TYPE_CHECKING:  # the facade imports the refusal; the runtime loads only when used
+    from provmem.streams.runtime.components import Components
 
 OPEN = (FactStatus.ACTIVE, FactStatus.NEEDS_REVIEW)
 IN_REVIEW = (FactStatus.NEEDS_REVIEW,)

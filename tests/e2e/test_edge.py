@@ -111,7 +111,7 @@ async def test_a_body_nested_100k_deep_is_a_422(api: tuple[str, dict[str, str]])
 async def test_a_bad_turn_in_a_batch_costs_no_good_one(api: tuple[str, dict[str, str]]) -> None:
     url, headers = api
     good, bad = said("t1", "I live in Lyon."), {**said("t2", "I play chess."), "agent": "\udc80"}
-    spaced = {**said("t3", "I like tea."), "session": "my session"}
+    spaced = {**said("t3", "I like tea."), "session": "s" * 257}  # over the 256-char id rule
     raw = json.dumps({"turns": [good, bad, spaced]})
     headers = {**headers, "Content-Type": "application/json"}
     async with httpx.AsyncClient(base_url=url, headers=headers, timeout=60) as client:

@@ -113,10 +113,10 @@ def field_of(result: dict[str, str | None]) -> str:
     return (result.get("error") or "").split(":")[0]
 
 
-async def test_a_session_that_is_no_segment_is_rejected(edge: LiveApi) -> None:
+async def test_a_session_id_over_the_limit_is_rejected(edge: LiveApi) -> None:
     """L3: refused at the edge, never accepted to dead-letter later."""
     async with edge.client() as client:
-        spaced = said("t3", "I like tea.", session="my session")
+        spaced = said("t3", "I like tea.", session="s" * 257)
         answer = await client.post("/v1/turns", json={"turns": [spaced]})
     assert [(r["status"], field_of(r)) for r in answer.json()] == [("rejected", "session")]
 

@@ -32,7 +32,7 @@ def test_every_good_line_lands_and_every_bad_one_is_named_by_its_line(tmp_path: 
         json.dumps([good[1]]),  # line 3: an array, not an object
         "{not json",  # line 4
         "",
-        json.dumps({**good[1], "session": "my session"}),  # line 6: not a segment
+        json.dumps({**good[1], "session": "s" * 257}),  # line 6: an id over 256 characters
         json.dumps(good[2]),  # line 7
     ]
     data = ["--data-dir", str(tmp_path / "d")]

@@ -142,9 +142,10 @@ async def test_the_demo_leaves_no_peanut_in_the_log(runtime: Runtime) -> None:
         return await runtime.caught_up() and any("peanut" in f.statement for f in facts)
 
     await runtime.settle(derived)
+    folder = str(runtime.settings.data_dir).lower().encode()  # a store's own log names its path
     for path in runtime.settings.data_dir.rglob("*"):
         if path.is_file():
-            assert b"peanut" not in path.read_bytes().lower(), path
+            assert b"peanut" not in path.read_bytes().lower().replace(folder, b""), path
     for location, key, value in await _retained(memory.components):
         assert b"peanut" not in (value or b"").lower() + (key or b""), location
     opened = await _opened(memory.components)
