@@ -32,7 +32,7 @@ PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
 SCHEMATHESIS := tests/e2e/test_schemathesis.py
 
 test: lint  ## everything: lint, then all suites against a Tansu broker and Redis
-	$(BIN)/python -m tests.support.testbed -- $(PYTEST) -n 2 --dist loadfile --ignore=$(SCHEMATHESIS)
+	$(BIN)/python -m tests.support.testbed -- $(PYTEST) -n 2 --dist loadfile --durations=25 --ignore=$(SCHEMATHESIS)
 	$(PYTEST) $(SCHEMATHESIS)
 
 unit: $(STAMP)
