@@ -399,22 +399,30 @@ class ResidueScanner:
                 found[print_] = Hit(location, base + _offset(plane, run), "span", print_)
         return list(found.values())
 
-    def scan_folder(self, folder: Path, suffixes: tuple[str, ...] = ()) -> list[Hit]:
+    def scan_folder(
+        self, folder: Path, suffixes: tuple[str, ...] = (), skip: tuple[str, ...] = ()
+    ) -> list[Hit]:
         """Every regular file under ``folder`` (named relative to it; ``suffixes``: only the
-        files whose names end so), read by a child process (infra/residue_apart.py): this
-        process may hold SQLite connections to them, and closing any descriptor of a
-        database file would drop its POSIX locks on it."""
-        found = scan_apart(self.key, self.marks, folder, suffixes)
+        files whose names end so; ``skip``: not what lies under these entries of the
+        folder), read by a child process (infra/residue_apart.py): this process may hold
+        SQLite connections to them, and closing any descriptor of a database file would
+        drop its POSIX locks on it."""
+        found = scan_apart(self.key, self.marks, folder, suffixes, skip)
         self.hits += found
         return found
 
-    def scan_folder_here(self, folder: Path, suffixes: tuple[str, ...] = ()) -> list[Hit]:
+    def scan_folder_here(
+        self, folder: Path, suffixes: tuple[str, ...] = (), skip: tuple[str, ...] = ()
+    ) -> list[Hit]:
         """:meth:`scan_folder` in this process: only in one that holds no connection to a
         database under ``folder`` (the child of :meth:`scan_folder`)."""
         found: list[Hit] = []
         for path in sorted(p for p in Path(folder).rglob("*") if p.is_file()):
+            location = path.relative_to(folder)
+            if location.parts[0] in skip:
+                continue
             if not suffixes or path.name.endswith(suffixes):
-                found += self._scan_file(path, str(path.relative_to(folder)))
+                found += self._scan_file(path, str(location))
         return found
 
     def _scan_file(self, path: Path, location: str) -> list[Hit]:
@@ -473,14 +481,20 @@ class ResidueScanFailed(RuntimeError):
 
 
 def scan_apart(
-    key: bytes, marks: ErasedMarks, folder: Path, suffixes: tuple[str, ...] = ()
+    key: bytes,
+    marks: ErasedMarks,
+    folder: Path,
+    suffixes: tuple[str, ...] = (),
+    skip: tuple[str, ...] = (),
 ) -> list[Hit]:
-    """The hits of ``marks`` in the files under ``folder``, read by a child process."""
+    """The hits of ``marks`` in the files under ``folder`` (but ``skip``: entries of it),
+    read by a child process."""
     request = {
         "key": key.hex(),
         "marks": marks.to_json(),
         "folder": str(folder),
         "suffixes": list(suffixes),
+        "skip": list(skip),
     }
     done = subprocess.run(  # noqa: S603 - this interpreter, this module, no shell
         [sys.executable, "-P", "-m", _APART],  # -P: no folder of cwd shadows provmem

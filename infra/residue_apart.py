@@ -34,7 +34,8 @@ def main() -> None:
     """The child: read the request on stdin, scan, write the hits on stdout."""
     request = json.loads(sys.stdin.buffer.read())
     scanner = ResidueScanner(bytes.fromhex(request["key"]), ErasedMarks.from_json(request["marks"]))
-    hits = scanner.scan_folder_here(Path(request["folder"]), tuple(request["suffixes"]))
+    folder, suffixes = Path(request["folder"]), tuple(request["suffixes"])
+    hits = scanner.scan_folder_here(folder, suffixes, tuple(request.get("skip", ())))
     sys.stdout.write(json.dumps([asdict(hit) for hit in hits]))
 
 

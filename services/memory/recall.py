@@ -135,11 +135,14 @@ class Recall:
     ) -> list[BundleView]:
         """Render the best bundles, in rank order (raw turns of the assistant, system and
         tools after the rest, and only of the roles asked for), until ``limit`` fit in
-        ``budget`` tokens."""
+        ``budget`` tokens. A raw turn whose evidence the store does not hold is no result:
+        another process indexed it from the log before the folder's owner stored it, or
+        before an erasure reached that process's index (issue 30)."""
         views = [
             await self._view(bundle, expand and i < EXPAND_TOP, fit.similarity)
             for i, bundle in enumerate(bundles)
         ]
+        views = [view for view in views if view.fact is not None or view.evidence]
         kept: list[BundleView] = []
         used = 0
         for view in fit.ordered(views):

@@ -23,7 +23,12 @@ from provmem.streams.erasure.fingerprints import Fingerprint, fragments_in
 from provmem.streams.erasure.ledger import AuditKeys, Recorded
 from provmem.streams.erasure.log_audit import Awaiting
 from provmem.streams.erasure.ports import ErasureDeps, Gate
-from provmem.streams.erasure.residue import MARKS_FIELD, byte_audit, owns_its_folder
+from provmem.streams.erasure.residue import (
+    MARKS_FIELD,
+    byte_audit,
+    owns_its_folder,
+    slots_apart,
+)
 from provmem.streams.pipeline import CONTROL_PREFIX
 
 log = structlog.get_logger(__name__)
@@ -64,10 +69,13 @@ class ErasureAudit:
     ) -> Residue:
         """Right after the cascade and the purge, with the erased texts still in hand: the
         audit's scans, bytes included (``marks``: the ledger field the audit will read; the
-        data folder where the erasure owns it: streams/erasure/residue.py)."""
-        scope_key = request.scope.key
-        files = owns_its_folder(self.deps.settings)
-        residue = await self._scan(scope_key, erased_ids, prints, self.keys.mark(), marks, files)
+        data folder where the erasure owns it, but live readers' index slots, which rebuild
+        at their next sync: streams/erasure/residue.py ``slots_apart``)."""
+        scope_key, settings = request.scope.key, self.deps.settings
+        files = owns_its_folder(settings)
+        skip = slots_apart(settings, request.request_id) if files else ()
+        mark = self.keys.mark()
+        residue = await self._scan(scope_key, erased_ids, prints, mark, marks, files, skip)
         residue.found["gate_state"] = await self._gate_residue(gate, scope_key, erased_ids)
         residue.found["embedding_cache"] = sum(self.deps.embedder.cached(t) for t in texts)
         if residue.total:
@@ -100,6 +108,7 @@ class ErasureAudit:
         mark: Fingerprint,
         marks: dict[str, Any] | None,
         files: bool = True,
+        skip: tuple[str, ...] = (),
     ) -> Residue:
         deps = self.deps
         found = {"evidence_store": 0, "fact_views": 0, "vector_index": 0, "log": 0}
@@ -109,7 +118,7 @@ class ErasureAudit:
             found["vector_index"] += await self._indexed(evidence_id)
         found["fact_views"] += await self._fragment_residue(scope_key, prints, mark)
         found["log"] = await self._log_residue(erased_ids)
-        findings = await byte_audit(deps, marks, scope_key, files)
+        findings = await byte_audit(deps, marks, scope_key, files, skip)
         found.update(findings.found)
         return Residue(found, findings.awaiting, tuple(h.to_json() for h in findings.hits))
 

@@ -33,6 +33,7 @@ from provmem.infra.residue import ErasedMarks, Hit, ResidueScanner, audit_key, m
 from provmem.streams.erasure.baseline import common_words
 from provmem.streams.erasure.log_audit import Awaiting, LogAudit, key_copies
 from provmem.streams.erasure.ports import ErasureDeps
+from provmem.streams.runtime.index_slots import reader_slots
 
 log = structlog.get_logger(__name__)
 #: The ledger entry field holding the marks.
@@ -149,7 +150,11 @@ class ByteFindings:
 
 
 async def byte_audit(
-    deps: ErasureDeps, marks: dict[str, Any] | None, scope_key: str, files: bool = True
+    deps: ErasureDeps,
+    marks: dict[str, Any] | None,
+    scope_key: str,
+    files: bool = True,
+    skip: tuple[str, ...] = (),
 ) -> ByteFindings:
     """Hits of the marks (the ledger field, :meth:`ErasureResidue.marks`) in every byte this
     process reaches: files under the data folder, Redis keys and values under the prefix
@@ -157,7 +162,8 @@ async def byte_audit(
     the log retains, opened with the live keys (streams/erasure/log_audit.py); and the retained
     copies of the scope's data key (``log_data_keys``). No marks (an entry written before
     they were kept): nothing to scan. ``files`` False: not the data folder (see
-    :func:`owns_its_folder`).
+    :func:`owns_its_folder`); ``skip``: entries of the data folder not scanned (live
+    readers' index slots, :func:`slots_apart`).
 
     A record's key always counts: the turns and fact-changes keys are keyed fingerprints
     (infra/log/record_keys.py), so an erased id as a key, a tombstone's included, is residue.
@@ -180,7 +186,7 @@ async def byte_audit(
     }
     settings = deps.settings
     if files and settings.data_dir.exists():
-        hits = await asyncio.to_thread(scan.hits.scan_folder, settings.data_dir)
+        hits = await asyncio.to_thread(scan.hits.scan_folder, settings.data_dir, (), skip)
         found["bytes_files"] = scan.counted(hits)
     if settings.runtime == "kafka":
         found["bytes_redis"] = scan.counted(await _redis_hits(scan.hits, settings))
@@ -198,6 +204,20 @@ def owns_its_folder(settings: Settings) -> bool:
     folder), each applying the erasure in its own time: ``provmem audit erasure`` scans
     them where they run, the worker's verification scans Redis, the log and Qdrant."""
     return settings.runtime != "kafka"
+
+
+def slots_apart(settings: Settings, request_id: str) -> tuple[str, ...]:
+    """The data folder's entries an erasure's verification leaves to other processes: the
+    index slots of live readers (streams/runtime/index_slots.py). Each holds the vector
+    points its reader indexed before the erasure, ids only, until the reader's next sync
+    (before its next read) empties it and reads the compacted log again, or its close
+    removes it; ``provmem audit erasure`` later scans them too. A crashed reader's slot,
+    which nobody would rebuild, is removed here."""
+    slots = reader_slots(settings.data_dir)
+    if slots.live or slots.removed:
+        live = [slot.name for slot in slots.live]
+        log.info("erasure.reader_slots", request_id=request_id, live=live, removed=slots.removed)
+    return tuple(slot.name for slot in slots.live)
 
 
 async def _redis_hits(scanner: ResidueScanner, settings: Settings) -> list[Hit]:

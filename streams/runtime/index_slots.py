@@ -6,7 +6,13 @@ reader slot ``vectors-rN`` (N = 1, 2, ...): a fresh Qdrant Edge shard of its own
 fills from the shared log (fact changes and turns) under consumer groups of that slot,
 at each sync. A reader appends turns to the log (the owner derives them) and reads the
 shared views; its slot folder is removed when it closes. Erasures reach a reader's slot
-through the log: the erased fact's tombstone on the fact changes, the turn's on the turns.
+through the log: after each erasure the owner completed, the reader empties its slot and
+reads the compacted log again at its next sync (before its next read).
+
+An erasure's verification (streams/erasure/residue.py) asks :func:`reader_slots`: a slot
+whose lock is free is a crashed reader's, and it is removed (nobody would rebuild it);
+a slot whose reader lives is that reader's until its next sync or close, and is not
+scanned then (``provmem audit erasure`` later scans every slot).
 """
 
 from __future__ import annotations
@@ -55,6 +61,34 @@ class IndexSlot:
         shutil.rmtree(self.folder, ignore_errors=True)
         fcntl.flock(self.lock, fcntl.LOCK_UN)
         self.lock.close()
+
+
+@dataclass(frozen=True)
+class ReaderSlots:
+    """The reader slots of a data folder, as an erasure finds them: the folders of live
+    readers (each rebuilds from the log at its next sync) and how many abandoned ones
+    (a crashed reader's, lock free) it removed."""
+
+    live: tuple[Path, ...] = ()
+    removed: int = 0
+
+
+def reader_slots(data_dir: Path) -> ReaderSlots:
+    """The reader slots under a data folder (every generation's index: ``vectors*-rN``);
+    an abandoned one is removed under its lock, so no reader takes it meanwhile."""
+    live, removed = [], 0
+    for lock_path in sorted(data_dir.glob("vectors*-r*.lock")):
+        folder = lock_path.with_suffix("")
+        with lock_path.open("a") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                live.append(folder)
+                continue
+            removed += folder.exists()
+            shutil.rmtree(folder, ignore_errors=True)
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return ReaderSlots(tuple(live), removed)
 
 
 def slot_groups(number: int, view_groups: tuple[str, str]) -> dict[str, str]:
