@@ -364,14 +364,26 @@ def master_key(settings: Settings) -> bytes:
 
 
 def write_key_file(path: Path, key: bytes, exclusive: bool = False) -> None:
-    """Write a key file readable by its owner only; replace atomically unless exclusive."""
+    """Write a key file readable by its owner only, whole or not at all: written and
+    synced aside, then put in place atomically. ``exclusive``: only where no file is (the
+    first of several processes opening a new folder at once wins, the others read its
+    key; a process killed while writing leaves no empty key file behind)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    target = path if exclusive else path.with_suffix(".new")
-    flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if exclusive else os.O_TRUNC)
-    with os.fdopen(os.open(target, flags, 0o600), "w") as handle:
+    aside = path.with_name(f".{path.name}.{os.getpid()}.new")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    with os.fdopen(os.open(aside, flags, 0o600), "w") as handle:
         handle.write(base64.b64encode(key).decode())
+        handle.flush()
+        os.fsync(handle.fileno())
     if not exclusive:
-        os.replace(target, path)
+        os.replace(aside, path)
+        return
+    try:
+        os.link(aside, path)  # fails where a key file is: never replaces one
+    except FileExistsError:
+        pass
+    finally:
+        aside.unlink()
 
 
 def decode_key(text: str) -> bytes:

@@ -1,8 +1,9 @@
-"""Replay leases: one replay of a deployment at a time.
+"""Replay leases: one replay of a deployment at a time; and a folder's capture lock.
 
 An exclusive ``flock`` on a lock file in the data folder (embedded), or a Redis key with
 a 60 s expiry that the holder renews every 20 s (distributed: a crashed holder's lease
 lapses by itself). Both raise :class:`LeaseHeldError` when another holder has it.
+:func:`folder_lock` waits instead (the kernel drops a killed holder's ``flock``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,22 @@ async def file_lease(path: Path) -> AsyncIterator[None]:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise LeaseHeldError("another replay of this data folder is running") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+@asynccontextmanager
+async def folder_lock(path: Path | None) -> AsyncIterator[None]:
+    """Hold an exclusive lock on ``path`` while the block runs, waiting for it in a thread
+    (``None``: no lock). Several processes on one data folder take turns so."""
+    if path is None:
+        yield
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as lock:
+        await asyncio.to_thread(fcntl.flock, lock, fcntl.LOCK_EX)
         try:
             yield
         finally:

@@ -106,6 +106,22 @@ class ApiState:
         return self.pipeline.memory
 
 
+#: The import string of :func:`api_from_environment`, for uvicorn's worker processes.
+WORKER_FACTORY = "provmem.services.api.app:api_from_environment"
+
+
+def api_from_environment() -> FastAPI:
+    """The API app of one of several worker processes (``provmem api --workers N``: uvicorn
+    calls this factory in each): settings from the environment, which the command set
+    from its options. Each worker opens the data folder as any process does: the first
+    owns its index and derives, the others take reader slots (docs/ARCHITECTURE.md)."""
+    from provmem.services.memory.logs import configure_logging
+
+    settings = Settings()
+    configure_logging(settings.log_level)
+    return create_api(settings)
+
+
 def create_api(settings: Settings, memory: Memory | None = None) -> FastAPI:
     """The API app. Components are built when it starts and closed when it stops; pass
     ``memory`` to serve components someone else owns (tests, benchmarks)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -273,16 +274,20 @@ def _evaluation() -> Any:
 def api(
     host: Annotated[str, typer.Option(help="Interface to bind")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on")] = 8080,
+    workers: Annotated[
+        int, typer.Option(min=1, help="Worker processes, all serving the one data folder")
+    ] = 1,
     *,
     target: Target,
 ) -> None:
     """Serve the HTTP API (/v1, OpenAPI at /docs, the inspector at /ui); logs each
-    request on stderr."""
+    request on stderr. ``--workers N``: N processes on one port and one data folder
+    (the first to open it derives, the others read it: docs/ARCHITECTURE.md)."""
     import copy
 
     import uvicorn
 
-    from provmem.services.api.app import create_api
+    from provmem.services.api.app import WORKER_FACTORY, create_api
 
     settings = target.settings()
     base = f"http://{host}:{port}"
@@ -292,11 +297,27 @@ def api(
         typer.echo(f"provmem API on {base}/v1  (OpenAPI {base}/docs, inspector {base}/ui)")
     logs = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
     logs["handlers"]["access"]["stream"] = "ext://sys.stderr"  # stdout: the URL (or JSON)
+    served: Any = create_api(settings)
+    if workers > 1:  # each worker imports the factory and builds its settings again
+        os.environ.update(_chosen(settings))
+        served = WORKER_FACTORY
     uvicorn.run(
-        create_api(settings),
+        served,
+        factory=workers > 1,
+        workers=workers,
         host=host,
         port=port,
         log_level="info",
         access_log=True,
         log_config=logs,
     )
+
+
+def _chosen(settings: Settings) -> dict[str, str]:
+    """What the command's options chose, as the environment a worker process reads its
+    settings from (the rest it reads as this process did: the same environment)."""
+    return {
+        "PROVMEM_RUNTIME": settings.runtime,
+        "PROVMEM_DATA_DIR": str(settings.data_dir),
+        "PROVMEM_BROKER_URL": settings.broker_url,
+    }

@@ -6,6 +6,7 @@ import asyncio
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -31,6 +32,7 @@ from provmem.core.ports import Append
 from provmem.core.retrieval.fusion import supporting_text
 from provmem.core.scope import Scope, partition_for
 from provmem.infra.crypto.envelope import is_blob
+from provmem.infra.stores.leases import folder_lock
 from provmem.services.memory.corrections import IN_REVIEW, OPEN, action_turn, target_fact
 from provmem.services.memory.faults import fault_point
 from provmem.services.memory.published import PublishedTurns
@@ -60,6 +62,7 @@ class Memory:
         self._erasures = _erasure_runner(components)
         self._published = PublishedTurns(components)
         self._capturing = asyncio.Lock()  # look-up and append of one batch, one at a time
+        self._folder = _capture_lock(components)  # ... and across processes on one folder
         self._recall = Recall(
             RecallDeps(
                 views=components.views,
@@ -82,7 +85,7 @@ class Memory:
             raise ValueError(f"turns: at most {MAX_BATCH} per call, got {len(turns)}")
         checked = [self._validate(index, raw) for index, raw in enumerate(turns)]
         fault_point(self._components.settings, "capture.before_reserve")
-        async with self._capturing:
+        async with self._capturing, folder_lock(self._folder):
             return await self._capture(checked)
 
     def _validate(
@@ -449,6 +452,15 @@ def _decided(
         return PublishResult(index=index, evidence_id=evidence_id, status="duplicate")
     error = "turn_id: already recorded with a different text (a turn id names one turn)"
     return PublishResult(index=index, evidence_id=evidence_id, status="conflict", error=error)
+
+
+def _capture_lock(components: Components) -> Path | None:
+    """The lock file that makes one batch's look-up and append one step for every
+    process on an embedded data folder: two processes given the same turn at once
+    accept it once, the other answers ``duplicate`` (services/memory/published.py)."""
+    if not components.runtime.memory_in_folder:
+        return None
+    return components.settings.data_dir / "capture.lock"
 
 
 def _erasure_runner(components: Components) -> Runner | None:

@@ -8,9 +8,12 @@ failed append (there is none), and a crash at any point of capture leaves exactl
 the log says: a turn on the log is a duplicate on retry, a turn not on it is accepted.
 
 The tail read is cached per partition and extended from where it ended; entries the
-derive stage has since committed past are dropped (the store answers for them). Two
-processes publishing the same turn at the same instant may both append it: derivation
-is idempotent by evidence id (design.md, property 1), so the second copy changes nothing.
+derive stage has since committed past are dropped (the store answers for them). On an
+embedded folder one batch's look-up and append are one step for every process (the
+folder's capture lock, services/memory/memory.py), so a turn given to two processes at
+once is accepted once. On Kafka two processes publishing the same turn at the same
+instant may both append it: derivation is idempotent by evidence id (design.md,
+property 1), so the second copy changes nothing.
 """
 
 from __future__ import annotations
