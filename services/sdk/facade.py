@@ -20,12 +20,19 @@ import threading
 import weakref
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from provmem.config import default_data_dir
 from provmem.core.events import ErasureCompleted, Fact, FactChanged, FactStatus
 from provmem.services.memory.corrections import CorrectionRefusedError
-from provmem.services.memory.results import ActionResult, ErasureQueued, FactDetail, PublishResult
+from provmem.services.memory.results import (
+    ActionResult,
+    ErasureQueued,
+    EvidenceQuote,
+    FactDetail,
+    PublishResult,
+)
 from provmem.services.sdk.facade_backends import Backend, Embedded, Remote, Start
 from provmem.services.sdk.facade_messages import Context, capture_time, to_turns
 from provmem.services.sdk.facade_results import Bundle, RejectedError, SearchResult
@@ -163,6 +170,27 @@ class AsyncMemory:
         if detail is None:
             raise LookupError(f"fact {fact_id} not found")
         return detail
+
+    async def evidence(
+        self,
+        evidence_ids: Sequence[str],
+        *,
+        user_id: str,
+        org: str | None = None,
+        project: str | None = None,
+    ) -> list[EvidenceQuote | None]:
+        """The user's evidence behind ``evidence_ids``, decrypted and whole, in order: None
+        for one that was erased or is not the user's."""
+        scope = self.scope(user_id, org, project)
+        return await (await self.open()).evidence(scope, list(evidence_ids))
+
+    async def data_dir(self) -> Path | None:
+        """The data folder of the embedded runtime (None against a server): where an
+        adapter keeps what belongs beside the memory (docs/langgraph.md)."""
+        backend = await self.open()
+        return (
+            backend.memory.components.settings.data_dir if isinstance(backend, Embedded) else None
+        )
 
     async def review(
         self, *, user_id: str, org: str | None = None, project: str | None = None
@@ -321,6 +349,8 @@ class Memory:
     search = _blocking("search")
     facts = _blocking("facts")
     history = _blocking("history")
+    evidence = _blocking("evidence")
+    data_dir = _blocking("data_dir")
     review = _blocking("review")
     erase = _blocking("erase")
     correct = _blocking("correct")

@@ -15,6 +15,7 @@ from provmem.core.events import ErasureCompleted, Fact, FactChanged
 from provmem.services.memory.results import (
     ActionResult,
     ErasureQueued,
+    EvidenceQuote,
     FactDetail,
     PublishResult,
     Recollection,
@@ -40,6 +41,10 @@ class Backend(Protocol):
     async def facts(self, scope: str) -> list[Fact]: ...
 
     async def fact(self, fact_id: str) -> FactDetail | None: ...
+
+    async def evidence(
+        self, scope: str, evidence_ids: Sequence[str]
+    ) -> list[EvidenceQuote | None]: ...
 
     async def review(self, scope: str) -> list[FactDetail]: ...
 
@@ -95,6 +100,11 @@ class Embedded:
         async with self._lock:
             await self._catch_up()
             return await self.memory.fact(fact_id)
+
+    async def evidence(self, scope: str, evidence_ids: Sequence[str]) -> list[EvidenceQuote | None]:
+        async with self._lock:
+            await self._catch_up()
+            return [await self.memory.evidence(i, scope) for i in evidence_ids]
 
     async def review(self, scope: str) -> list[FactDetail]:
         async with self._lock:
@@ -212,6 +222,20 @@ class Remote:
             if error.status == 404:
                 return None
             raise
+
+    async def evidence(self, scope: str, evidence_ids: Sequence[str]) -> list[EvidenceQuote | None]:
+        """The server answers only for the key's own org; the scope is not re-checked."""
+        from provmem.services.sdk.client import MemoryApiError
+
+        found: list[EvidenceQuote | None] = []
+        for evidence_id in evidence_ids:
+            try:
+                found.append(await self.client.evidence(evidence_id))
+            except MemoryApiError as error:
+                if error.status != 404:
+                    raise
+                found.append(None)
+        return found
 
     async def review(self, scope: str) -> list[FactDetail]:
         return await self.client.review(scope)
