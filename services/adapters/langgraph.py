@@ -28,6 +28,9 @@ earlier values stays in memory as history (as a Mem0 ``delete`` does here) until
 was erased by provmem itself (``memory.erase(user_id=user_id(namespace))``) is gone from
 ``get`` and ``search`` too, and leaves the index when a read meets it. See
 docs/langgraph.md.
+
+One module past 500 lines: the store, its index and the LangGraph semantics it must
+match (filters, namespace conditions) are one concept, read and changed together.
 """
 
 from __future__ import annotations
