@@ -5,16 +5,16 @@ f09cfe8ffc1eeffd68f4b628ed69c30f7cad229f (the wheel ships none):
 
 - ``libs/checkpoint/tests/test_store.py`` (InMemoryStore): list_namespaces (basic,
   wildcards, pagination, max_depth, no conditions, empty store), empty and invalid
-  namespaces, vector search with filters and pagination (sync and async), insert and
-  update with embedding (sync and async), non-ASCII text;
+  namespaces, vector search with filters and pagination (sync and async), insert with
+  embedding, update with embedding (its async form), non-ASCII text (14 tests);
 - ``libs/checkpoint-sqlite/tests/test_store.py`` (SqliteStore): batch order, batch
   get/put/search/list_namespaces ops, basic store ops, search, list namespaces, vector
   search edge cases, basic store operations, list namespaces operations, search items,
   filter values (the injection cases), numeric, boolean and hyphenated/dotted filter keys,
   namespace segment boundaries, literal metacharacters, case sensitivity, empty prefix,
-  labels with a trailing newline, metacharacter labels;
+  labels with a trailing newline, metacharacter labels (23 tests);
 - ``libs/checkpoint-sqlite/tests/test_async_store.py``: abatch order, large batches
-  (scaled down from 6000 to 120 concurrent calls).
+  (scaled down from 6000 to 120 concurrent calls) (2 tests).
 
 Each keeps its name and its assertions; ``InMemoryStore()``/``SqliteStore`` become the
 ``store`` fixture (one memory for the module, one project per test, so each test sees an
