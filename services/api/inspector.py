@@ -1,26 +1,34 @@
 """The provenance inspector at ``/ui``: one plain HTML + JS page (no build step) over the
-API's own routes, plus two reads of its own (scopes, erasure receipts) under ``/ui/api``.
+API's own routes, plus three reads of its own under ``/ui/api``: the scopes on the log,
+the erasures filed with their receipts (those of fully erased subjects too, whose scope
+is gone from the log), and the statements or quotes behind ids named in reasons and
+diagnostics.
 
 The page asks for an API key (kept in the browser's localStorage) and sends it as a
 bearer token, so it reaches exactly what the key reaches; with ``PROVMEM_API_AUTH=off``
-and no key in the store it needs none.
+and no key in the store it needs none. Its actions (correct, retract, approve, reject,
+erase) go through the API's own routes.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from provmem.core.events import ErasureRequested
-from provmem.services.api.auth import GrantDep, within
+from provmem.services.api.auth import Grant, GrantDep, within
 from provmem.services.memory.memory import Memory
 from provmem.streams.erasure.requests import erasure_request_in
 
 UI = Path(__file__).parent / "ui"
+MAX_IDS = 100
+QUOTE_CHARS = 160
+_REF_RE = re.compile(r"(fact|ev)_[0-9a-f]{32}")
 
 
 def mount_inspector(api: FastAPI) -> None:
@@ -48,14 +56,52 @@ def inspector_router() -> APIRouter:
         return {"scopes": [scope for scope in found if grant.allows(scope)]}
 
     @router.get("/ui/api/erasures")
-    async def erasures(request: Request, scope: str, grant: GrantDep) -> dict[str, Any]:
-        """Erasures filed in ``scope`` (any depth), newest first, with their receipts."""
-        prefix = grant.prefix(scope)
+    async def erasures(
+        request: Request, grant: GrantDep, scope: str | None = None
+    ) -> dict[str, Any]:
+        """Erasures filed in ``scope`` (any depth; default: all the key reaches), newest
+        first, with their receipts: a fully erased subject's receipt stays reachable."""
+        prefix = grant.prefix(scope) if scope else None
         memory: Memory = request.app.state.provmem.memory
-        filed = [r for r in await erasure_requests(memory) if within(r.scope.key, prefix)]
+        filed = [r for r in await erasure_requests(memory) if _reached(r, grant, prefix)]
         return {"erasures": [await _with_receipt(memory, r) for r in reversed(filed)]}
 
+    @router.get("/ui/api/statements")
+    async def statements(
+        request: Request, grant: GrantDep, ids: Annotated[list[str], Query()]
+    ) -> dict[str, dict[str, dict[str, str]]]:
+        """The statement of each fact id and the quote of each evidence id the key
+        reaches; an id erased, unknown or another tenant's is left out."""
+        if len(ids) > MAX_IDS:
+            raise HTTPException(422, f"ids: at most {MAX_IDS}")
+        memory: Memory = request.app.state.provmem.memory
+        found = {i: await _statement(memory, grant, i) for i in set(ids) if _REF_RE.fullmatch(i)}
+        return {"statements": {i: named for i, named in found.items() if named is not None}}
+
     return router
+
+
+def _reached(request: ErasureRequested, grant: Grant, prefix: str | None) -> bool:
+    key = request.scope.key
+    return grant.allows(key) and (prefix is None or within(key, prefix))
+
+
+async def _statement(memory: Memory, grant: Grant, ref: str) -> dict[str, str] | None:
+    """What an id names, if the grant reaches it: a fact's statement or a turn's quote."""
+    c = memory.components
+    if ref.startswith("fact_"):
+        fact = await c.views.get(ref)
+        if fact is None or not grant.allows(fact.scope.key):
+            return None
+        return {"kind": "fact", "text": fact.statement, "status": fact.status.value}
+    turn = await c.evidence.get(ref)
+    if turn is None or not grant.allows(turn.scope.key):
+        return None
+    quote = await memory.evidence(ref, turn.scope.key)
+    if quote is None:
+        return None
+    text = quote.quote if len(quote.quote) <= QUOTE_CHARS else quote.quote[:QUOTE_CHARS] + "…"
+    return {"kind": "evidence", "text": text, "speaker": quote.speaker}
 
 
 async def erasure_requests(memory: Memory) -> list[ErasureRequested]:

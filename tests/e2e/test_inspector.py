@@ -1,7 +1,9 @@
 """The provenance inspector (/ui) in headless Chromium (Debian's, driven by playwright) on
 embedded runtime data, and on the distributed runtime's (Kafka, Redis, a faust worker):
 scopes, facts, evidence, supersession, review, live changes over
-SSE, search diagnostics and erasure receipts; screenshots checked."""
+SSE, search diagnostics and erasure receipts; screenshots checked. On the distributed
+runtime a correction and a subject erasure made in the UI too (the embedded runtime's
+actions: test_inspector_actions.py)."""
 
 from __future__ import annotations
 
@@ -170,4 +172,27 @@ def test_the_inspector_on_kafka_runtime_data(kafka_settings: Settings, tmp_path:
             lisbon.click()
             expect(page.locator("#detail .chain")).to_contain_text("Ann lives in Paris.")
             looks_drawn(page.screenshot(full_page=True), tmp_path / "inspector-kafka.png")
+            corrected_and_erased_in_the_ui(page)
             browser.close()
+
+
+def corrected_and_erased_in_the_ui(page: Page) -> None:
+    """The UI's actions on the distributed runtime: a worker applies the correction and
+    runs the erasure, whose receipt the page waits for."""
+    form = page.locator("#detail .correct-form")
+    form.locator("input[name=statement]").fill("Ann lives in Porto.")
+    form.locator("button").click()
+    expect(page.locator("#detail strong.statement")).to_have_text(
+        "Ann lives in Porto.", timeout=30_000
+    )
+    expect(page.locator("#detail .chain")).to_contain_text("Ann lives in Lisbon.")
+    page.click("#erase-subject")
+    page.fill("#erase-typed", "acme/app/ann")
+    page.click("#erase-confirm")
+    receipt = page.locator("#erase-dialog .receipt")
+    expect(receipt).to_contain_text("evidence erased 3", timeout=60_000)
+    expect(receipt).to_contain_text("residue 0")
+    page.click("#erase-close")
+    expect(page.locator("#erasures .erasure", has_text="acme/app/ann")).to_contain_text(
+        "evidence erased 3"
+    )
