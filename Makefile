@@ -17,11 +17,11 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)  ## install, then run the demo on the embedded default (no server needed)
 	$(BIN)/provmem demo
 
-lint: $(STAMP)  ## ruff, mypy --strict on the pure core, import contracts, schema drift
+lint: $(STAMP)  ## ruff, mypy --strict on the whole package, import contracts, schema drift
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m tests.support.package_tree build/tree
-	cd build/tree && ../../$(BIN)/mypy --strict --follow-imports=silent --config-file ../../pyproject.toml provmem/core
+	cd build/tree && ../../$(BIN)/mypy --strict --follow-imports=silent --config-file ../../pyproject.toml provmem
 	cd build/tree && PYTHONPATH=. ../../$(BIN)/lint-imports --config ../../pyproject.toml
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/test_architecture.py
 	$(BIN)/python -m provmem.schemas --check

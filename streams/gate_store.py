@@ -18,6 +18,7 @@ import json
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -62,7 +63,7 @@ class GateStore:
     async def load(self, scope_key: str, pending: Mapping[str, bytes]) -> tuple[int, ScopeMemory]:
         """The scope's memory and its revision (0 and empty for a new scope)."""
         raw = await self._read(self._key(scope_key, "index"), pending)
-        index = json.loads(raw) if raw else {"revision": 0, "facts": []}
+        index: dict[str, Any] = json.loads(raw) if raw else {"revision": 0, "facts": []}
         cached = self._cache.get(scope_key)
         if cached is not None and cached[0] == index["revision"]:
             self._cache.move_to_end(scope_key)
@@ -94,7 +95,7 @@ class GateStore:
         """The scope's revision and its facts' versions, without decoding vectors or
         validating facts (from the cached memory when it is current)."""
         raw = await self._state.load(self._key(scope_key, "index"))
-        index = json.loads(raw) if raw else {"revision": 0, "facts": []}
+        index: dict[str, Any] = json.loads(raw) if raw else {"revision": 0, "facts": []}
         revision = int(index["revision"])
         cached = self._cache.get(scope_key)
         if cached is not None and cached[0] == revision:

@@ -71,7 +71,7 @@ class RecordKeys:
 
     async def names(self, keys: Iterable[bytes], ids: Iterable[str]) -> dict[bytes, str]:
         """Which of ``ids`` each of ``keys`` names (keyed, or a raw key of an older log)."""
-        wanted, found = set(keys), {}
+        wanted, found = set(keys), dict[bytes, str]()
         if not wanted:
             return found
         printer = await self.printer()

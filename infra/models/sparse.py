@@ -152,7 +152,7 @@ class BM25Encoder:
         from fastembed import SparseTextEmbedding
         from fastembed.sparse import bm25
 
-        bm25.get_all_punctuation = punctuation  # the same set, ~9x faster (start-up time)
+        bm25.get_all_punctuation = punctuation  # type: ignore[attr-defined]  # the same set, ~9x faster (start-up time)
 
         folder = self._stopwords_folder()
         model = SparseTextEmbedding(

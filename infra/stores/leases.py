@@ -58,14 +58,14 @@ async def folder_lock(path: Path | None) -> AsyncIterator[None]:
 @asynccontextmanager
 async def redis_lease(redis_url: str, key: str, holder_id: str) -> AsyncIterator[None]:
     """Hold the Redis lease ``key`` as ``holder_id`` while the block runs."""
-    from provmem.infra.stores.redis_client import redis_client
+    from provmem.infra.stores.redis_client import redis_client, text_of
 
     client = redis_client(redis_url)
     try:
         if not await client.set(key, holder_id, nx=True, ex=LEASE_S):
             holder = await client.get(key)
             raise LeaseHeldError(
-                f"replay {holder.decode() if holder else '?'} is running on this deployment; "
+                f"replay {text_of(holder) if holder else '?'} is running on this deployment; "
                 f"wait for it (a crashed run's lease lapses within {LEASE_S} s), then --resume"
             )
         async with _renewed(client, key, holder_id):

@@ -24,3 +24,15 @@ def redis_client(url: str) -> aioredis.Redis:
         retry_on_error=[RedisConnectionError, RedisTimeoutError, ConnectionResetError],
         health_check_interval=30,
     )
+
+
+def text_of(reply: object) -> str:
+    """A Redis reply as text: the client answers bytes (``decode_responses`` is off)."""
+    return reply.decode() if isinstance(reply, bytes) else str(reply)
+
+
+def bytes_of(reply: object) -> bytes:
+    """A Redis reply as bytes (a str reply, which this client does not give, encoded)."""
+    if isinstance(reply, bytes | bytearray | memoryview):
+        return bytes(reply)
+    return str(reply).encode()

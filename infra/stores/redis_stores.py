@@ -18,6 +18,7 @@ import redis.asyncio as aioredis
 from provmem.core.events import Fact, FactChanged, FactOp, TurnRecorded
 from provmem.infra.crypto.envelope import DEPLOYMENT_CHECK
 from provmem.infra.crypto.sealing import Bodies, ViewSealer
+from provmem.infra.stores.redis_client import bytes_of, text_of
 
 # Apply a fact version only when it is newer than the stored one (idempotent redelivery).
 _UPSERT = """
@@ -114,8 +115,9 @@ class RedisEvidenceStore:
         rank = await self._redis.zrank(source, evidence_id)
         if rank is None:
             return [turn]
-        ids = await self._redis.zrange(source, max(0, rank - radius), rank + radius)
-        turns = [await self.get(i.decode()) for i in ids]
+        at = rank if isinstance(rank, int) else int(rank[0])  # zrank without withscore
+        ids = await self._redis.zrange(source, max(0, at - radius), at + radius)
+        turns = [await self.get(text_of(i)) for i in ids]
         return [t for t in turns if t is not None]
 
     async def _source(self, turn: TurnRecorded) -> str:
@@ -132,7 +134,7 @@ class RedisEvidenceStore:
         pattern = self._keys.source(scope_key, "*")
         ids: list[str] = []
         async for source in self._redis.scan_iter(match=pattern, count=500):
-            ids += [member.decode() for member in await self._redis.zrange(source, 0, -1)]
+            ids += [text_of(member) for member in await self._redis.zrange(source, 0, -1)]
         return ids
 
     async def delete(self, evidence_id: str) -> bool:
@@ -231,7 +233,7 @@ class RedisFactViews:
             self._keys.scope_facts(fact.scope.key),
             self._keys.history(fact.fact_id),
         ]
-        args = [
+        args: list[bytes | str | int] = [
             fact.version,
             body,
             fact.fact_id,
@@ -287,7 +289,7 @@ class RedisFactViews:
         """Delete the scope's facts and what links to them: one read pipeline, then one
         MULTI/EXEC (the scope's set names them all)."""
         members = await self._redis.smembers(self._keys.scope_facts(scope_key))
-        current = await self._current(sorted(member.decode() for member in members))
+        current = await self._current(sorted(text_of(member) for member in members))
         if not current:
             return 0
         stored = sum(entry.fact is not None for entry in current.values())
@@ -315,27 +317,27 @@ class RedisFactViews:
 
     async def facts_in_scope(self, scope_key: str) -> list[Fact]:
         members = await self._redis.smembers(self._keys.scope_facts(scope_key))
-        ids = sorted(member.decode() for member in members)
+        ids = sorted(text_of(member) for member in members)
         facts = [await self.get(fact_id) for fact_id in ids]
         return [fact for fact in facts if fact is not None]
 
     async def facts_for_evidence(self, evidence_id: str) -> list[str]:
         members = await self._redis.smembers(self._keys.evidence_facts_prefix() + evidence_id)
-        return sorted(m.decode() for m in members)
+        return sorted(text_of(m) for m in members)
 
     async def facts_for_entity(self, scope_key: str, entity: str) -> list[str]:
         tag = await self._bodies.tag(scope_key, "entity", entity.lower())
         members = await self._redis.smembers(self._keys.entity(scope_key, tag))
-        return sorted(member.decode() for member in members)
+        return sorted(text_of(member) for member in members)
 
     async def facts_for_slot(self, scope_key: str, slot: str) -> list[str]:
         tag = await self._bodies.tag(scope_key, "slot", slot)
         members = await self._redis.smembers(self._keys.slot(scope_key, tag))
-        return sorted(member.decode() for member in members)
+        return sorted(text_of(member) for member in members)
 
     async def history(self, fact_id: str) -> list[Fact]:
         bodies = await self._redis.zrange(self._keys.history(fact_id), 0, -1)
-        facts = [await self._bodies.fact(body) for body in bodies]
+        facts = [await self._bodies.fact(bytes_of(body)) for body in bodies]
         return [fact for fact in facts if fact is not None]
 
     async def close(self) -> None:
@@ -352,7 +354,7 @@ class RedisStateStore:
 
     async def load(self, key: str) -> bytes | None:
         raw = await self._redis.get(self._prefix + key)
-        return None if raw is None else bytes(raw)
+        return None if raw is None else bytes_of(raw)
 
     async def save(self, key: str, value: bytes) -> None:
         await self._redis.set(self._prefix + key, value)
@@ -368,7 +370,7 @@ class RedisKeyStore:
 
     async def get(self, key_id: str) -> bytes | None:
         raw = await self._redis.get(self._keys.data_key(key_id))
-        return None if raw is None else bytes(raw)
+        return None if raw is None else bytes_of(raw)
 
     async def put_if_absent(self, key_id: str, wrapped: bytes) -> bytes:
         await self._redis.set(self._keys.data_key(key_id), wrapped, nx=True)
@@ -404,11 +406,11 @@ class RedisApiKeyStore:
 
     async def get(self, key_id: str) -> bytes | None:
         raw = await self._redis.hget(self._hash, key_id)
-        return None if raw is None else bytes(raw)
+        return None if raw is None else bytes_of(raw)
 
     async def records(self) -> list[bytes]:
         found = await self._redis.hgetall(self._hash)
-        return [bytes(found[k]) for k in sorted(found)]
+        return [bytes_of(found[k]) for k in sorted(found)]
 
     async def count(self) -> int:
         return int(await self._redis.hlen(self._hash))

@@ -187,7 +187,8 @@ def open_key_store(settings: Settings) -> ApiKeyStore:
     """The key store of the runtime ``settings`` names."""
     from provmem.streams.runtime.components import runtime_for
 
-    return runtime_for(settings).open_key_store()
+    store: ApiKeyStore = runtime_for(settings).open_key_store()
+    return store
 
 
 __all__ = [

@@ -23,9 +23,9 @@ from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import StreamingResponse
 
 from provmem.core.erasure import erasure_of
-from provmem.core.events import FactChanged, FactOp, Scope
+from provmem.core.events import FactChanged, FactOp
 from provmem.core.ports import EventLog, FactViews, LogRecord
-from provmem.core.scope import partition_for
+from provmem.core.scope import Scope, partition_for
 from provmem.infra.log.record_keys import KeyPrint, is_keyed
 from provmem.infra.log.sealed import record_keys
 from provmem.services.api.auth import GrantDep, within

@@ -91,7 +91,8 @@ class EdgeGuard:
 
     async def _read(self, receive: Receive) -> bytes | None:
         """The whole body, or None once it passes the limit (the rest is not read)."""
-        chunks, size = [], 0
+        chunks: list[bytes] = []
+        size = 0
         while True:
             message = await receive()
             if message["type"] != "http.request":

@@ -26,14 +26,13 @@ from pydantic import BaseModel, Field
 
 from provmem.services.api.auth import Grant
 from provmem.services.memory.memory import Memory
+from provmem.services.replay.generations import ReplayError, retire_generations
 from provmem.services.replay.run import (
     MODES,
     Replayer,
-    ReplayError,
     ReplayInterrupted,
     ReplayPlan,
     ReplayResult,
-    retire_generations,
 )
 from provmem.streams.runtime.components import build
 

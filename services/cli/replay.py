@@ -106,7 +106,8 @@ async def _replay_alone(settings: Settings, plan: ReplayPlan, advance: Progress)
 def _replay(settings: Settings, plan: ReplayPlan, advance: Progress) -> ReplayResult:
     import asyncio
 
-    from provmem.services.replay.run import ReplayError, ReplayInterrupted
+    from provmem.services.replay.generations import ReplayError
+    from provmem.services.replay.run import ReplayInterrupted
 
     try:
         return asyncio.run(_replay_alone(settings, plan, advance))

@@ -36,6 +36,7 @@ def erasure_request(
 ) -> ErasureRequested:
     """A request whose id follows from what it erases, so filing it twice is one erasure."""
     parsed = Scope.parse(scope)
+    ids: tuple[str, ...]
     if subject:
         target, ids = ErasureTarget.SUBJECT, ()
     elif session is not None:

@@ -44,7 +44,8 @@ def mcp(
     import asyncio
 
     require_sdk()
-    from provmem.services.sdk.facade import AsyncMemory, embedded_settings
+    from provmem.services.sdk.facade import AsyncMemory
+    from provmem.services.sdk.facade_setup import embedded_settings
 
     if http and url is not None:
         raise typer.BadParameter(

@@ -45,7 +45,7 @@ from provmem.services.memory.results import (
     PublishResult,
     Recollection,
 )
-from provmem.streams.pipeline import describe
+from provmem.streams.outcome import describe
 from provmem.streams.runner import Progress, Runner, StageBinding
 from provmem.streams.runtime.components import Components
 from provmem.streams.topics import ERASURE_REQUESTS, TURNS

@@ -18,7 +18,7 @@ import functools
 import os
 import threading
 import weakref
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
+from collections.abc import AsyncGenerator, Callable, Coroutine, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -251,7 +251,7 @@ class AsyncMemory:
         start: Start = "earliest",
         org: str | None = None,
         project: str | None = None,
-    ) -> AsyncIterator[FactChanged]:
+    ) -> AsyncGenerator[FactChanged, None]:
         """The user's fact changes (ADD, NOOP, UPDATE, ERASE) as they happen, from the
         beginning (``start="latest"``: from now on)."""
         backend = await self.open()

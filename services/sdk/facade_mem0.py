@@ -136,7 +136,7 @@ class AsyncMemory(facade.AsyncMemory):
         items = _kept(await self._items([(f, None) for f in facts], owner), filters, owner)
         return {"results": items[: _limit(limit, top_k)]}
 
-    async def update(  # type: ignore[override]
+    async def update(
         self,
         memory_id: str,
         data: str | None = None,
@@ -428,17 +428,19 @@ def _compare(value: Any, op: str, wanted: Any, key: str) -> bool:
         known = ", ".join(_OPERATORS)
         raise ValueError(f"filters.{key}: unknown operator {op!r} (one of {known})")
     if op in ("eq", "ne"):
-        return (value == wanted) == (op == "eq")
+        return bool((value == wanted) == (op == "eq"))
     if op in ("in", "nin"):
-        return (value in wanted) == (op == "in")
+        return bool((value in wanted) == (op == "in"))
     if op in ("contains", "icontains"):
         fold = str.lower if op == "icontains" else str
         return value is not None and fold(str(wanted)) in fold(str(value))
     if value is None:
         return False
     try:
-        return {"gt": value > wanted, "gte": value >= wanted, "lt": value < wanted}.get(
-            op, value <= wanted
+        return bool(
+            {"gt": value > wanted, "gte": value >= wanted, "lt": value < wanted}.get(
+                op, value <= wanted
+            )
         )
     except TypeError:
         return False

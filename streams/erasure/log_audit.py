@@ -141,7 +141,8 @@ class LogAudit:
     async def _gate_state(self, deps: ErasureDeps, opener: _Opener) -> list[_Found]:
         """The workers' gate-state changelog (a compacted topic on Kafka): every retained
         record, and each of the erased scope's opened with the live keys."""
-        topic, log = gate_changelog(deps.settings.consumer_group), raw_log(deps.log)
+        topic = gate_changelog(deps.settings.consumer_group)
+        log: EventLog = raw_log(deps.log)
         if not isinstance(log, TopicAdmin) or topic not in await log.topics():
             return []
         found: list[_Found] = []

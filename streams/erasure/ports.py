@@ -81,7 +81,10 @@ def capabilities_of(
     through to the index it wraps (sealing changes neither purging nor payloads)."""
     index = vectors.inner if isinstance(vectors, SealedVectorIndex) else vectors
     stores = [("vector_index", index), ("fact_views", views), ("evidence_store", evidence)]
-    purgeable = [(name, s) for name, s in [*stores, ("log", log)] if isinstance(s, PurgeableStore)]
+    purgeable: list[tuple[str, PurgeableStore]] = []
+    for name, store in [*stores, ("log", log)]:
+        if isinstance(store, PurgeableStore):
+            purgeable.append((name, store))
     return Capabilities(
         compacting=log if isinstance(log, CompactingLog) else None,
         purgeable=tuple(purgeable),

@@ -221,11 +221,11 @@ def create_app(settings: Settings) -> WorkerApp:
     assignment = Assignment()
     serve_health(app, settings, assignment)  # GET /health when worker_web_port is set
 
-    @app.on_partitions_revoked.connect
+    @app.on_partitions_revoked.connect  # type: ignore[arg-type]  # faust passes these by name
     async def forget_revoked(sender: Any, revoked: Any, **_: Any) -> None:
         delivery.forget(revoked)
 
-    @app.on_partitions_assigned.connect
+    @app.on_partitions_assigned.connect  # type: ignore[arg-type]  # faust passes these by name
     async def announce_ready(sender: Any, assigned: Any, **_: Any) -> None:
         assignment.hold(_partitions_of(assigned, names.turns))
         log.info("worker.ready", partitions=assignment.partitions)
@@ -283,7 +283,7 @@ def create_app(settings: Settings) -> WorkerApp:
 
         @app.agent(turns, name=INDEX_EVIDENCE.name)
         async def index_evidence(stream: faust.StreamT[bytes]) -> AsyncIterator[None]:
-            async for events in stream.take_events(BATCH, within=BATCH_WAIT_S):
+            async for events in stream.take_events(BATCH, within=BATCH_WAIT_S):  # type: ignore[attr-defined]
                 await indexer.handle_batch(await sealed.open_all([_record(e) for e in events]))
                 yield None
 

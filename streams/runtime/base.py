@@ -22,7 +22,7 @@ from provmem.streams.runner import Runner
 from provmem.streams.topics import TopicNames
 
 if TYPE_CHECKING:
-    from provmem.core.api_keys import ApiKeyStore
+    from provmem.core.ports import ApiKeyStore
 
 
 class Runtime(Protocol):
@@ -31,9 +31,16 @@ class Runtime(Protocol):
     ``derives_in_workers``: turns are derived by worker processes (faust), not by this
     process's runner; the service layer waits for them instead of running stages."""
 
-    settings: Settings
-    derives_in_workers: bool
-    memory_in_folder: bool  # the data folder holds the memory itself (a read needs it)
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def derives_in_workers(self) -> bool: ...
+
+    @property
+    def memory_in_folder(self) -> bool:
+        """The data folder holds the memory itself (a read needs it)."""
+        ...
 
     async def build(self, generation: Generation | None = None) -> Components: ...
 

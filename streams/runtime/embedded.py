@@ -25,7 +25,7 @@ from provmem.streams.gate_store import GateStore
 from provmem.streams.indexing import SearchIndex
 from provmem.streams.pipeline import Deriver
 from provmem.streams.runner import Runner
-from provmem.streams.runtime.base import Components
+from provmem.streams.runtime.base import Closer, Components
 from provmem.streams.runtime.index_slots import ReaderRunner, claim_index, slot_groups
 from provmem.streams.sealed_topics import sealed_log
 from provmem.streams.topics import TopicNames
@@ -122,15 +122,15 @@ async def _build(runtime: EmbeddedRuntime, generation: Generation) -> Components
 
     settings = runtime.settings
     names = TopicNames(settings.topic_prefix)
-    log = EmbeddedEventLog(settings.data_dir / "log.db")
-    await log.ensure_topics(names.configs(settings.partitions))
+    local_log = EmbeddedEventLog(settings.data_dir / "log.db")
+    await local_log.ensure_topics(names.configs(settings.partitions))
     stores = EmbeddedStores(settings.data_dir / "views.db")
     fact_stores = stores
     if generation.views:
         fact_stores = EmbeddedStores(settings.data_dir / f"views{generation.suffix()}.db")
     keys = EmbeddedKeyStore(stores)
     sealer, view_sealer = await sealers(settings, keys)
-    log = sealed_log(log, sealer, names)  # seal: record values sealed at the log boundary
+    log = sealed_log(local_log, sealer, names)  # seal: record values sealed at the log boundary
     stores.seal_with(view_sealer)
     fact_stores.seal_with(view_sealer)
     state = SealedGateState(EmbeddedStateStore(stores), view_sealer)
@@ -160,7 +160,7 @@ async def _build(runtime: EmbeddedRuntime, generation: Generation) -> Components
     if not owner:
         erasures = (settings.consumer_group, names.erasure_requests)
         runner = ReaderRunner(log, bindings, slot, erasures)
-    closers = [log.close, slot.release, vectors.close, stores.close]
+    closers: list[Closer] = [log.close, slot.release, vectors.close, stores.close]
     if fact_stores is not stores:
         closers.append(fact_stores.close)
     return Components(

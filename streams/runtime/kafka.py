@@ -142,19 +142,19 @@ async def _build(runtime: KafkaRuntime, chosen: Generation | None) -> Components
 
     settings = runtime.settings
     names = TopicNames(settings.topic_prefix)
-    log = KafkaEventLog(
+    broker_log = KafkaEventLog(
         settings.broker_url,
         max_batch_size=settings.producer_max_batch_size,
         request_timeout_s=settings.broker_request_timeout_s,
     )
-    await log.ensure_topics(names.configs(settings.partitions, key_ring=False))
+    await broker_log.ensure_topics(names.configs(settings.partitions, key_ring=False))
     client = redis_client(settings.redis_url)
     pointer = RedisPointer(client, redis_pointer_key(settings.redis_prefix))
     generation = chosen or (await pointer.read()).live
     redis_keys = RedisKeys(settings.redis_prefix)
-    keys = _data_keys(settings, log, client)
+    keys = _data_keys(settings, broker_log, client)
     sealer, view_sealer = await sealers(settings, keys)
-    log = sealed_log(log, sealer, names)  # seal: record values sealed at the log boundary
+    log = sealed_log(broker_log, sealer, names)  # seal: record values sealed at the log boundary
     views: FactViews = FollowingFactViews(client, settings.redis_prefix, view_sealer)
     if chosen is not None:  # a replay's target: exactly that generation
         target = RedisKeys(chosen.redis_prefix(settings.redis_prefix))
