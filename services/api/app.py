@@ -276,8 +276,10 @@ def _memory_routes(api: FastAPI) -> None:
 
     @api.get("/v1/evidence/{evidence_id}", response_model=EvidenceQuote)
     async def evidence(request: Request, evidence_id: str, grant: GrantDep) -> EvidenceQuote:
-        """One evidence turn, decrypted."""
-        memory = _state(request).memory
+        """One evidence turn, decrypted (a turn accepted before this request is found)."""
+        state = _state(request)
+        await state.pipeline.sync()
+        memory = state.memory
         turn = await memory.components.evidence.get(evidence_id)
         quote = None
         if turn is not None and grant.allows(turn.scope.key):
