@@ -38,7 +38,7 @@ import httpx
 from provmem.config import Settings
 from provmem.services.api.auth import ApiKeys, open_key_store
 from provmem.services.memory.logs import configure_logging
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.streams.runtime.components import build
 
 PLACES = ("harbour", "library", "market", "station", "museum", "bakery", "stadium", "park")
@@ -74,7 +74,7 @@ async def timed(work: Callable[[], Awaitable[int]]) -> tuple[int, float]:
 class InProcess:
     """The baseline: the same operations on Memory, no HTTP."""
 
-    def __init__(self, memory: Memory) -> None:
+    def __init__(self, memory: MemoryService) -> None:
         self.memory = memory
 
     async def publish(self, batches: list[list[dict[str, Any]]]) -> int:
@@ -188,7 +188,7 @@ async def measure(side: Any, args: argparse.Namespace, http_only: bool) -> dict[
 async def baseline(root: Path, args: argparse.Namespace) -> dict[str, tuple]:
     components = await build(Settings(data_dir=root / "in-process", partitions=4))
     try:
-        return await measure(InProcess(Memory(components)), args, http_only=False)
+        return await measure(InProcess(MemoryService(components)), args, http_only=False)
     finally:
         await components.close()
 

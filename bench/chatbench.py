@@ -50,7 +50,7 @@ from bench.wellformed import problems_many, share_ill_formed
 from provmem.core.events import Fact, FactStatus
 from provmem.core.language.lexicon import MONTHS
 from provmem.services.memory.logs import configure_logging
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.services.tools.evaluation_data import RawBM25
 
 K = 10
@@ -185,8 +185,14 @@ class Chat:
         return facts_from_span(self.facts, self.evidence[turn_id], start, end)
 
 
-async def score_question(memory: Memory, chat: Chat, q: dict[str, Any], turn_of: dict[str, str],
-                         tally: Tally, examples: dict[str, list[str]]) -> None:  # fmt: skip
+async def score_question(
+    memory: MemoryService,
+    chat: Chat,
+    q: dict[str, Any],
+    turn_of: dict[str, str],
+    tally: Tally,
+    examples: dict[str, list[str]],
+) -> None:
     result = await memory.query(chat.gold["scope"], q["question"], limit=K, now=chat.now)
     systems = {"provmem": ranked_turns(result, turn_of), "bm25": chat.bm25(q["question"])}
     for name, ranked in systems.items():

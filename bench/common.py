@@ -18,7 +18,7 @@ from typing import Any
 from provmem.config import Settings
 from provmem.core.events import Fact, FactStatus
 from provmem.infra.models.embedding import MiniLMEmbedder
-from provmem.services.memory.memory import MAX_BATCH, Memory
+from provmem.services.memory.memory import MAX_BATCH, MemoryService
 from provmem.services.memory.results import Recollection
 from provmem.streams.runtime.components import build
 
@@ -26,23 +26,25 @@ WORD = re.compile(r"[a-z0-9]+")
 
 
 @asynccontextmanager
-async def embedded_memory(folder: Path, partitions: int = 4) -> AsyncIterator[Memory]:
+async def embedded_memory(folder: Path, partitions: int = 4) -> AsyncIterator[MemoryService]:
     """The real embedded pipeline (rules extractor, gate, views, qdrant-edge) in `folder`."""
     components = await build(Settings(data_dir=folder, partitions=partitions))
     try:
-        yield Memory(components)
+        yield MemoryService(components)
     finally:
         await components.close()
 
 
-async def publish_turns(memory: Memory, turns: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+async def publish_turns(
+    memory: MemoryService, turns: Sequence[Mapping[str, Any]]
+) -> dict[str, str]:
     """Publish turns in the largest batches allowed, then derive; evidence id -> turn id."""
     published = await evidence_turns(memory, turns)
     return {evidence: str(turn["turn_id"]) for evidence, turn in published.items()}
 
 
 async def evidence_turns(
-    memory: Memory, turns: Sequence[Mapping[str, Any]]
+    memory: MemoryService, turns: Sequence[Mapping[str, Any]]
 ) -> dict[str, Mapping[str, Any]]:
     """Publish turns, then derive; evidence id -> the turn (ids repeat across scopes)."""
     found: dict[str, Mapping[str, Any]] = {}

@@ -36,7 +36,7 @@ from provmem.config import Settings
 from provmem.core.ports import VectorPoint
 from provmem.infra.vectors.edge import EdgeVectorIndex
 from provmem.services.erasure.subject import eraser_for, erasure_request
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.streams.runtime.components import build
 
 PLACES = ["harbour", "museum", "market", "library", "station", "garden", "bakery", "bridge"]
@@ -66,7 +66,7 @@ def subject_turns(scope: str, facts: int) -> list[dict[str, str]]:
     return turns
 
 
-async def build_subject(memory: Memory, scope: str, facts: int) -> int:
+async def build_subject(memory: MemoryService, scope: str, facts: int) -> int:
     turns = subject_turns(scope, facts)
     for start in range(0, len(turns), 1000):
         await memory.publish(turns[start : start + 1000])
@@ -74,7 +74,7 @@ async def build_subject(memory: Memory, scope: str, facts: int) -> int:
     return len(await memory.facts(scope))
 
 
-async def erase_subject(memory: Memory, scope: str) -> tuple[float, float, int]:
+async def erase_subject(memory: MemoryService, scope: str) -> tuple[float, float, int]:
     eraser = eraser_for(memory.components)
     started = time.perf_counter()
     request = erasure_request(scope, [], None, True)
@@ -109,7 +109,7 @@ async def run(subjects: int, facts: int, repeats: int, folder: Path, cache: Path
         work = folder / f"work-{run_number}"
         copy_at_rest(built_in, work)
         components = await build(Settings(data_dir=work, partitions=4))
-        memory = Memory(components)
+        memory = MemoryService(components)
         for n, built in enumerate(counts):
             results.append((built, *await erase_subject(memory, f"bench/erasure/subject-{n}")))
             print(
@@ -150,7 +150,7 @@ async def build_all(subjects: int, facts: int, folder: Path) -> list[int]:
             return list(stored["built"])
         raise SystemExit(f"{folder} holds another build ({stored['wanted']}); use another --cache")
     components = await build(Settings(data_dir=folder, partitions=4))
-    memory = Memory(components)
+    memory = MemoryService(components)
     counts = [
         await build_subject(memory, f"bench/erasure/subject-{n}", facts) for n in range(subjects)
     ]

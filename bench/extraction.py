@@ -49,7 +49,7 @@ from bench.wellformed import problems_many, share_ill_formed, subject_phrases
 from provmem.core.events import Fact
 from provmem.services.memory.loaders import locomo_turns
 from provmem.services.memory.logs import configure_logging
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.services.tools.evaluation_data import normalize_ids, turn_ids
 
 LOCOMO = Path(__file__).resolve().parents[2] / "shared/data/locomo/locomo-dev.json"
@@ -178,7 +178,10 @@ def recall(
 
 
 async def score(
-    memory: Memory, conversations: list[Conversation], tech: bool, facts_out: Path | None = None
+    memory: MemoryService,
+    conversations: list[Conversation],
+    tech: bool,
+    facts_out: Path | None = None,
 ) -> dict[str, Any]:
     turns = [t for c in conversations for t in c.turns]
     published = await evidence_turns(memory, turns)

@@ -22,7 +22,7 @@ from pathlib import Path
 from provmem.config import Settings
 from provmem.core.events import Fact, FactStatus
 from provmem.infra.models.embedding import MiniLMEmbedder
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.streams.runtime.components import build
 
 CITIES = ["Lisbon", "Berlin", "Oslo", "Madrid", "Vienna", "Dublin", "Prague", "Warsaw"]
@@ -133,7 +133,7 @@ async def run(scopes: int, seed: int, folder: Path) -> dict[str, float]:
     streams = {f"bench/gate/s{i}": scope_stream(rng) for i in range(scopes)}
     settings = Settings(data_dir=folder, partitions=4)
     components = await build(settings)
-    memory = Memory(components)
+    memory = MemoryService(components)
     concept_of: dict[str, str] = {}
     started = time.perf_counter()
     for scope, turns in streams.items():

@@ -38,7 +38,7 @@ from provmem.core.ports import Append
 from provmem.infra.log.kafka import KafkaEventLog
 from provmem.infra.models.embedding import MiniLMEmbedder
 from provmem.services.memory.loaders import read_locomo
-from provmem.services.memory.memory import MAX_BATCH, Memory
+from provmem.services.memory.memory import MAX_BATCH, MemoryService
 from provmem.streams.runtime.components import build
 from tests.support.tansu import TansuBroker
 from tests.support.worker_process import RECOVERED_LINE, WorkerProcess
@@ -117,7 +117,7 @@ async def ingest_rate(
 ) -> dict[str, Any]:
     settings = settings_for(broker, folder, store)
     components = await build(settings)
-    memory = Memory(components)
+    memory = MemoryService(components)
     # One host: the workers share its cores, so each embeds on its share of them.
     threads = max(1, (os.cpu_count() or 1) // workers)
     settings = settings.model_copy(update={"embedding_threads": threads})

@@ -27,7 +27,7 @@ from typing import Any
 from bench.common import embedded_memory, publish_turns
 from provmem.core.retrieval.fusion import count_tokens
 from provmem.services.memory.loaders import locomo_turns
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.services.memory.results import Recollection
 from provmem.services.tools.evaluation_data import (
     CATEGORIES,
@@ -69,13 +69,13 @@ def budget_coverage(
     return sum(g in covered for g in gold) / len(gold)
 
 
-async def ingest(memory: Memory, sample: dict[str, Any]) -> dict[str, str]:
+async def ingest(memory: MemoryService, sample: dict[str, Any]) -> dict[str, str]:
     """Publish a conversation; return evidence id -> dia_id."""
     return await publish_turns(memory, list(locomo_turns(sample)))
 
 
 async def score_provmem(
-    memory: Memory,
+    memory: MemoryService,
     sample: dict[str, Any],
     dia_of: dict[str, str],
     asked: Sequence[Question],

@@ -31,7 +31,7 @@ from provmem.core.events import Fact, FactOp
 from provmem.core.ports import VectorPoint
 from provmem.core.scope import Scope
 from provmem.core.stages import fact_changed
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.streams.runtime.components import Components, build
 
 SCOPE = "bench/query/sam"
@@ -135,7 +135,7 @@ def points(components: Components, made: list[Fact], dense: np.ndarray) -> list[
 
 
 async def time_queries(
-    memory: Memory, queries: list[str]
+    memory: MemoryService, queries: list[str]
 ) -> tuple[list[float], list[float], list[float]]:
     """Wall-clock ms of each recall, CPU ms of the process (all threads) during it, and
     wall-clock ms of the raw filtered dense search of the same query."""
@@ -159,7 +159,7 @@ def p95(values: list[float]) -> float:
 
 async def run_size(count: int, queries: int, folder: Path) -> str:
     components = await build(Settings(data_dir=folder, partitions=2))
-    memory = Memory(components)
+    memory = MemoryService(components)
     started = time.perf_counter()
     await load(components, count, seed=count)
     loaded = time.perf_counter() - started

@@ -33,7 +33,7 @@ from bench.erasure import subject_turns
 from bench.ingest import settings_for
 from provmem.config import Settings
 from provmem.services.memory.logs import configure_logging
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.services.replay.run import ReplayPlan, ReplayResult, replay
 from provmem.streams.runtime.components import build
 from tests.support.worker_process import WorkerProcess
@@ -44,7 +44,7 @@ READ_BATCH = 256
 async def ingest(settings: Settings, scopes: int, facts: int) -> int:
     """Publish ``facts`` statements spread over ``scopes`` and process them; facts made."""
     components = await build(settings)
-    memory = Memory(components)
+    memory = MemoryService(components)
     try:
         for n in range(scopes):
             turns = subject_turns(f"bench/replay/subject-{n}", facts // scopes)

@@ -52,7 +52,7 @@ from bench.techreport import print_misses, table
 from bench.wellformed import problems_many, share_ill_formed
 from provmem.core.events import Fact, FactStatus
 from provmem.services.memory.logs import configure_logging
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.services.memory.results import BundleView
 from provmem.services.tools.evaluation_data import RawBM25
 
@@ -177,7 +177,7 @@ def _min(*ranks: int | None) -> int | None:
 
 
 async def score_update(
-    memory: Memory, corpus: Corpus, conv: dict[str, Any], update: dict[str, Any],
+    memory: MemoryService, corpus: Corpus, conv: dict[str, Any], update: dict[str, Any],
     bm25: Callable[[str, int], list[str]], now: datetime, tally: Tally,
 ) -> None:  # fmt: skip
     old, new = update["original"], update["updated"]
@@ -214,7 +214,11 @@ def _index(order: Sequence[str], turn: str) -> int | None:
 
 
 async def score_history(
-    memory: Memory, corpus: Corpus, conv: dict[str, Any], update: dict[str, Any], tally: Tally
+    memory: MemoryService,
+    corpus: Corpus,
+    conv: dict[str, Any],
+    update: dict[str, Any],
+    tally: Tally,
 ) -> None:
     evidence = corpus.evidence_of()
     old, new = update["original"], update["updated"]
@@ -260,7 +264,7 @@ def conflicts_of(fact: Fact) -> set[str]:
 
 
 async def score_contradiction(
-    memory: Memory, corpus: Corpus, conv: dict[str, Any], pair: dict[str, Any],
+    memory: MemoryService, corpus: Corpus, conv: dict[str, Any], pair: dict[str, Any],
     bm25: Callable[[str, int], list[str]], now: datetime, tally: Tally,
 ) -> None:  # fmt: skip
     first, second = pair["first"]["turn_id"], pair["second"]["turn_id"]
@@ -322,7 +326,7 @@ async def run(data: Path, folder: Path, facts_out: Path | None = None) -> dict[s
 
 
 async def score_conversation(
-    memory: Memory, corpus: Corpus, conv: dict[str, Any], tally: Tally
+    memory: MemoryService, corpus: Corpus, conv: dict[str, Any], tally: Tally
 ) -> None:
     turns = conv["turns"]
     index = RawBM25([t["text"] for t in turns])

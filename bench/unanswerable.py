@@ -26,7 +26,7 @@ from typing import Any
 
 from bench.common import embedded_memory
 from bench.locomo import DEFAULT_DATA, coverage, ingest
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.services.memory.results import Recollection
 from provmem.services.tools.evaluation_data import last_session_time, questions
 
@@ -87,7 +87,7 @@ def chatter_above(result: Recollection, dia_of: dict[str, str], gold: Sequence[s
 
 
 async def score(
-    memory: Memory, sample: dict[str, Any], dia_of: dict[str, str], tally: dict[str, Tally]
+    memory: MemoryService, sample: dict[str, Any], dia_of: dict[str, str], tally: dict[str, Tally]
 ) -> None:
     scope = f"locomo/{sample['sample_id']}/dialogue"
     now = last_session_time(sample)

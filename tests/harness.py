@@ -15,7 +15,7 @@ from typing import Any
 
 from provmem.config import Settings
 from provmem.core.events import ErasureCompleted, ErasureRequested
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.streams.runtime.components import Components, build
 
 DEADLINE_S = 90.0
@@ -52,11 +52,11 @@ class Runtime:
         self._log_dir = log_dir
         self._components: Components | None = None
         self._worker: subprocess.Popen[bytes] | None = None
-        self.memory: Memory
+        self.memory: MemoryService
 
     async def start(self) -> Runtime:
         self._components = await build(self.settings)
-        self.memory = Memory(self._components)
+        self.memory = MemoryService(self._components)
         if self.settings.runtime == "kafka":
             self._start_worker()
             await self._worker_ready()

@@ -73,7 +73,7 @@ def fuse(
 
 
 @dataclass
-class Bundle:
+class FusedBundle:
     """A fact (or a raw evidence turn no fact covers) with the hits that led to it."""
 
     key: str
@@ -153,7 +153,7 @@ def project(
     present_at: datetime | None = None,
     of_assistant: bool = True,
     asked: TimeAsked = TimeAsked.PAST,
-) -> list[Bundle]:
+) -> list[FusedBundle]:
     """Project each route's hits onto bundles, then fuse the bundle rankings by RRF.
 
     Within a route a bundle counts once, with its best hit (credit over rank), so a fact
@@ -168,7 +168,7 @@ def project(
     question asks of time (:class:`TimeAsked`): asked what held before, an old version
     is found itself.
     """
-    bundles: dict[str, Bundle] = {}
+    bundles: dict[str, FusedBundle] = {}
     landings: dict[str, list[tuple[str, float]]] = {}  # an item found by several routes lands once
     for result in results:
         weight = (weights or {}).get(result.route, 1.0)
@@ -201,14 +201,14 @@ def _standing(fact: Fact | None, present_at: datetime | None, of_assistant: bool
 
 
 def _land(
-    item: str, lookups: Lookups, bundles: dict[str, Bundle], asked: TimeAsked
+    item: str, lookups: Lookups, bundles: dict[str, FusedBundle], asked: TimeAsked
 ) -> list[tuple[str, float]]:
     """The bundles one hit lands on (made on first landing), with the hit noted as their
     history or provenance once, whichever routes found it; (bundle key, credit) each."""
     landed = _targets(item, lookups, asked)
     for key, fact, evidence, _ in landed:
         bundle = bundles.get(key) or bundles.setdefault(
-            key, Bundle(key, 0.0, set(), fact, evidence)
+            key, FusedBundle(key, 0.0, set(), fact, evidence)
         )
         _note_history(bundle, item, lookups)
         if evidence and fact is not None:
@@ -247,7 +247,7 @@ def current(fact: Fact, facts: Mapping[str, Fact], depth: int = 20) -> Fact:
     return fact
 
 
-def _note_history(bundle: Bundle, item: str, lookups: Lookups) -> None:
+def _note_history(bundle: FusedBundle, item: str, lookups: Lookups) -> None:
     """An earlier version the hit landed through (the fact hit, or the fact of the turn
     hit) becomes the bundle's history."""
     if bundle.fact is None:
@@ -273,12 +273,12 @@ def within_budget(bundles: Sequence[T], budget: int, size: Callable[[T], int]) -
     return kept
 
 
-def spread(bundles: Sequence[Bundle]) -> list[Bundle]:
+def spread(bundles: Sequence[FusedBundle]) -> list[FusedBundle]:
     """Rank order where a turn's credit is spent once (:func:`spread_gains`)."""
     return [bundle for _, bundle in spread_gains(bundles)]
 
 
-def spread_gains(bundles: Sequence[Bundle]) -> list[tuple[float, Bundle]]:
+def spread_gains(bundles: Sequence[FusedBundle]) -> list[tuple[float, FusedBundle]]:
     """Rank order where a turn's credit is spent once, each bundle with the gain it was
     placed by. A hit on a turn lands on every fact the turn supports, so the first bundle
     citing the turn takes that credit and the others keep what their own statements
@@ -292,7 +292,7 @@ def spread_gains(bundles: Sequence[Bundle]) -> list[tuple[float, Bundle]]:
     queue = [(-b.score, b.key, i) for i, b in enumerate(bundles)]
     heapq.heapify(queue)
     spent: set[str] = set()
-    ordered: list[tuple[float, Bundle]] = []
+    ordered: list[tuple[float, FusedBundle]] = []
     while queue:
         stale, key, i = heapq.heappop(queue)
         gain = bundles[i].gain(spent)
@@ -388,14 +388,16 @@ def neighbour_route(
     return RouteResult("neighbours", tuple(unique), ", ".join(anchors)) if unique else None
 
 
-def keep_raw_tier(bundles: Sequence[Bundle], required: Sequence[str], depth: int) -> list[Bundle]:
+def keep_raw_tier(
+    bundles: Sequence[FusedBundle], required: Sequence[str], depth: int
+) -> list[FusedBundle]:
     """The fused order, changed as little as needed so that the first ``depth`` bundles
     cover every evidence id in ``required`` (the raw tier's own top ``depth``).
 
     Fusion may rank a raw turn's bundle lower; it is pulled up only when the remaining
     places are just enough for the raw hits not yet covered, so recall is never below
     the raw tier alone (no raw hit of its top ``depth`` is pushed out)."""
-    ranked, chosen = list(bundles), list[Bundle]()
+    ranked, chosen = list(bundles), list[FusedBundle]()
     open_hits = [e for e in dict.fromkeys(required) if any(b.covers(e) for b in ranked)]
     while ranked and len(chosen) < depth:
         needed = _covering(ranked, open_hits)
@@ -406,16 +408,16 @@ def keep_raw_tier(bundles: Sequence[Bundle], required: Sequence[str], depth: int
     return chosen + ranked
 
 
-def _covering(ranked: Sequence[Bundle], hits: Sequence[str]) -> list[Bundle]:
+def _covering(ranked: Sequence[FusedBundle], hits: Sequence[str]) -> list[FusedBundle]:
     """For each hit, the best-ranked bundle covering it; distinct, in rank order."""
     firsts = {id(next(b for b in ranked if b.covers(e))) for e in hits}
     return [b for b in ranked if id(b) in firsts]
 
 
-def pair_conflicts(bundles: Sequence[Bundle], facts: Mapping[str, Fact]) -> list[Bundle]:
+def pair_conflicts(bundles: Sequence[FusedBundle], facts: Mapping[str, Fact]) -> list[FusedBundle]:
     """Conflicting facts together: each active fact a returned fact conflicts with comes
     right after it (moved up, or added), and both bundles name each other."""
-    ordered: list[Bundle] = []
+    ordered: list[FusedBundle] = []
     by_key = {b.key: b for b in bundles}
     placed: set[str] = set()
     for bundle in bundles:
@@ -424,7 +426,7 @@ def pair_conflicts(bundles: Sequence[Bundle], facts: Mapping[str, Fact]) -> list
         ordered.append(bundle)
         placed.add(bundle.key)
         for partner in _partners(bundle, facts):
-            mate = by_key.get(partner.fact_id) or Bundle(
+            mate = by_key.get(partner.fact_id) or FusedBundle(
                 partner.fact_id, bundle.score, {"conflict"}, partner
             )
             _link(bundle, mate)
@@ -434,13 +436,13 @@ def pair_conflicts(bundles: Sequence[Bundle], facts: Mapping[str, Fact]) -> list
     return ordered
 
 
-def _partners(bundle: Bundle, facts: Mapping[str, Fact]) -> list[Fact]:
+def _partners(bundle: FusedBundle, facts: Mapping[str, Fact]) -> list[Fact]:
     ids = bundle.fact.conflicts_with if bundle.fact else ()
     found = (facts.get(i) for i in ids)
     return [f for f in found if f is not None and f.status is FactStatus.ACTIVE]
 
 
-def _link(first: Bundle, second: Bundle) -> None:
+def _link(first: FusedBundle, second: FusedBundle) -> None:
     if second.key not in first.conflicts:
         first.conflicts.append(second.key)
     if first.key not in second.conflicts:

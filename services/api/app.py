@@ -35,7 +35,7 @@ from provmem.services.api.replay import replay_router
 from provmem.services.erasure.scope import erase_scope, organisation_or_project
 from provmem.services.erasure.subject import erasure_request
 from provmem.services.memory.corrections import ForeignScopeError
-from provmem.services.memory.memory import MAX_BATCH, Memory
+from provmem.services.memory.memory import MAX_BATCH, MemoryService
 from provmem.services.memory.results import (
     ActionResult,
     ErasureQueued,
@@ -102,7 +102,7 @@ class ApiState:
     metrics: ApiMetrics
 
     @property
-    def memory(self) -> Memory:
+    def memory(self) -> MemoryService:
         return self.pipeline.memory
 
 
@@ -122,14 +122,14 @@ def api_from_environment() -> FastAPI:
     return create_api(settings)
 
 
-def create_api(settings: Settings, memory: Memory | None = None) -> FastAPI:
+def create_api(settings: Settings, memory: MemoryService | None = None) -> FastAPI:
     """The API app. Components are built when it starts and closed when it stops; pass
     ``memory`` to serve components someone else owns (tests, benchmarks)."""
     metrics = ApiMetrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        served = memory if memory is not None else Memory(await build(settings))
+        served = memory if memory is not None else MemoryService(await build(settings))
         if memory is None and settings.qdrant_url is None:
             # open the local index now: the folder is held, and a CLI on it sees this API
             await served.components.vectors.open()  # issue 17 E3b
@@ -310,7 +310,7 @@ def _fact_routes(api: FastAPI) -> None:
         return detail
 
 
-async def _visible_fact(memory: Memory, fact_id: str, grant: Grant) -> Fact:
+async def _visible_fact(memory: MemoryService, fact_id: str, grant: Grant) -> Fact:
     """The fact, if the grant reaches it; 404 otherwise (another tenant's or none)."""
     fact = await memory.components.views.get(fact_id)
     if fact is None or not grant.allows(fact.scope.key):
@@ -374,7 +374,7 @@ def _erasure_routes(api: FastAPI) -> None:
         return receipt
 
 
-async def _erasure_scope(memory: Memory, request_id: str) -> str | None:
+async def _erasure_scope(memory: MemoryService, request_id: str) -> str | None:
     """The scope an erasure request was filed for, read from the erasure-requests topic."""
     c, key, offset = memory.components, request_id.encode(), 0
     while batch := await c.log.read(c.names.erasure_requests, 0, offset, 500):

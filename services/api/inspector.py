@@ -22,7 +22,7 @@ from fastapi.staticfiles import StaticFiles
 
 from provmem.core.events import ErasureRequested
 from provmem.services.api.auth import Grant, GrantDep, within
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.streams.erasure.requests import erasure_request_in
 
 UI = Path(__file__).parent / "ui"
@@ -62,7 +62,7 @@ def inspector_router() -> APIRouter:
         """Erasures filed in ``scope`` (any depth; default: all the key reaches), newest
         first, with their receipts: a fully erased subject's receipt stays reachable."""
         prefix = grant.prefix(scope) if scope else None
-        memory: Memory = request.app.state.provmem.memory
+        memory: MemoryService = request.app.state.provmem.memory
         filed = [r for r in await erasure_requests(memory) if _reached(r, grant, prefix)]
         return {"erasures": [await _with_receipt(memory, r) for r in reversed(filed)]}
 
@@ -74,7 +74,7 @@ def inspector_router() -> APIRouter:
         reaches; an id erased, unknown or another tenant's is left out."""
         if len(ids) > MAX_IDS:
             raise HTTPException(422, f"ids: at most {MAX_IDS}")
-        memory: Memory = request.app.state.provmem.memory
+        memory: MemoryService = request.app.state.provmem.memory
         found = {i: await _statement(memory, grant, i) for i in set(ids) if _REF_RE.fullmatch(i)}
         return {"statements": {i: named for i, named in found.items() if named is not None}}
 
@@ -86,7 +86,7 @@ def _reached(request: ErasureRequested, grant: Grant, prefix: str | None) -> boo
     return grant.allows(key) and (prefix is None or within(key, prefix))
 
 
-async def _statement(memory: Memory, grant: Grant, ref: str) -> dict[str, str] | None:
+async def _statement(memory: MemoryService, grant: Grant, ref: str) -> dict[str, str] | None:
     """What an id names, if the grant reaches it: a fact's statement or a turn's quote."""
     c = memory.components
     if ref.startswith("fact_"):
@@ -104,7 +104,7 @@ async def _statement(memory: Memory, grant: Grant, ref: str) -> dict[str, str] |
     return {"kind": "evidence", "text": text, "speaker": quote.speaker}
 
 
-async def erasure_requests(memory: Memory) -> list[ErasureRequested]:
+async def erasure_requests(memory: MemoryService) -> list[ErasureRequested]:
     """Every erasure request on the (single-partition) erasure-requests topic, in order."""
     c, offset, found = memory.components, 0, []
     while batch := await c.log.read(c.names.erasure_requests, 0, offset, 500):
@@ -116,7 +116,7 @@ async def erasure_requests(memory: Memory) -> list[ErasureRequested]:
     return found
 
 
-async def _with_receipt(memory: Memory, request: ErasureRequested) -> dict[str, Any]:
+async def _with_receipt(memory: MemoryService, request: ErasureRequested) -> dict[str, Any]:
     receipt = await memory.erasure_receipt(request.request_id)
     return {
         "request_id": request.request_id,

@@ -13,7 +13,7 @@ from typing import Any
 
 import structlog
 
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 
 log = structlog.get_logger(__name__)
 _PUMP_PERIOD_S = 1.0
@@ -26,7 +26,7 @@ class StagePump:
     background pump runs them after each publish (and every second), so subscribers see
     changes without anyone querying."""
 
-    def __init__(self, memory: Memory, pumped: bool = False) -> None:
+    def __init__(self, memory: MemoryService, pumped: bool = False) -> None:
         self.memory = memory
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()

@@ -25,7 +25,7 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
 from provmem.services.api.auth import Grant
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.services.replay.generations import ReplayError, retire_generations
 from provmem.services.replay.run import (
     MODES,
@@ -181,7 +181,7 @@ async def _serve_new_generation(state: Any) -> None:
     pipeline = state.pipeline
     old = pipeline.memory.components
     new = await build(state.settings)
-    pipeline.memory = Memory(new)
+    pipeline.memory = MemoryService(new)
     await old.vectors.close()  # release the old generation's index before it is dropped
     old.closers.extend(new.closers)  # whoever closes the served components closes both
     await retire_generations(state.settings)

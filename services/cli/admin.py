@@ -25,7 +25,7 @@ from provmem.services.cli.options import (
 
 if TYPE_CHECKING:
     from provmem.config import Settings
-    from provmem.services.memory.memory import Memory
+    from provmem.services.memory.memory import MemoryService
     from provmem.streams.erasure.audit import Residue
 
 app = typer.Typer(pretty_exceptions_show_locals=False)
@@ -195,7 +195,7 @@ def audit_erasure(
 
     settings = target.reading()
 
-    async def audited(memory: Memory) -> tuple[Residue, dict[str, list[str]]]:
+    async def audited(memory: MemoryService) -> tuple[Residue, dict[str, list[str]]]:
         eraser = eraser_for(memory.components)
         return await eraser.audit(request_id), await eraser.erased(request_id)
 

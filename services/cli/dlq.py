@@ -13,7 +13,7 @@ from provmem.services.cli.options import Target, _fail, console, shared_options
 
 if TYPE_CHECKING:
     from provmem.services.memory.dlq import DeadLetter, DeadLetters, Redriven
-    from provmem.services.memory.memory import Memory
+    from provmem.services.memory.memory import MemoryService
 
 app = typer.Typer(
     pretty_exceptions_show_locals=False,
@@ -23,7 +23,7 @@ app = typer.Typer(
 AllOpt = Annotated[bool, typer.Option("--all", help="Include letters already re-driven")]
 
 
-def _letters(memory: Memory) -> DeadLetters:
+def _letters(memory: MemoryService) -> DeadLetters:
     from provmem.services.memory.dlq import DeadLetters
 
     components = memory.components
@@ -39,7 +39,7 @@ def list_letters(
 ) -> None:
     """Dead letters, oldest first: offset, stage, origin and reason."""
 
-    async def work(memory: Memory) -> list[DeadLetter]:
+    async def work(memory: MemoryService) -> list[DeadLetter]:
         await memory.sync()
         return await _letters(memory).letters(include_redriven=include_redriven)
 
@@ -90,7 +90,7 @@ def redrive(
         _fail(f"--value-file: {value_file} is not a file")
     value = value_file.read_bytes() if value_file is not None else None
 
-    async def work(memory: Memory) -> list[Redriven]:
+    async def work(memory: MemoryService) -> list[Redriven]:
         done = await _letters(memory).redrive(offsets, value=value)
         await memory.sync()
         return done

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
     from provmem.services.memory.loaders import TurnFileError
-    from provmem.services.memory.memory import Memory
+    from provmem.services.memory.memory import MemoryService
     from provmem.services.memory.results import PublishResult
 
 STAGES = {
@@ -63,7 +63,7 @@ class Derivation:
 
 
 async def publish_all(
-    memory: Memory,
+    memory: MemoryService,
     turns: Sequence[dict[str, Any]],
     published: Callable[[int], None] | None = None,
 ) -> list[PublishResult]:
@@ -74,7 +74,7 @@ async def publish_all(
 
 
 async def _publish(
-    memory: Memory, turns: Sequence[dict[str, Any]], published: Callable[[int], None] | None
+    memory: MemoryService, turns: Sequence[dict[str, Any]], published: Callable[[int], None] | None
 ) -> list[PublishResult]:
     from provmem.services.memory.memory import MAX_BATCH
 
@@ -89,7 +89,9 @@ async def _publish(
     return results
 
 
-async def ingest_file(memory: Memory, turns: Sequence[dict[str, Any]], quiet: bool) -> Derivation:
+async def ingest_file(
+    memory: MemoryService, turns: Sequence[dict[str, Any]], quiet: bool
+) -> Derivation:
     """Publish ``turns`` and derive them, showing progress on stderr unless ``quiet``."""
     started = time.monotonic()
     before = await _ends(memory)
@@ -140,13 +142,13 @@ def _progress(quiet: bool) -> Iterator[Progress]:
         yield bar
 
 
-async def _ends(memory: Memory) -> dict[int, int]:
+async def _ends(memory: MemoryService) -> dict[int, int]:
     c = memory.components
     topic = c.names.fact_changes
     return {p: await c.log.end_offset(topic, p) for p in range(await c.log.partitions(topic))}
 
 
-async def _changes_since(memory: Memory, before: dict[int, int]) -> Counter[str]:
+async def _changes_since(memory: MemoryService, before: dict[int, int]) -> Counter[str]:
     """The ops of the fact changes written after ``before`` (per partition offsets)."""
     from provmem.core.events import FactChanged
     from provmem.streams.topics import FACT_CHANGES

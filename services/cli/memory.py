@@ -26,7 +26,7 @@ from provmem.services.cli.options import (
 if TYPE_CHECKING:
     from provmem.config import Settings
     from provmem.services.cli.ingest import Derivation
-    from provmem.services.memory.memory import Memory
+    from provmem.services.memory.memory import MemoryService
 
 app = typer.Typer(pretty_exceptions_show_locals=False)
 
@@ -39,7 +39,7 @@ def demo(data_dir: DataDirOpt = None, json_out: JsonOpt = False) -> None:
         settings = _settings("embedded", Path(tempfile.mkdtemp(prefix="provmem-demo-")), None)
     folder = settings.data_dir
 
-    async def work(memory: Memory) -> list[Any]:
+    async def work(memory: MemoryService) -> list[Any]:
         await memory.publish(demo_turns())
         await memory.sync()
         return [await memory.query(DEMO_SCOPE, q, limit=2) for q in DEMO_QUESTIONS]
@@ -141,7 +141,7 @@ def query(
     """Recall facts of a scope, each with the evidence that supports it."""
     settings = target.reading()
 
-    async def work(memory: Memory) -> Any:
+    async def work(memory: MemoryService) -> Any:
         await memory.sync()
         return await memory.query(scope, text, limit)
 
@@ -170,7 +170,7 @@ def facts(
         _show_fact(settings, scope, history, target.json)
         return
 
-    async def work(memory: Memory) -> Any:
+    async def work(memory: MemoryService) -> Any:
         await memory.sync()
         return await memory.facts(scope)
 
@@ -184,7 +184,7 @@ def facts(
 
 
 def _show_fact(settings: Settings, fact_id: str, history: bool, json_out: bool) -> None:
-    async def work(memory: Memory) -> Any:
+    async def work(memory: MemoryService) -> Any:
         await memory.sync()
         return await memory.fact(fact_id)
 
@@ -227,7 +227,7 @@ def scopes(
 
     settings = target.reading()
 
-    async def work(memory: Memory) -> list[str]:
+    async def work(memory: MemoryService) -> list[str]:
         c = memory.components
         return await scopes_on_log(c.log, [c.names.turns, c.names.fact_changes])
 

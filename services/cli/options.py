@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from provmem.config import Settings
-    from provmem.services.memory.memory import Memory
+    from provmem.services.memory.memory import MemoryService
 
 T = TypeVar("T")
 
@@ -58,11 +58,11 @@ class Target:
         never creates one, and a mistyped --data-dir is not an empty memory)."""
         return existing(self.settings())
 
-    def run(self, work: Callable[[Memory], Awaitable[T]]) -> T:
+    def run(self, work: Callable[[MemoryService], Awaitable[T]]) -> T:
         """``work`` against this target's memory (errors: one line on stderr, exit 2)."""
         return _run(self.settings(), work)
 
-    def read(self, work: Callable[[Memory], Awaitable[T]]) -> T:
+    def read(self, work: Callable[[MemoryService], Awaitable[T]]) -> T:
         """:meth:`run` for a command that only reads."""
         return _run(self.reading(), work)
 
@@ -163,13 +163,13 @@ def _fail(message: str, code: int = 2) -> NoReturn:
 
 @asynccontextmanager
 async def _memory(settings: Settings) -> Any:
-    from provmem.services.memory.memory import Memory
+    from provmem.services.memory.memory import MemoryService
     from provmem.streams.runtime.components import build
 
     components = await build(settings)
     try:
         await components.vectors.open()  # is the folder held? (below)
-        yield Memory(components)
+        yield MemoryService(components)
     finally:
         await components.close()
 
@@ -211,7 +211,7 @@ def unreachable(settings: Settings, error: Exception) -> str | None:
     return f"{name} {address}: unreachable ({str(error) or type(error).__name__})"
 
 
-def _run(settings: Settings, work: Callable[[Memory], Awaitable[T]]) -> T:
+def _run(settings: Settings, work: Callable[[MemoryService], Awaitable[T]]) -> T:
     async def main() -> T:
         async with _memory(settings) as memory:
             return await work(memory)

@@ -12,7 +12,7 @@ import typer
 from provmem.services.cli.options import Target, console, shared_options
 
 if TYPE_CHECKING:
-    from provmem.services.memory.memory import Memory
+    from provmem.services.memory.memory import MemoryService
     from provmem.services.memory.results import ActionResult, FactDetail
 
 app = typer.Typer(pretty_exceptions_show_locals=False)
@@ -25,7 +25,7 @@ ScopeOpt = Annotated[
 ]
 
 
-def _act(work: Callable[[Memory], Awaitable[ActionResult]], target: Target) -> None:
+def _act(work: Callable[[MemoryService], Awaitable[ActionResult]], target: Target) -> None:
     result = target.run(work)
     if target.json:
         typer.echo(result.model_dump_json(indent=2))
@@ -73,7 +73,7 @@ def review(
 ) -> None:
     """List the facts of a scope waiting for review, with the reason and the evidence."""
 
-    async def work(memory: Memory) -> list[FactDetail]:
+    async def work(memory: MemoryService) -> list[FactDetail]:
         await memory.sync()
         return await memory.review_queue(scope)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from provmem.core.scope import scope_prefix, within
 from provmem.services.erasure.subject import erasure_request
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.services.memory.results import ScopeErasure
 from provmem.services.replay.checksum import scopes_on_log
 
@@ -24,14 +24,14 @@ def organisation_or_project(text: str) -> str:
     return prefix
 
 
-async def subjects_in(memory: Memory, prefix: str) -> list[str]:
+async def subjects_in(memory: MemoryService, prefix: str) -> list[str]:
     """The user scopes under ``prefix`` that the log names."""
     c = memory.components
     scopes = await scopes_on_log(c.log, [c.names.turns, c.names.fact_changes])
     return [scope for scope in scopes if within(scope, prefix)]
 
 
-async def erase_scope(memory: Memory, prefix: str, reason: str = "") -> ScopeErasure:
+async def erase_scope(memory: MemoryService, prefix: str, reason: str = "") -> ScopeErasure:
     """File a subject erasure for every subject under ``prefix`` (``org`` or
     ``org/project``). Embedded: each runs at once; Kafka: their ids are queued."""
     prefix = organisation_or_project(prefix)

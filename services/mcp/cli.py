@@ -10,7 +10,7 @@ import typer
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Receive, Scope, Send
 
-    from provmem.services.mcp.server import Gate
+    from provmem.services.mcp.server import RequestAuth
     from provmem.services.sdk.facade import AsyncMemory
 
 
@@ -97,10 +97,10 @@ async def _serve_http(
     import uvicorn
 
     from provmem.services.api.auth import ApiKeys, open_key_store
-    from provmem.services.mcp.server import Gate, build_server
+    from provmem.services.mcp.server import RequestAuth, build_server
 
     store = open_key_store(settings)
-    gate = Gate(ApiKeys(store), settings.api_auth)
+    gate = RequestAuth(ApiKeys(store), settings.api_auth)
     app = KeyCheck(build_server(memory, gate, user_id).streamable_http_app(host=host), gate)
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
     typer.echo(f"provmem MCP (streamable HTTP) on http://{host}:{port}/mcp", err=True)
@@ -114,7 +114,7 @@ async def _serve_http(
 class KeyCheck:
     """Refuses HTTP requests without a usable API key (401) before MCP sees them."""
 
-    def __init__(self, app: ASGIApp, gate: Gate) -> None:
+    def __init__(self, app: ASGIApp, gate: RequestAuth) -> None:
         self.app = app
         self.gate = gate
 

@@ -77,7 +77,7 @@ UserId = Annotated[
 
 
 @dataclass
-class Gate:
+class RequestAuth:
     """Who a request is: the local user (stdio) or an API key's grant (HTTP)."""
 
     keys: ApiKeys | None = None
@@ -94,13 +94,13 @@ class Gate:
 
 
 def build_server(
-    memory: AsyncMemory, gate: Gate | None = None, user_id: str | None = None
+    memory: AsyncMemory, gate: RequestAuth | None = None, user_id: str | None = None
 ) -> MCPServer:
     """The MCP server over ``memory`` (embedded or remote); with ``user_id`` it serves
     that user alone (``user_id`` optional on every tool, another one refused)."""
     instructions = INSTRUCTIONS + (BOUND if user_id is not None else "")
     server = MCPServer("provmem", instructions=instructions, log_level="WARNING")
-    tools = Tools(memory, gate or Gate(), user_id)
+    tools = Tools(memory, gate or RequestAuth(), user_id)
     for tool in (
         tools.add_messages,
         tools.search,
@@ -137,7 +137,7 @@ class Tools:
     """The tools and resources; each checks the caller's grant (and the server's one
     user, when it has one) first."""
 
-    def __init__(self, memory: AsyncMemory, gate: Gate, user_id: str | None = None) -> None:
+    def __init__(self, memory: AsyncMemory, gate: RequestAuth, user_id: str | None = None) -> None:
         self._memory = memory
         self._gate = gate
         self._user = user_id
@@ -328,4 +328,4 @@ def _defaulted(parameter: inspect.Parameter) -> bool:
     return parameter.default is not inspect.Parameter.empty
 
 
-__all__ = ["Gate", "Tools", "build_server"]
+__all__ = ["RequestAuth", "Tools", "build_server"]

@@ -15,7 +15,7 @@ from typing import Any
 from provmem.core.events import Fact, FactStatus
 from provmem.core.ports import EvidenceSealing, EvidenceStore, FactViews, QueryEmbedder, VectorIndex
 from provmem.core.retrieval.fusion import (
-    Bundle,
+    FusedBundle,
     Lookups,
     RouteResult,
     count_tokens,
@@ -39,7 +39,7 @@ from provmem.core.retrieval.relevance import (
 )
 from provmem.core.retrieval.sufficiency import Path, QueryIntent, Routing, analyze, route
 from provmem.services.memory.results import BundleView, EvidenceItem, Recollection, RouteDiagnostic
-from provmem.services.memory.routes import ROUTE_DEPTH, Routes
+from provmem.services.memory.search_routes import ROUTE_DEPTH, Routes
 from provmem.streams.indexing import KeywordEncoder
 
 ESCALATE_TOP = 5
@@ -131,7 +131,12 @@ class Recall:
         )
 
     async def _fitting(
-        self, bundles: Sequence[Bundle], limit: int, budget: int | None, expand: bool, fit: _Fit
+        self,
+        bundles: Sequence[FusedBundle],
+        limit: int,
+        budget: int | None,
+        expand: bool,
+        fit: _Fit,
     ) -> list[BundleView]:
         """Render the best bundles, in rank order (raw turns of the assistant, system and
         tools after the rest, and only of the roles asked for), until ``limit`` fit in
@@ -199,7 +204,7 @@ class Recall:
         routes: list[RouteResult],
         found: _Found,
         wanted: int | None,
-    ) -> tuple[list[RouteResult], list[Bundle]]:
+    ) -> tuple[list[RouteResult], list[FusedBundle]]:
         """The routes (with the temporal one) and the fused bundles, best first.
 
         With ``wanted``, the facts only the fact routes found are read in fused order, twice
@@ -250,12 +255,12 @@ class Recall:
             pending = [i for i in dict.fromkeys(chained) if i not in found.requested]
 
     async def _hop(
-        self, scope_key: str, bundles: list[Bundle], vector: Sequence[float]
-    ) -> list[Bundle]:
+        self, scope_key: str, bundles: list[FusedBundle], vector: Sequence[float]
+    ) -> list[FusedBundle]:
         """Bounded multi-hop: the facts closest to the query among those about the names
         the top facts mention (an entity-scoped dense search per name)."""
         seen = {b.key for b in bundles}
-        extra: list[Bundle] = []
+        extra: list[FusedBundle] = []
         statements = [b.fact.statement for b in bundles[:ESCALATE_TOP] if b.fact]
         names = [name for statement in statements for name in _names(statement)]
         for name in dict.fromkeys(names):
@@ -265,7 +270,7 @@ class Recall:
                 fact = found.get(hit.fact_id)
                 if fact and hit.fact_id not in seen and fact.status is FactStatus.ACTIVE:
                     seen.add(hit.fact_id)
-                    extra.append(Bundle(hit.fact_id, 0.0, {"hop"}, fact))
+                    extra.append(FusedBundle(hit.fact_id, 0.0, {"hop"}, fact))
         return bundles + extra[: HOP_FACTS * HOPS]
 
     async def _similarity(self, scope_key: str, vector: Sequence[float]) -> Similarity:
@@ -276,7 +281,7 @@ class Recall:
         ]
         return similarity_of([[(h.fact_id, h.score) for h in found] for found in hits], ROUTE_DEPTH)
 
-    async def _view(self, bundle: Bundle, expand: bool, similar: Similarity) -> BundleView:
+    async def _view(self, bundle: FusedBundle, expand: bool, similar: Similarity) -> BundleView:
         items = [await self._item(e, "direct", bundle.fact) for e in bundle.evidence_ids[:QUOTES]]
         if expand:
             items += await self._context(bundle)
@@ -293,7 +298,7 @@ class Recall:
             tokens=count_tokens(text),
         )
 
-    async def _context(self, bundle: Bundle) -> list[EvidenceItem | None]:
+    async def _context(self, bundle: FusedBundle) -> list[EvidenceItem | None]:
         """Escalation: the raw turns around the bundle's evidence, as support."""
         direct = set(bundle.evidence_ids)
         items: list[EvidenceItem | None] = []
@@ -330,7 +335,7 @@ class _Fit:
     roles: frozenset[str]
     similarity: Similarity = field(default_factory=lambda: Similarity({}))
 
-    def relevant(self, bundles: Sequence[Bundle]) -> list[Bundle]:
+    def relevant(self, bundles: Sequence[FusedBundle]) -> list[FusedBundle]:
         """The bundles at or above the floor. A turn the neighbour route brought (the reply
         to a turn found, which often shares no word with the query) stands with the best
         hit it was read around."""

@@ -44,7 +44,7 @@ from provmem.infra.stores.generations import (
     PendingReplay,
     PointerState,
 )
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.services.replay.checksum import ChecksumReport, checksum_report, scopes_on_log
 from provmem.services.replay.generations import (
     ReplayError,
@@ -141,7 +141,7 @@ class Replayer:
     ) -> None:
         self._live = live
         self._settings = live.settings
-        self._settle = settle or Memory(live).settle
+        self._settle = settle or MemoryService(live).settle
         self._exclusive = exclusive or _at_once
 
     async def run(
@@ -244,7 +244,7 @@ class Replayer:
             why = "a check of chosen scopes" if pending.scopes else "switch not asked"
             await pointer.write(state.with_changes(pending=None))
             return False, f"{why}: generation {pending.target.views} checked and dropped"
-        await Memory(self._live).settle()  # what arrived since the report
+        await MemoryService(self._live).settle()  # what arrived since the report
         await work.drain()
         if pending.mode == "turns":
             await work.hand_over_fact_changes()

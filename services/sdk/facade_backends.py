@@ -23,7 +23,7 @@ from provmem.services.memory.results import (
 
 if TYPE_CHECKING:
     from provmem.config import Settings
-    from provmem.services.memory.memory import Memory as ServiceMemory
+    from provmem.services.memory.memory import MemoryService
 
 Verb = Literal["correct", "retract", "approve", "reject"]
 Start = Literal["earliest", "latest"]
@@ -63,16 +63,16 @@ class Embedded:
     """This process runs the pipeline: a read first derives what was published (here or
     by another process on the same folder), so every read sees every write before it."""
 
-    def __init__(self, memory: ServiceMemory) -> None:
+    def __init__(self, memory: MemoryService) -> None:
         self.memory = memory
         self._lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, settings: Settings) -> Embedded:
-        from provmem.services.memory.memory import Memory as ServiceMemory
+        from provmem.services.memory.memory import MemoryService
         from provmem.streams.runtime.components import build
 
-        return cls(ServiceMemory(await build(settings)))
+        return cls(MemoryService(await build(settings)))
 
     async def _catch_up(self) -> None:
         if self.memory.components.runtime.derives_in_workers:

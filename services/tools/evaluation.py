@@ -25,7 +25,7 @@ from provmem.core.events import Fact, FactChanged, FactOp, FactStatus
 from provmem.core.retrieval.fusion import count_tokens, current
 from provmem.infra.crypto.envelope import MissingDataKeyError
 from provmem.services.memory.loaders import locomo_turns
-from provmem.services.memory.memory import MAX_BATCH, Memory
+from provmem.services.memory.memory import MAX_BATCH, MemoryService
 from provmem.services.memory.results import Recollection
 from provmem.services.tools import evaluation_metrics as m
 from provmem.services.tools.evaluation_data import (
@@ -75,7 +75,7 @@ class Run:
 
 
 async def run_evaluation(
-    memory: Memory, dataset: Path, out_dir: Path, console: Console
+    memory: MemoryService, dataset: Path, out_dir: Path, console: Console
 ) -> EvaluationReport:
     """Ingest ``dataset`` (LoCoMo format), ask its questions, write the report to ``out_dir``."""
     started = time.perf_counter()
@@ -99,7 +99,9 @@ def _turn_count(sample: dict[str, Any]) -> int:
     return sum(1 for _ in locomo_turns(sample))
 
 
-async def _ingest(memory: Memory, raw: dict[str, Any], progress: Progress, task: TaskID) -> Sample:
+async def _ingest(
+    memory: MemoryService, raw: dict[str, Any], progress: Progress, task: TaskID
+) -> Sample:
     turns = list(locomo_turns(raw))
     sample = Sample(str(raw["sample_id"]), turns[0]["scope"], last_session_time(raw), turns)
     started = time.perf_counter()
@@ -115,7 +117,7 @@ async def _ingest(memory: Memory, raw: dict[str, Any], progress: Progress, task:
 
 
 async def _evaluate_sample(
-    memory: Memory,
+    memory: MemoryService,
     sample: Sample,
     asked: Sequence[Question],
     run: Run,
@@ -136,7 +138,9 @@ async def _evaluate_sample(
     run.updates.update(await _audit_updates(memory, sample, facts))
 
 
-async def _timed_query(memory: Memory, sample: Sample, text: str) -> tuple[Recollection, float]:
+async def _timed_query(
+    memory: MemoryService, sample: Sample, text: str
+) -> tuple[Recollection, float]:
     started = time.perf_counter()
     result = await memory.query(sample.scope, text, limit=LIMIT, now=sample.now)
     return result, (time.perf_counter() - started) * 1000
@@ -168,7 +172,9 @@ def _cited_by_active(facts: Any, dia_of: dict[str, str]) -> set[str]:
     }
 
 
-def _score_baselines(memory: Memory, sample: Sample, asked: Sequence[Question], run: Run) -> None:
+def _score_baselines(
+    memory: MemoryService, sample: Sample, asked: Sequence[Question], run: Run
+) -> None:
     texts = [t["text"] for t in sample.turns]
     sizes = [count_tokens(t) for t in texts]
     systems: dict[str, RawBM25 | RawDense] = {
@@ -185,7 +191,7 @@ def _score_baselines(memory: Memory, sample: Sample, asked: Sequence[Question], 
 
 
 async def _attribute(
-    memory: Memory, sample: Sample, question: Question, outcome: m.Asked
+    memory: MemoryService, sample: Sample, question: Question, outcome: m.Asked
 ) -> list[Miss]:
     """Each gold turn missing from the top k, with the first layer that lost it."""
     misses = []
@@ -209,7 +215,7 @@ async def _attribute(
     return misses
 
 
-async def _citing(memory: Memory, evidence_id: str | None, text: str) -> list[m.CitingFact]:
+async def _citing(memory: MemoryService, evidence_id: str | None, text: str) -> list[m.CitingFact]:
     views, found = memory.components.views, []
     for fact_id in await views.facts_for_evidence(evidence_id or ""):
         fact = await views.get(fact_id)
@@ -221,7 +227,7 @@ async def _citing(memory: Memory, evidence_id: str | None, text: str) -> list[m.
     return found
 
 
-def _cosine(memory: Memory, first: str, second: str) -> float:
+def _cosine(memory: MemoryService, first: str, second: str) -> float:
     a, b = memory.components.embedder.embed([first, second])
     norm = (sum(x * x for x in a) * sum(y * y for y in b)) ** 0.5
     return sum(x * y for x, y in zip(a, b, strict=True)) / norm if norm else 0.0
@@ -233,7 +239,9 @@ def _unsupported(fact: Fact) -> bool:
     return fact.status is FactStatus.NEEDS_REVIEW and not reason.startswith("tentative")
 
 
-async def _audit_store(memory: Memory, sample: Sample, facts: dict[str, Fact]) -> Counter[str]:
+async def _audit_store(
+    memory: MemoryService, sample: Sample, facts: dict[str, Fact]
+) -> Counter[str]:
     """Fact counts by status, grounded and duplicate active facts."""
     counts: Counter[str] = Counter(f"status:{f.status.value}" for f in facts.values())
     counts["facts"] = len(facts)
@@ -251,7 +259,7 @@ async def _audit_store(memory: Memory, sample: Sample, facts: dict[str, Fact]) -
     return counts
 
 
-async def _grounded(memory: Memory, fact: Fact, lengths: dict[str, int | None]) -> bool:
+async def _grounded(memory: MemoryService, fact: Fact, lengths: dict[str, int | None]) -> bool:
     for evidence_id in fact.evidence_ids:
         if evidence_id not in lengths:
             lengths[evidence_id] = await _text_length(memory, evidence_id)
@@ -261,7 +269,7 @@ async def _grounded(memory: Memory, fact: Fact, lengths: dict[str, int | None]) 
     return False
 
 
-async def _text_length(memory: Memory, evidence_id: str) -> int | None:
+async def _text_length(memory: MemoryService, evidence_id: str) -> int | None:
     turn = await memory.components.evidence.get(evidence_id)
     if turn is None:
         return None
@@ -271,7 +279,9 @@ async def _text_length(memory: Memory, evidence_id: str) -> int | None:
         return None
 
 
-async def _audit_updates(memory: Memory, sample: Sample, facts: dict[str, Fact]) -> Counter[str]:
+async def _audit_updates(
+    memory: MemoryService, sample: Sample, facts: dict[str, Fact]
+) -> Counter[str]:
     """Query each superseded fact's statement: does its successor come first?"""
     counts: Counter[str] = Counter()
     for old in (f for f in facts.values() if f.status is FactStatus.SUPERSEDED):
@@ -287,7 +297,7 @@ async def _audit_updates(memory: Memory, sample: Sample, facts: dict[str, Fact])
     return counts
 
 
-async def gate_stats(memory: Memory) -> Counter[str]:
+async def gate_stats(memory: MemoryService) -> Counter[str]:
     """Gate decisions: counted by this process's runner on the embedded runtime, read back
     from the fact-changes topic when the workers decided (Kafka)."""
     components = memory.components
@@ -324,7 +334,7 @@ def _verdict(raw: bytes | None) -> str | None:
 
 
 def _report(
-    memory: Memory,
+    memory: MemoryService,
     dataset: Path,
     samples: list[Sample],
     run: Run,

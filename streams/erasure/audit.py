@@ -22,7 +22,7 @@ from provmem.infra.log.sealed import record_keys
 from provmem.streams.erasure.fingerprints import Fingerprint, fragments_in
 from provmem.streams.erasure.ledger import AuditKeys, Recorded
 from provmem.streams.erasure.log_audit import Awaiting
-from provmem.streams.erasure.ports import ErasureDeps, Gate
+from provmem.streams.erasure.ports import ErasureDeps, GateKeeper
 from provmem.streams.erasure.residue import (
     MARKS_FIELD,
     byte_audit,
@@ -65,7 +65,7 @@ class ErasureAudit:
         texts: Sequence[str],
         prints: set[str],
         marks: dict[str, Any],
-        gate: Gate,
+        gate: GateKeeper,
     ) -> Residue:
         """Right after the cascade and the purge, with the erased texts still in hand: the
         audit's scans, bytes included (``marks``: the ledger field the audit will read; the
@@ -126,7 +126,7 @@ class ErasureAudit:
         payloads = self.deps.capabilities.payloads
         return payloads is not None and await payloads.payload(item_id) is not None
 
-    async def _gate_residue(self, gate: Gate, scope_key: str, erased_ids: list[str]) -> int:
+    async def _gate_residue(self, gate: GateKeeper, scope_key: str, erased_ids: list[str]) -> int:
         store = gate.deriver.gate
         keys = store.seen_keys(scope_key, erased_ids)
         seen = sum([await gate.state.load(k) is not None for k in keys])

@@ -29,7 +29,7 @@ from provmem.infra.log.record_keys import RecordKeys
 from provmem.infra.log.sealed import raw_log, record_keys
 from provmem.streams.erasure.journal import Journal
 from provmem.streams.erasure.log_compaction import CryptoCompaction
-from provmem.streams.erasure.ports import ErasureDeps, Gate
+from provmem.streams.erasure.ports import ErasureDeps, GateKeeper
 from provmem.streams.gate_store import FactVersion
 from provmem.streams.outcome import Outgoing
 from provmem.streams.runner import send_all
@@ -120,7 +120,7 @@ class Erasing:
 class Cascade:
     """Runs the destructive steps against one runtime's stores and the scope's gate."""
 
-    def __init__(self, deps: ErasureDeps, gate: Gate) -> None:
+    def __init__(self, deps: ErasureDeps, gate: GateKeeper) -> None:
         self.deps = deps
         self.gate = gate
 

@@ -97,7 +97,7 @@ class ErasureUnavailableError(RuntimeError):
 
 
 @dataclass(frozen=True)
-class Gate:
+class GateKeeper:
     """Where a scope's gate state lives: the store and the deriver that keeps it."""
 
     state: StateStore
@@ -141,13 +141,13 @@ class ErasureDeps:
     before_receipt: Callable[[], None] = _no_fault
     capabilities: Capabilities = field(default_factory=Capabilities)
 
-    def gate(self) -> Gate | None:
+    def gate(self) -> GateKeeper | None:
         """The gate state, where it lives in this process."""
         if self.state is None or self.deriver is None:
             return None
-        return Gate(self.state, self.deriver)
+        return GateKeeper(self.state, self.deriver)
 
-    def gate_here(self) -> Gate:
+    def gate_here(self) -> GateKeeper:
         gate = self.gate()
         if gate is None:
             raise ErasureUnavailableError(

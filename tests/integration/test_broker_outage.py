@@ -11,7 +11,7 @@ import pytest
 from provmem.config import Settings
 from provmem.infra.log.kafka import BrokerUnavailableError
 from provmem.infra.log.sealed import record_keys
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.streams.runtime.components import build
 from tests.harness import said
 from tests.support.tansu import TansuBroker, free_port
@@ -26,7 +26,7 @@ async def test_publishing_during_an_outage_fails_clearly_and_can_be_retried(
         update={"broker_url": broker.bootstrap, "broker_request_timeout_s": 3}
     )
     components = await build(settings)
-    memory = Memory(components)
+    memory = MemoryService(components)
     try:
         (first,) = await memory.publish([said("t1", "I live in Paris.")])
         assert first.status == "accepted"

@@ -25,7 +25,7 @@ from provmem.core.capture import TurnInput, turn_evidence_id
 from provmem.core.events import Fact
 from provmem.infra.crypto.envelope import DEPLOYMENT_KEY_ID
 from provmem.services.erasure.subject import eraser_for, erasure_request
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.streams.runtime.components import build
 from tests.harness import SCOPE, Runtime, said
 
@@ -63,7 +63,7 @@ async def _fresh_replay(scope: str, turns: list[dict[str, object]]) -> list[dict
     """The views a fresh embedded replay of ``turns`` derives."""
     with tempfile.TemporaryDirectory() as folder:
         components = await build(Settings(data_dir=Path(folder), partitions=2))
-        memory = Memory(components)
+        memory = MemoryService(components)
         await memory.publish(turns)
         await memory.sync()
         view = _view(await memory.facts(scope))
@@ -131,7 +131,7 @@ async def test_erasure_equals_a_fresh_replay_kafka(
 def test_subject_erasure_destroys_the_data_key(tmp_path: Path) -> None:
     async def scenario() -> None:
         components = await build(Settings(data_dir=tmp_path, partitions=2))
-        memory = Memory(components)
+        memory = MemoryService(components)
         await memory.publish([said("t1", "I live in Paris.")])
         await memory.sync()
         receipt = await eraser_for(components).erase(erasure_request(SCOPE, [], None, True))

@@ -17,7 +17,7 @@ from provmem.core.capture import TurnInput, turn_evidence_id
 from provmem.core.scope import Scope, partition_for
 from provmem.infra.log.record_keys import is_keyed
 from provmem.services.erasure.subject import eraser_for, erasure_request
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.streams.runtime.components import build
 from tests.harness import SCOPE, Runtime, said
 
@@ -49,7 +49,7 @@ def _tombstones(log_db: Path) -> int:
 
 async def _facts(folder: Path, turns: list[dict[str, object]]) -> list[dict[str, object]]:
     components = await build(Settings(data_dir=folder, partitions=2))
-    memory = Memory(components)
+    memory = MemoryService(components)
     await memory.publish(turns)
     await memory.sync()
     facts = sorted(
@@ -89,7 +89,7 @@ async def test_a_killed_cascade_completes_after_restart(tmp_path: Path) -> None:
     receipt = await eraser.erase(request)
     assert receipt.residue_found == 0 and receipt.evidence_erased == len(chosen)
     assert (await eraser.audit(request.request_id)).total == 0
-    memory = Memory(components)
+    memory = MemoryService(components)
     after = sorted(
         (f.model_dump(exclude={"version"}) for f in await memory.facts(SCOPE)),
         key=lambda f: str(f["fact_id"]),

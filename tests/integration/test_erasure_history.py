@@ -10,7 +10,7 @@ from pathlib import Path
 from provmem.config import Settings
 from provmem.core.events import Fact
 from provmem.services.erasure.subject import erasure_request
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.streams.runtime.components import build
 from tests.harness import SCOPE, said
 
@@ -22,7 +22,7 @@ def _versions(history: tuple[Fact, ...]) -> list[dict[str, object]]:
 
 
 async def _histories(folder: Path, turns: list[dict[str, object]], erase: int | None) -> object:
-    memory = Memory(await build(Settings(data_dir=folder, partitions=2)))
+    memory = MemoryService(await build(Settings(data_dir=folder, partitions=2)))
     try:
         published = await memory.publish(turns)
         await memory.sync()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from provmem.config import Settings
 from provmem.services.erasure.subject import erasure_request
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.streams.erasure.ledger import LEDGER
 from provmem.streams.runtime.components import build
 from tests.harness import SCOPE, said
@@ -27,8 +27,10 @@ TURNS = [
 ]
 
 
-async def _published(folder: Path) -> Memory:
-    memory = Memory(await build(Settings(data_dir=folder, partitions=2, master_key=MASTER_KEY)))
+async def _published(folder: Path) -> MemoryService:
+    memory = MemoryService(
+        await build(Settings(data_dir=folder, partitions=2, master_key=MASTER_KEY))
+    )
     await memory.publish(TURNS)
     await memory.sync()
     return memory
@@ -56,7 +58,9 @@ async def test_a_subject_erasure_killed_before_its_receipt_resumes_to_the_right_
     killed = subprocess.run([*command, "--data-dir", str(live)], env=env, check=False)
     assert killed.returncode == -9  # everything erased, no receipt written
 
-    memory = Memory(await build(Settings(data_dir=live, partitions=2, master_key=MASTER_KEY)))
+    memory = MemoryService(
+        await build(Settings(data_dir=live, partitions=2, master_key=MASTER_KEY))
+    )
     try:
         await memory.sync()  # the request is still unhandled on its topic: it resumes
         receipt = await memory.erasure_receipt(request.request_id)

@@ -20,7 +20,7 @@ from provmem.infra.crypto.envelope import (
     rotate_master_key,
 )
 from provmem.infra.log.sealed import record_keys
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.streams.runtime.components import build
 from tests.conftest import REDIS_URL
 from tests.harness import SCOPE, Runtime, said
@@ -78,7 +78,7 @@ async def test_concurrent_duplicate_publishes_record_one_evidence(runtime: Runti
     try:
         batches = await asyncio.gather(
             *[
-                Memory(c).publish(
+                MemoryService(c).publish(
                     [said("t1", "I moved to Lisbon."), said("t1", "I moved to Lisbon.")]
                 )
                 for c in clients

@@ -15,7 +15,7 @@ import pytest
 import redis
 
 from provmem.config import Settings
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.services.replay.run import ReplayPlan, replay
 from provmem.streams.runtime.components import build
 from tests.harness import SCOPE, said
@@ -77,7 +77,7 @@ def _turns(texts: list[str], first_minute: int) -> list[dict[str, Any]]:
     ]
 
 
-async def _caught_up(memory: Memory, worker: WorkerProcess, facts: int) -> None:
+async def _caught_up(memory: MemoryService, worker: WorkerProcess, facts: int) -> None:
     deadline = time.monotonic() + DEADLINE_S
     while not (await memory.workers_caught_up() and len(await memory.facts(SCOPE)) >= facts):
         if not worker.alive or time.monotonic() > deadline:
@@ -85,7 +85,7 @@ async def _caught_up(memory: Memory, worker: WorkerProcess, facts: int) -> None:
         await asyncio.sleep(0.3)
 
 
-async def _state(memory: Memory) -> tuple[list[dict[str, Any]], list[str]]:
+async def _state(memory: MemoryService) -> tuple[list[dict[str, Any]], list[str]]:
     facts = sorted((f.model_dump(mode="json") for f in await memory.facts(SCOPE)), key=str)
     quotes = []
     for fact in await memory.facts(SCOPE):
@@ -97,7 +97,7 @@ async def _state(memory: Memory) -> tuple[list[dict[str, Any]], list[str]]:
 async def _clean_run(settings: Settings) -> tuple[list[dict[str, Any]], list[str]]:
     components = await build(settings)
     try:
-        memory = Memory(components)
+        memory = MemoryService(components)
         await memory.publish(_turns(BEFORE, 0) + _turns(AFTER, 10))
         await memory.sync()
         return await _state(memory)
@@ -110,7 +110,7 @@ async def test_views_are_rebuilt_from_the_log_after_redis_restarts_empty(
 ) -> None:
     settings = kafka_settings.model_copy(update={"redis_url": own_redis.url})
     components = await build(settings)
-    memory = Memory(components)
+    memory = MemoryService(components)
     worker = WorkerProcess(settings, tmp_path / "worker.log").start()
     try:
         await worker.ready()
@@ -126,7 +126,7 @@ async def test_views_are_rebuilt_from_the_log_after_redis_restarts_empty(
         assert result.switched
         await components.close()
         components = await build(settings)  # a process started after the recovery
-        memory = Memory(components)
+        memory = MemoryService(components)
         assert await _state(memory) == before  # views and readable evidence are back
 
         await memory.publish(_turns(AFTER, 10))

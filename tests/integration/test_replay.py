@@ -236,11 +236,11 @@ async def test_after_a_switch_the_lag_is_read_from_the_live_generation_s_groups(
 ) -> None:
     """Caught-up checks and the /metrics lag follow the consumer groups a switch moves to."""
     from provmem.services.api.metrics import ApiMetrics
-    from provmem.services.memory.memory import Memory
+    from provmem.services.memory.memory import MemoryService
 
     first = await build(embedded_settings)
     try:
-        memory = Memory(first)
+        memory = MemoryService(first)
         await memory.publish([said("t1", "I live in Paris.", 0)])
         await memory.sync()
         assert (await Replayer(first).run(ReplayPlan("turns"))).switched
@@ -248,7 +248,7 @@ async def test_after_a_switch_the_lag_is_read_from_the_live_generation_s_groups(
         await first.close()
     after = await build(embedded_settings)
     try:
-        memory = Memory(after)
+        memory = MemoryService(after)
         await memory.publish([said("t2", "I work at Acme as a nurse.", 1)])
         await memory.sync()
         groups = after.pipeline_groups()

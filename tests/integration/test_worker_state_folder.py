@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from provmem.config import Settings
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.streams.runtime.components import build
 from provmem.streams.topics import GATE_TABLE
 from tests.harness import SCOPE, said
@@ -20,7 +20,7 @@ DEADLINE_S = 120.0
 FACTS = ["I live in Paris.", "I work at Acme.", "I love hiking."]
 
 
-async def _caught_up(memory: Memory, worker: WorkerProcess) -> None:
+async def _caught_up(memory: MemoryService, worker: WorkerProcess) -> None:
     deadline = time.monotonic() + DEADLINE_S
     while not await memory.workers_caught_up():
         if not worker.alive or time.monotonic() > deadline:
@@ -36,7 +36,7 @@ async def test_a_worker_restarted_on_its_state_folder_keeps_the_gate_state(
     kafka_settings: Settings, tmp_path: Path
 ) -> None:
     components = await build(kafka_settings)
-    memory = Memory(components)
+    memory = MemoryService(components)
     folder = kafka_settings.data_dir / "faust" / f"{socket.gethostname()}-0"
     worker = WorkerProcess(kafka_settings, tmp_path / "worker.log").start()
     try:

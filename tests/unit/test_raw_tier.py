@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from provmem.core.events import FactStatus
 from provmem.core.retrieval.fusion import (
-    Bundle,
+    FusedBundle,
     Lookups,
     RouteResult,
     guaranteed_raw_hits,
@@ -99,7 +99,7 @@ def test_conflicting_facts_are_returned_together_and_marked() -> None:
     other = _fact("f2", "Alice likes tea.")
     doing = _fact("f3", "Alice writes the homepage route with Flask.", conflicts_with=("f1",))
     facts = {"f1": never, "f2": other, "f3": doing}
-    bundles = [Bundle("f1", 0.3, {"x"}, never), Bundle("f2", 0.2, {"x"}, other)]
+    bundles = [FusedBundle("f1", 0.3, {"x"}, never), FusedBundle("f2", 0.2, {"x"}, other)]
     paired = pair_conflicts(bundles, facts)
     assert [b.key for b in paired] == ["f1", "f3", "f2"]
     assert paired[0].conflicts == ["f3"] and paired[1].conflicts == ["f1"]
@@ -112,7 +112,7 @@ def test_a_conflicting_fact_ranked_lower_moves_up_beside_its_partner() -> None:
         _fact("f2", "Alice likes tea."),
         _fact("f3", "Alice writes routes.", conflicts_with=("f1",)),
     )
-    bundles = [Bundle(f.fact_id, 1.0 - i / 10, {"x"}, f) for i, f in enumerate((a, b, c))]
+    bundles = [FusedBundle(f.fact_id, 1.0 - i / 10, {"x"}, f) for i, f in enumerate((a, b, c))]
     paired = pair_conflicts(bundles, {"f1": a, "f2": b, "f3": c})
     assert [x.key for x in paired] == ["f1", "f3", "f2"]
 

@@ -1,5 +1,5 @@
 """Recall's search routes over a small in-memory index: which forms of a query each route
-searches, and over what (services/memory/routes.py)."""
+searches, and over what (services/memory/search_routes.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any, cast
 from provmem.core.ports import SparseVector, VectorHit
 from provmem.core.retrieval.sufficiency import analyze
 from provmem.infra.models.sparse import BM25Encoder
-from provmem.services.memory.routes import Routes, asked_slots
+from provmem.services.memory.search_routes import Routes, asked_slots
 
 NOW = datetime(2026, 5, 8, tzinfo=UTC)
 SCOPE = "t/alice"
