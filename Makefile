@@ -22,7 +22,7 @@ lint: $(STAMP)  ## ruff, mypy --strict on the whole package, import contracts, s
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m tests.support.package_tree build/tree
 	cd build/tree && ../../$(BIN)/mypy --strict --follow-imports=silent --config-file ../../pyproject.toml provmem
-	cd build/tree && PYTHONPATH=. ../../$(BIN)/lint-imports --config ../../pyproject.toml
+	cd build/tree && PYTHONPATH=. ../../$(BIN)/lint-imports ../../pyproject.toml
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/test_architecture.py
 	$(BIN)/python -m provmem.schemas --check
 
