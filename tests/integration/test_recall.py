@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from provmem.config import Settings
 from provmem.core.events import Fact, FactOp
@@ -25,10 +26,15 @@ def module_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("recall")
 
 
-@pytest.fixture
-async def memory_runtime(tmp_path: Path) -> AsyncIterator[Runtime]:
-    settings = Settings(data_dir=tmp_path / "d", partitions=2)
-    runtime = await Runtime(settings, tmp_path).start()
+#: The route tests only query what ``memory_runtime`` derived, so one runtime serves them all;
+#: they run in the event loop of the module, where that runtime lives.
+SHARED = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def memory_runtime(module_dir: Path) -> AsyncIterator[Runtime]:
+    settings = Settings(data_dir=module_dir / "d", partitions=2)
+    runtime = await Runtime(settings, module_dir).start()
     await runtime.memory.publish(
         [
             said("t1", "I live in Paris.", 0),
@@ -53,24 +59,28 @@ def _top_statement(result: Recollection) -> str:
     return result.bundles[0].fact.statement if result.bundles[0].fact else ""
 
 
+@SHARED
 async def test_dense_route_finds_meaning(memory_runtime: Runtime) -> None:
     result = await memory_runtime.memory.query(SCOPE, "What pet does she have?", now=NOW)
     assert "greyhound" in _top_statement(result)
     assert "dense_facts" in result.bundles[0].routes
 
 
+@SHARED
 async def test_keyword_route_finds_rare_terms(memory_runtime: Runtime) -> None:
     result = await memory_runtime.memory.query(SCOPE, "Dune", now=NOW)
     assert "Dune" in _top_statement(result)
     assert "bm25_facts" in result.bundles[0].routes
 
 
+@SHARED
 async def test_entity_route_uses_names_in_the_query(memory_runtime: Runtime) -> None:
     result = await memory_runtime.memory.query(SCOPE, "What did Priya suggest?", now=NOW)
     assert _routes(result)["entity"] >= 1
     assert "Priya" in _top_statement(result)
 
 
+@SHARED
 async def test_slot_route_and_supersession_aware_ranking(memory_runtime: Runtime) -> None:
     result = await memory_runtime.memory.query(SCOPE, "Where does Alice live?", now=NOW)
     assert "slot" in _routes(result)
@@ -81,6 +91,7 @@ async def test_slot_route_and_supersession_aware_ranking(memory_runtime: Runtime
     assert "Alice lives in Paris." not in statements
 
 
+@SHARED
 async def test_temporal_route_resolves_relative_time(memory_runtime: Runtime) -> None:
     result = await memory_runtime.memory.query(SCOPE, "What happened two weeks ago?", now=NOW)
     assert _routes(result).get("temporal", 0) >= 1
@@ -89,6 +100,7 @@ async def test_temporal_route_resolves_relative_time(memory_runtime: Runtime) ->
     assert [r.route for r in asked.routes].count("temporal") == 1
 
 
+@SHARED
 async def test_raw_evidence_route_reaches_turns_without_facts(memory_runtime: Runtime) -> None:
     result = await memory_runtime.memory.query(SCOPE, "lol", now=NOW)
     raw = [b for b in result.bundles if b.fact is None]
@@ -96,6 +108,7 @@ async def test_raw_evidence_route_reaches_turns_without_facts(memory_runtime: Ru
     assert raw[0].evidence[0].source_turn_id == "t6"
 
 
+@SHARED
 async def test_budget_bounds_the_context(memory_runtime: Runtime) -> None:
     full = await memory_runtime.memory.query(SCOPE, "Tell me about Alice", now=NOW, limit=10)
     small = await memory_runtime.memory.query(
@@ -105,6 +118,7 @@ async def test_budget_bounds_the_context(memory_runtime: Runtime) -> None:
     assert [b.tokens for b in small.bundles] and len(small.bundles) < len(full.bundles)
 
 
+@SHARED
 async def test_router_escalates_for_missing_values_and_reads_neighbours(
     memory_runtime: Runtime,
 ) -> None:
@@ -116,6 +130,7 @@ async def test_router_escalates_for_missing_values_and_reads_neighbours(
     assert answer.path in ("ANSWER", "ESCALATE") and answer.bundles
 
 
+@SHARED
 async def test_query_vectors_match_batch_vectors(memory_runtime: Runtime) -> None:
     """Queries take the int8 variant of the model (infra/models/query_model.py): close to the
     document path's vector of the same text, not equal (tests/integration/test_query_model)."""
@@ -127,6 +142,7 @@ async def test_query_vectors_match_batch_vectors(memory_runtime: Runtime) -> Non
     assert not embedder.cached("I moved to Berlin.")  # evidence documents stay out of the cache
 
 
+@SHARED
 async def test_raw_evidence_is_found_by_who_said_it(memory_runtime: Runtime) -> None:
     """Her turns are searched as hers (the spoken route), not by her name as a word."""
     result = await memory_runtime.memory.query(SCOPE, "What did Alice laugh about?", now=NOW)
