@@ -348,11 +348,22 @@ def audited(settings: Settings, request_id: str) -> dict[str, Any]:
     return audit
 
 
-async def test_no_planted_word_is_readable_at_rest_while_the_api_runs(live_api: LiveApi) -> None:
+async def test_planted_words_are_unreadable_at_rest_and_erasures_leave_no_byte_of_them(
+    live_api: LiveApi,
+) -> None:
+    """One API (and worker) per runtime, published to once, serves both findings: R3 is
+    checked on what the publishing left, then R1, R1b and R2 on what the erasures left."""
+    ids = await published(live_api)
+    await _nothing_readable_after_publishing(live_api, ids)
+    await _erasures_leave_no_byte(live_api, ids)
+
+
+async def _nothing_readable_after_publishing(live_api: LiveApi, ids: list[str]) -> None:
     """R3: after publishing, none of the turns' distinctive words, numbers or speaker
     names is readable in any file, Redis or the log (on 96a0921: views.db, the vector
-    payloads and the fact-changes topic held them)."""
-    ids = await published(live_api)
+    payloads and the fact-changes topic held them). R3b (embedded): no file holds the
+    unkeyed BM25 term id of a planted word (on 96a0921 the vector files held each one, so a
+    reader could test words)."""
     words = marks(w for s in SAID for w in s.planted)
     hits = await residue(live_api, words, set())
     assert not hits, by_place(hits)
@@ -363,23 +374,15 @@ async def test_no_planted_word_is_readable_at_rest_while_the_api_runs(live_api: 
         assert len(turns) >= len(ids) and all(is_keyed(key) for key in turns)  # keyed ids
         assert not [key for _, key, _ in records if found_in(key, marks(ids))]
         assert list(redis_values(live_api.settings))
+    else:
+        long_words = [w for w in words if w.isalpha() and len(w) > 8]
+        assert not term_ids_at_rest(live_api.settings.data_dir, long_words)
     assert live_api.process.poll() is None
 
 
-async def test_no_word_can_be_tested_by_its_term_id(embedded_api: LiveApi) -> None:
-    """R3b: no file holds the unkeyed BM25 term id of a planted word (on 96a0921 the
-    vector files held each one, so a reader could test words)."""
-    await published(embedded_api)
-    words = [w for s in SAID for w in marks(s.planted) if w.isalpha() and len(w) > 8]
-    assert not term_ids_at_rest(embedded_api.settings.data_dir, words)
-
-
-async def test_erasures_over_a_live_api_leave_no_byte_of_what_they_erased(
-    live_api: LiveApi,
-) -> None:
+async def _erasures_leave_no_byte(live_api: LiveApi, ids: list[str]) -> None:
     """R1, R1b, R2: a subject, a session and one evidence item erased over HTTP while the
     API process holds the files: no byte of them anywhere, and the audit agrees."""
-    ids = await published(live_api)
     erased = {i for i, s in zip(ids, SAID, strict=True) if s.erased}
     gone = await fact_ids(live_api, erased)
     assert len(gone) >= 3, gone  # each erased turn supported a fact of its own
