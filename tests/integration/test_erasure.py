@@ -90,6 +90,9 @@ async def _scenario(runtime: Runtime, example: dict[str, list[object] | bool]) -
     assert await runtime.erase(request) == receipt  # idempotent
     erased = set(ids) if subject else set(chosen)
     kept = [t for t, i in zip(turns, ids, strict=True) if i not in erased]
+    # what the erasure re-derived from the kept evidence reaches the views through the
+    # workers on Kafka: after the receipt, not before it
+    await runtime.settle(runtime.caught_up)
     assert _view(await runtime.memory.facts(scope)) == await _fresh_replay(scope, kept)
 
 
