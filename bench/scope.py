@@ -103,6 +103,7 @@ def embed_seconds(embedder: MiniLMEmbedder, texts: Sequence[str]) -> float:
 async def run(
     sizes: Sequence[int], window_turns: int, seed: int, folder: Path, profile: Path | None
 ) -> list[Window]:
+    """Each size's window, printed as it is measured (a large size takes a while)."""
     feed, embedder, found = Feed(seed), MiniLMEmbedder(cache_size=0), []
     embedder.embed_transient(["warm up"])
     published = 0
@@ -124,6 +125,7 @@ async def run(
             embed = embed_seconds(embedder, [t["text"] for t in turns])
             n = len(turns)
             found.append(Window(size, facts, 1000 * seconds / n, 1000 * embed / n))
+            print(report(found).splitlines()[-1], flush=True)
     return found
 
 
@@ -150,7 +152,7 @@ def main() -> None:
     sizes = [int(s) for s in args.sizes.split(",")]
     with tempfile.TemporaryDirectory(prefix="provmem-bench-scope-") as folder:
         windows = asyncio.run(run(sizes, args.window, args.seed, Path(folder), args.profile))
-    print(report(windows))
+    print(f"\n{report(windows)}")
 
 
 if __name__ == "__main__":

@@ -1,11 +1,17 @@
 """Persist the gate's per-scope memory in a StateStore, one record per fact.
 
-Keys: ``gate|<scope>|index`` holds the revision and the ids of every fact the
-scope has; ``gate|<scope>|fact|<id>`` holds a fact, its vector (float32) and, for an open
-reading, its attribute phrase with the vectors of its parts (float16: they are compared,
-never searched); the record is sealed like the fact (infra/crypto/sealing.py);
-``gate|<scope>|seen|<evidence id>`` marks a turn the gate has handled. A cache
-keeps the decoded memory of recent scopes while its revision matches. An erasure of a
+Keys: ``gate|<scope>|index`` holds the revision and how many facts the scope has;
+``gate|<scope>|ids|<n>|index`` holds the ids of its facts ``n*PAGE`` to ``(n+1)*PAGE``
+(in the order the scope first knew them; sealed like an index: infra/crypto/sealing.py);
+``gate|<scope>|fact|<id>`` holds a fact, its vector (float32), its place in the active
+order and its distance to its nearest other active fact, and, for an open reading, its
+attribute phrase with the vectors of its parts (float16: they are compared, never
+searched); the record is sealed like the fact; ``gate|<scope>|seen|<evidence id>`` marks
+a turn the gate has handled. A turn writes the records of the facts it touched (put, or
+given a lower distance), the last page of ids if it added facts, and the small index:
+never the whole scope. An index of the earlier form (every id, the active order and the
+distances in one record) is still read; the next turn rewrites the scope in this form.
+A cache keeps the decoded memory of recent scopes while its revision matches. An erasure of a
 whole scope reads only the facts' versions (:meth:`GateStore.versions`, no vectors, no
 validation) and empties the scope (:meth:`GateStore.clear`). A ``namespace``
 (``gN/``, see infra/stores/generations.py) prefixes every key of a replay's generation.
@@ -14,6 +20,7 @@ validation) and empties the scope (:meth:`GateStore.clear`). A ``namespace``
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -28,6 +35,8 @@ from provmem.core.ports import BulkStateStore
 from provmem.core.scope import Scope
 
 CACHE_SCOPES = 256
+PAGE = 128  # fact ids per page of the scope's id list
+FORMAT = 2  # the index's form: 1 (no "format") listed every id, the order and distances
 _Fields = tuple[int, str]  # a fact record's version and scope (JSON text)
 BULK_READ_FROM = 64  # facts in a scope from which a cold load reads them in one query
 
@@ -50,6 +59,7 @@ class GateStore:
         self._state = state
         self.namespace = namespace
         self._cache: OrderedDict[str, tuple[int, ScopeMemory]] = OrderedDict()
+        self._earlier_form: set[str] = set()  # scopes loaded from an index of form 1
 
     def _key(self, scope_key: str, *parts: str) -> str:
         return self.namespace + _key(scope_key, *parts)
@@ -62,24 +72,42 @@ class GateStore:
 
     async def load(self, scope_key: str, pending: Mapping[str, bytes]) -> tuple[int, ScopeMemory]:
         """The scope's memory and its revision (0 and empty for a new scope)."""
-        raw = await self._read(self._key(scope_key, "index"), pending)
-        index: dict[str, Any] = json.loads(raw) if raw else {"revision": 0, "facts": []}
+        index = await self._index(scope_key, pending)
         cached = self._cache.get(scope_key)
         if cached is not None and cached[0] == index["revision"]:
             self._cache.move_to_end(scope_key)
             return cached
-        records = await self._fact_records(scope_key, index["facts"], pending)
-        decoded = [
-            _entry(fact_id, raw) for fact_id, raw in zip(index["facts"], records, strict=True)
-        ]
-        entries = [(fact, vector) for fact, vector, _ in decoded]
-        attributes = {fact.fact_id: found for fact, _, found in decoded if found is not None}
-        memory = ScopeMemory.restore(
-            entries, index.get("active", []), index.get("distances", {}), attributes
-        )
+        fact_ids = await self._ids(scope_key, index, pending)
+        records = await self._fact_records(scope_key, fact_ids, pending)
+        decoded = [_entry(fact_id, raw) for fact_id, raw in zip(fact_ids, records, strict=True)]
+        memory = _restored(decoded, index)
+        if index.get("format") != FORMAT and fact_ids:
+            self._earlier_form.add(scope_key)
         loaded = (int(index["revision"]), memory)
         self._remember(scope_key, loaded)
         return loaded
+
+    async def _index(self, scope_key: str, pending: Mapping[str, bytes]) -> dict[str, Any]:
+        raw = await self._read(self._key(scope_key, "index"), pending)
+        found: dict[str, Any] = json.loads(raw) if raw else {"revision": 0, "facts": []}
+        return found
+
+    async def _ids(
+        self, scope_key: str, index: Mapping[str, Any], pending: Mapping[str, bytes]
+    ) -> list[str]:
+        """The scope's fact ids: from its pages, or from an index of the earlier form."""
+        if index.get("format") != FORMAT:
+            return list(index["facts"])
+        ids: list[str] = []
+        for page in range(_pages(int(index["count"]))):
+            raw = await self._read(self._page_key(scope_key, page), pending)
+            if raw is None:
+                raise LookupError(f"gate state of {scope_key}: id page {page} is missing")
+            ids.extend(json.loads(raw)["facts"])
+        return ids
+
+    def _page_key(self, scope_key: str, page: int) -> str:
+        return self._key(scope_key, "ids", str(page), "index")
 
     async def _fact_records(
         self, scope_key: str, fact_ids: list[str], pending: Mapping[str, bytes]
@@ -94,14 +122,14 @@ class GateStore:
     async def versions(self, scope_key: str) -> tuple[int, list[FactVersion]]:
         """The scope's revision and its facts' versions, without decoding vectors or
         validating facts (from the cached memory when it is current)."""
-        raw = await self._state.load(self._key(scope_key, "index"))
-        index: dict[str, Any] = json.loads(raw) if raw else {"revision": 0, "facts": []}
+        index = await self._index(scope_key, {})
         revision = int(index["revision"])
         cached = self._cache.get(scope_key)
         if cached is not None and cached[0] == revision:
             facts = cached[1].facts.values()
             return revision, [FactVersion(f.fact_id, f.scope, f.version) for f in facts]
-        return revision, _versions(index["facts"], await self._fields(scope_key, index["facts"]))
+        fact_ids = await self._ids(scope_key, index, {})
+        return revision, _versions(fact_ids, await self._fields(scope_key, fact_ids))
 
     async def _fields(self, scope_key: str, fact_ids: list[str]) -> list[_Fields | None]:
         """Each fact record's version and scope (JSON text), extracted by the store (the
@@ -113,11 +141,14 @@ class GateStore:
     async def clear(
         self, scope_key: str, revision: int, fact_ids: list[str], erased_evidence: list[str]
     ) -> None:
-        """Empty the scope's memory (every fact erased): drop its fact records and the
-        erased turns' ``seen`` marks, then save an empty index at the next revision."""
+        """Empty the scope's memory (every fact erased): drop its fact records, pages of
+        ids and the erased turns' ``seen`` marks, then save an empty index at the next
+        revision."""
         stale = self.fact_keys(scope_key, fact_ids) + self.seen_keys(scope_key, erased_evidence)
-        index = {"revision": revision + 1, "facts": [], "active": [], "distances": {}}
-        await self._replace(stale, {self._key(scope_key, "index"): json.dumps(index).encode()})
+        stale += [self._page_key(scope_key, page) for page in range(_pages(len(fact_ids)))]
+        index = _index_record(revision + 1, 0)
+        await self._replace(stale, {self._key(scope_key, "index"): index})
+        self._earlier_form.discard(scope_key)
         self._remember(scope_key, (revision + 1, ScopeMemory()))
 
     def dump(
@@ -128,22 +159,38 @@ class GateStore:
         after: ScopeMemory,
         evidence_id: str,
     ) -> dict[str, bytes]:
-        """The records to save for one handled turn; the cache moves to the new revision."""
+        """The records to save for one handled turn (those of the facts it touched, the
+        last page of ids if it added facts, the index); the cache moves to the new
+        revision. A memory not descended from ``before``, or one read from an index of
+        the earlier form, is written whole."""
         writes = {self._key(scope_key, "seen", evidence_id): b"1"}
-        for fact_id, fact in after.facts.items():
-            if before.facts.get(fact_id) is not fact:
-                writes[self._key(scope_key, "fact", fact_id)] = _encode(
-                    fact, after.vectors[fact_id], after.attributes.get(fact_id)
-                )
-        index = {
-            "revision": revision + 1,
-            "facts": sorted(after.facts),
-            "active": list(after.active),
-            "distances": dict(after.nearest_distance),
-        }
-        writes[self._key(scope_key, "index")] = json.dumps(index).encode()
+        whole = scope_key in self._earlier_form
+        touched = list(after.facts) if whole else after.changed_since(before)
+        known = len(before.facts) if touched is not None and not whole else 0
+        for fact_id in _differing(before, after) if touched is None else touched:
+            writes[self._key(scope_key, "fact", fact_id)] = _encode(
+                after.facts[fact_id],
+                after.vectors[fact_id],
+                after.attributes.get(fact_id),
+                after.row_state(fact_id),
+            )
+        if known == 0 or len(after.facts) > known:
+            writes.update(self._pages_from(scope_key, after, known))
+        writes[self._key(scope_key, "index")] = _index_record(revision + 1, len(after.facts))
+        self._earlier_form.discard(scope_key)
         self._remember(scope_key, (revision + 1, after))
         return writes
+
+    def _pages_from(self, scope_key: str, memory: ScopeMemory, known: int) -> dict[str, bytes]:
+        """The pages of ids from the one holding fact number ``known`` to the last."""
+        first = known // PAGE
+        ids = list(itertools.islice(memory.facts, first * PAGE, None))
+        return {
+            self._page_key(scope_key, first + n): json.dumps(
+                {"facts": ids[n * PAGE : (n + 1) * PAGE]}
+            ).encode()
+            for n in range(_pages(len(ids)))
+        }
 
     async def replace(
         self,
@@ -156,6 +203,9 @@ class GateStore:
         """Swap in a rebuilt memory: drop what it no longer has, write what changed."""
         gone = sorted(set(before.facts) - set(after.facts))
         stale = self.fact_keys(scope_key, gone) + self.seen_keys(scope_key, erased_evidence)
+        old_pages = range(_pages(len(after.facts)), _pages(len(before.facts)))
+        stale += [self._page_key(scope_key, page) for page in old_pages]
+        self._earlier_form.add(scope_key)  # written whole: its ids may be in another order
         writes = self.dump(scope_key, revision, before, after, "")
         writes.pop(self._key(scope_key, "seen", ""))
         await self._replace(stale, writes)
@@ -178,6 +228,43 @@ class GateStore:
             self._cache.popitem(last=False)
 
 
+def _pages(count: int) -> int:
+    return -(-count // PAGE)
+
+
+def _index_record(revision: int, count: int) -> bytes:
+    return json.dumps({"revision": revision, "format": FORMAT, "count": count}).encode()
+
+
+def _differing(before: ScopeMemory, after: ScopeMemory) -> list[str]:
+    """The facts whose record differs between two memories not descended one from the
+    other (a rebuilt scope): a pass over the whole scope, for that rare case only."""
+    return [
+        fact_id
+        for fact_id, fact in after.facts.items()
+        if before.facts.get(fact_id) is not fact
+        or before.row_state(fact_id) != after.row_state(fact_id)
+    ]
+
+
+_Entry = tuple[Fact, Vector, AttributeVectors | None, int | None, float | None]
+
+
+def _restored(decoded: list[_Entry], index: Mapping[str, Any]) -> ScopeMemory:
+    """The memory the records hold: the active order and distances from the records, or
+    from an index of the earlier form."""
+    entries = [(fact, vector) for fact, vector, *_ in decoded]
+    attributes = {entry[0].fact_id: entry[2] for entry in decoded if entry[2] is not None}
+    if index.get("format") != FORMAT:
+        active, distances = index.get("active", []), index.get("distances", {})
+        return ScopeMemory.restore(entries, active, distances, attributes)
+    placed = sorted((e for e in decoded if e[3] is not None), key=lambda e: e[3] or 0)
+    distances = {e[0].fact_id: e[4] for e in placed if e[4] is not None}
+    orders = [e[3] or 0 for e in placed]
+    active = [e[0].fact_id for e in placed]
+    return ScopeMemory.restore(entries, active, distances, attributes, orders)
+
+
 def _as_fields(found: tuple[object, ...] | None) -> _Fields | None:
     if found is None:
         return None
@@ -198,17 +285,24 @@ def _versions(fact_ids: list[str], fields: list[_Fields | None]) -> list[FactVer
     return found
 
 
-def _entry(fact_id: str, raw: bytes | None) -> tuple[Fact, Vector, AttributeVectors | None]:
+def _entry(fact_id: str, raw: bytes | None) -> _Entry:
     if raw is None:
         raise LookupError(f"gate state of {fact_id} is missing")
     record = json.loads(raw)
     vector = np.frombuffer(base64.b64decode(record["vector"]), dtype=np.float32)
     fact = Fact.model_validate(record["fact"])
-    return fact, vector.copy(), _attribute(record.get("attribute"))
+    order, distance = record.get("order"), record.get("distance")
+    return fact, vector.copy(), _attribute(record.get("attribute")), order, distance
 
 
-def _encode(fact: Fact, vector: Vector, attribute: AttributeVectors | None = None) -> bytes:
+def _encode(
+    fact: Fact,
+    vector: Vector,
+    attribute: AttributeVectors | None = None,
+    row: tuple[int | None, float | None] = (None, None),
+) -> bytes:
     record: dict[str, object] = {"fact": fact.model_dump(mode="json"), "vector": _packed(vector)}
+    record["order"], record["distance"] = row
     if attribute is not None:
         parts = {text: _packed(part, np.float16) for text, part in attribute.parts.items()}
         record["attribute"] = {"phrase": attribute.phrase, "parts": parts}

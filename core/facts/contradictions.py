@@ -53,7 +53,7 @@ def contradicted(
     """The active fact of the other polarity the claim contradicts: among the
     ``neighbours`` closest (at least ``similarity``), one about the same matter; else the
     latest about it."""
-    sims = memory.matrix @ vector
+    sims = memory.similarities(vector)
     order = np.argsort(-sims)[:neighbours]
     role = claim_role(claim)
     for row in order:
@@ -69,14 +69,19 @@ def contradicted(
 def _named_matter(memory: ScopeMemory, claim: Claim) -> Fact | None:
     """The latest active fact of the other polarity about the same matter, however far
     apart the two are in meaning ("has never run Beacon on Windows" ... "on Windows the
-    paths break"): negations are few, so every one is read."""
+    paths break"): negations are few, so every one is read (a negated claim reads every
+    active fact)."""
     role = claim_role(claim)
-    for fact_id in reversed(memory.active):
-        fact = memory.facts[fact_id]
+    others = memory.negated_facts() if not claim.negated else _latest_first(memory)
+    for fact in others:
         if fact.negated != claim.negated and fact.asserted_by == role:
             if _same_matter(claim, fact, memory):
                 return fact
     return None
+
+
+def _latest_first(memory: ScopeMemory) -> list[Fact]:
+    return [memory.facts[i] for i in reversed(memory.active)]
 
 
 def _names_denied(
@@ -165,8 +170,7 @@ def exclusive_rival_fact(memory: ScopeMemory, claim: Claim) -> tuple[Fact, str] 
     if claim.negated or claim.hedge or not named_members(claim.statement):
         return None
     subject, role = lead_subject(claim.statement), claim_role(claim)
-    for fact_id in reversed(memory.active):
-        fact = memory.facts[fact_id]
+    for fact in memory.naming_members():  # a fact naming no member is no rival
         if fact.negated or fact.asserted_by != role:
             continue
         if subject != lead_subject(fact.statement) and not _either_names(claim, fact):

@@ -111,7 +111,7 @@ class MergeAdvisor(Protocol):
 
 def novelty(memory: ScopeMemory, vector: Vector, config: GateConfig) -> Novelty:
     """The candidate's novelty against the scope's active facts, with the adaptive threshold."""
-    sims = memory.matrix @ vector
+    sims = memory.similarities(vector)
     best = int(np.argmax(sims))
     log_density = _logsumexp(config.kappa * (sims - 1.0))
     score = max(0.0, -log_density / config.kappa)
@@ -127,7 +127,7 @@ def _logsumexp(values: Vector) -> float:
 
 def adaptive_threshold(memory: ScopeMemory, config: GateConfig) -> float:
     """The base threshold, lowered when the scope's facts sit close to one another."""
-    distances = list(memory.nearest_distance.values())
+    distances = memory.nearest_distances
     if len(distances) < config.density_min_facts:
         return config.threshold
     return min(config.threshold, config.density_factor * float(np.median(distances)))

@@ -6,7 +6,7 @@ persists it stores one record per fact (see ``streams/gate_store.py``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from provmem.core.events import Fact, FactStatus
+from provmem.core.extraction.categories import named_members
 from provmem.core.extraction.slot_rules import is_open_attribute
 from provmem.core.language.lexicon import SINGLE_VALUED_ATTRIBUTES
 
@@ -76,26 +77,115 @@ class AttributeVectors:
     parts: Mapping[str, Vector]
 
 
+class RowBuffer:
+    """Fact vectors as rows of one float32 buffer that grows by appends (its capacity
+    doubles), shared by the memory versions that descend from one another: a version
+    reads its first ``length`` rows only, so a later version's appends never change what
+    an earlier one sees. Appending after a shorter version's end copies its rows first."""
+
+    def __init__(self, dim: int, rows: Vector | None = None) -> None:
+        given = rows if rows is not None else np.zeros((0, dim), dtype=np.float32)
+        self._data = np.zeros((max(len(given), 16), dim), dtype=np.float32)
+        self._data[: len(given)] = given
+        self.length = len(given)
+
+    def rows(self, length: int) -> Vector:
+        return self._data[:length]
+
+    def appended(self, length: int, vector: Vector) -> RowBuffer:
+        """The buffer holding the first ``length`` rows and then ``vector`` (this one, if
+        no version has appended past ``length`` yet)."""
+        if length != self.length:
+            return RowBuffer(self._data.shape[1], self._data[:length]).appended(length, vector)
+        if length == len(self._data):
+            grown = np.zeros((2 * length, self._data.shape[1]), dtype=np.float32)
+            grown[:length] = self._data
+            self._data = grown
+        self._data[length] = vector
+        self.length = length + 1
+        return self
+
+
+class Journal:
+    """The ids of the facts each change touched (put, or given a lower distance), in
+    order, shared like a :class:`RowBuffer`: what an adapter saves between two versions."""
+
+    def __init__(self, ids: list[str] | None = None) -> None:
+        self.ids = ids or []
+
+    def appended(self, length: int, ids: Iterable[str]) -> Journal:
+        journal = self if length == len(self.ids) else Journal(self.ids[:length])
+        journal.ids.extend(ids)
+        return journal
+
+
 @dataclass(frozen=True)
 class ScopeMemory:
-    """Active facts in row order of ``matrix`` plus every fact ever known, by id."""
+    """Active facts in row order (``active``) plus every fact ever known, by id.
+
+    Each active fact has a row in a shared :class:`RowBuffer`: a fact that joins (or
+    changes while active) appends one and leaves its old row dead, so the live rows in
+    buffer order are the active facts in order; dead rows are dropped when they outnumber
+    the live ones. Each row also holds its fact's distance to its nearest other active
+    fact (NaN when it never had one). A change costs the fact's own rows and slots plus
+    copies of flat arrays, never a pass over the scope in Python."""
 
     facts: Mapping[str, Fact] = field(default_factory=dict)
     vectors: Mapping[str, Vector] = field(default_factory=dict)
     active: tuple[str, ...] = ()
     slots: Mapping[str, str] = field(default_factory=dict)
     open_slots: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    nearest_distance: Mapping[str, float] = field(default_factory=dict)
     attributes: Mapping[str, AttributeVectors] = field(default_factory=dict)
+    # how the above is kept (rows, distances, order numbers, indexes): not compared
+    buffer: RowBuffer | None = field(default=None, compare=False, repr=False)
+    row_of: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
+    live: npt.NDArray[np.bool_] = field(
+        default_factory=lambda: np.zeros(0, dtype=np.bool_), compare=False, repr=False
+    )
+    distances: npt.NDArray[np.float64] = field(
+        default_factory=lambda: np.zeros(0), compare=False, repr=False
+    )
+    orders: npt.NDArray[np.int64] = field(
+        default_factory=lambda: np.zeros(0, dtype=np.int64), compare=False, repr=False
+    )
+    next_order: int = field(default=0, compare=False, repr=False)
+    journal: Journal | None = field(default=None, compare=False, repr=False)
+    journal_length: int = field(default=0, compare=False, repr=False)
+    slot_members: Mapping[str, tuple[str, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    named: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    negations: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.active)
 
     @cached_property
     def matrix(self) -> Vector:
-        """Active fact vectors as rows, built once per memory value when first needed."""
+        """Active fact vectors as rows (a copy; :meth:`similarities` reads the buffer)."""
         dim = next(iter(self.vectors.values())).shape[0] if self.vectors else 0
-        return _stack([self.vectors[i] for i in self.active], dim)
+        if self.buffer is None:
+            return np.zeros((0, dim), dtype=np.float32)
+        return self.buffer.rows(len(self.live))[self.live]
+
+    def similarities(self, vector: Vector) -> Vector:
+        """The cosine similarity of each active fact (in ``active`` order) to ``vector``."""
+        if self.buffer is None:
+            return np.zeros(0, dtype=np.float32)
+        sims = self.buffer.rows(len(self.live)) @ vector
+        return sims if len(self.active) == len(self.live) else sims[self.live]
+
+    @property
+    def nearest_distance(self) -> dict[str, float]:
+        """Each active fact's distance to its nearest other active fact, where it has one."""
+        found = self.distances[: len(self.live)]
+        return {i: float(found[row]) for i, row in self.row_of.items() if not np.isnan(found[row])}
+
+    @cached_property
+    def nearest_distances(self) -> npt.NDArray[np.float64]:
+        """The values of :attr:`nearest_distance`, in no particular order."""
+        found = self.distances[self.live]
+        return found[~np.isnan(found)]
 
     def fact_in_slot(self, key: str | None) -> Fact | None:
         fact_id = self.slots.get(key) if key else None
@@ -106,46 +196,128 @@ class ScopeMemory:
         ids = self.open_slots.get(owner, ()) if owner else ()
         return [self.facts[i] for i in reversed(ids)]
 
+    def naming_members(self) -> list[Fact]:
+        """The active facts that name a member of an exclusive category, latest first."""
+        return [self.facts[i] for i in reversed(self.named)]
+
+    def negated_facts(self) -> list[Fact]:
+        """The active negated facts, latest first."""
+        return [self.facts[i] for i in reversed(self.negations)]
+
     def put(
         self, fact: Fact, vector: Vector, attribute: AttributeVectors | None = None
     ) -> ScopeMemory:
         """Record a fact's new state; it joins or leaves the active set by its status. Its
         attribute's vectors, if given, replace those it had (else it keeps them)."""
-        facts = {**self.facts, fact.fact_id: fact}
-        attributes = dict(self.attributes)
+        attributes = self.attributes
         if attribute is not None:
-            attributes[fact.fact_id] = attribute
-        vectors = {**self.vectors, fact.fact_id: vector}
-        active = tuple(i for i in self.active if i != fact.fact_id)
-        if fact.status is FactStatus.ACTIVE:
-            active = (*active, fact.fact_id)
-        slots = _slots(facts, active)
-        distances = self._distances_with(fact.fact_id, vector, active)
-        return replace(
-            self,
-            facts=facts,
-            vectors=vectors,
-            active=active,
-            slots=slots,
-            open_slots=_open_slots(facts, active),
-            nearest_distance=distances,
+            attributes = {**self.attributes, fact.fact_id: attribute}
+        was = self.facts.get(fact.fact_id) if fact.fact_id in self.row_of else None
+        joins = fact.status is FactStatus.ACTIVE
+        changed = replace(
+            self._rows_with(fact.fact_id, vector, joins)._journaled([fact.fact_id]),
+            facts={**self.facts, fact.fact_id: fact},
+            vectors={**self.vectors, fact.fact_id: vector},
             attributes=attributes,
         )
+        return changed._indexes_with(was, fact if joins else None)._compacted()
 
-    def _distances_with(
-        self, fact_id: str, vector: Vector, active: tuple[str, ...]
-    ) -> dict[str, float]:
-        """Each active fact's distance to its nearest other active fact (kept incrementally;
-        a fact that leaves does not raise its neighbours' distances: slightly stricter)."""
-        kept = set(active)
-        distances = {i: d for i, d in self.nearest_distance.items() if i in kept}
-        if fact_id not in kept or fact_id in self.facts or not self.active:
-            return distances
-        gaps = 1.0 - (self.matrix @ vector)
-        distances[fact_id] = float(np.min(gaps))
-        for other, gap in zip(self.active, gaps, strict=True):
-            distances[other] = min(distances.get(other, 2.0), float(gap))
-        return distances
+    def _rows_with(self, fact_id: str, vector: Vector, joins: bool) -> ScopeMemory:
+        """Rows, order and distances once the fact leaves its row and, if active, takes a
+        new last one (a new fact's distance found against the rows before it; a fact that
+        leaves does not raise its neighbours' distances: slightly stricter)."""
+        n = len(self.live)
+        live, distances = self.live, self.distances[:n]
+        row_of, active = dict(self.row_of), self.active
+        carried = float("nan")
+        old = row_of.pop(fact_id, None)
+        if old is not None:
+            live, carried = live.copy(), float(distances[old])
+            live[old] = False
+            active = _without(active, fact_id)
+        if not joins:
+            return replace(self, live=live, distances=distances, row_of=row_of, active=active)
+        lowered: list[str] = []
+        if fact_id not in self.facts and self.active:
+            gaps = 1.0 - self.similarities(vector)
+            carried = float(np.min(gaps))
+            distances = distances.copy()
+            were = distances[self.live]
+            now = np.minimum(np.where(np.isnan(were), 2.0, were), gaps)
+            distances[self.live] = now
+            lowered = [self.active[k] for k in np.flatnonzero(~(were == now))]
+        buffer = (self.buffer or RowBuffer(len(vector))).appended(n, vector)
+        row_of[fact_id] = n
+        return replace(
+            self,
+            buffer=buffer,
+            live=np.append(live, True),
+            distances=np.append(distances, carried),
+            orders=np.append(self.orders[:n], self.next_order),
+            next_order=self.next_order + 1,
+            row_of=row_of,
+            active=(*active, fact_id),
+        )._journaled(lowered)
+
+    def _journaled(self, ids: Iterable[str]) -> ScopeMemory:
+        journal = (self.journal or Journal()).appended(self.journal_length, ids)
+        return replace(self, journal=journal, journal_length=len(journal.ids))
+
+    def changed_since(self, before: ScopeMemory) -> list[str] | None:
+        """The ids of the facts put or given a lower distance since ``before`` (an earlier
+        version of this one), or None if this memory does not descend from it."""
+        if self.journal is None or before.journal is not self.journal:
+            return None if before.facts else list(self.facts)
+        if before.journal_length > self.journal_length:
+            return None
+        return list(dict.fromkeys(self.journal.ids[before.journal_length : self.journal_length]))
+
+    def row_state(self, fact_id: str) -> tuple[int | None, float | None]:
+        """An active fact's place in the active order (a number that only grows) and its
+        distance to its nearest other active fact, if it has one; (None, None) else."""
+        row = self.row_of.get(fact_id)
+        if row is None:
+            return None, None
+        distance = float(self.distances[row])
+        return int(self.orders[row]), None if np.isnan(distance) else distance
+
+    def _indexes_with(self, was: Fact | None, now: Fact | None) -> ScopeMemory:
+        """Slots, open slots and the exclusive-category index once the fact's old active
+        version ``was`` leaves them and its new one ``now`` (if active) joins at the end."""
+        old_key = slot_index_key(was) if was is not None else None
+        members = _moved(self.slot_members, was, old_key, now, slot_index_key)
+        slots = dict(self.slots)
+        for key in {old_key, slot_index_key(now) if now is not None else None} - {None}:
+            assert key is not None  # noqa: S101 - None was just removed
+            slots.pop(key, None)
+            if key in members:
+                slots[key] = _latest_in_slot(self.facts, members[key])
+        old_owner = _open_owner_of(was) if was is not None else None
+        owners = _moved(self.open_slots, was, old_owner, now, _open_owner_of)
+        return replace(
+            self,
+            slot_members=members,
+            slots=slots,
+            open_slots=owners,
+            named=_listed(self.named, was, now, _names_members),
+            negations=_listed(self.negations, was, now, _is_negated),
+        )
+
+    def _compacted(self) -> ScopeMemory:
+        """This memory with its dead rows dropped, once they outnumber the live ones."""
+        n, kept = len(self.live), len(self.active)
+        if self.buffer is None or n - kept <= max(kept, 64):
+            return self
+        rows = np.flatnonzero(self.live)
+        buffer = RowBuffer(self.buffer.rows(n).shape[1], self.buffer.rows(n)[rows])
+        return replace(
+            self,
+            buffer=buffer,
+            live=np.ones(kept, dtype=np.bool_),
+            distances=self.distances[rows],
+            orders=self.orders[rows],
+            row_of={fact_id: row for row, fact_id in enumerate(self.active)},
+        )
 
     @classmethod
     def restore(
@@ -154,20 +326,33 @@ class ScopeMemory:
         active: Iterable[str],
         distances: Mapping[str, float],
         attributes: Mapping[str, AttributeVectors] | None = None,
+        orders: Sequence[int] | None = None,
     ) -> ScopeMemory:
         """Rebuild exactly the memory that was saved (row order, distances and attribute
-        vectors included)."""
+        vectors included; ``orders``, the active facts' order numbers, if saved)."""
         facts = {fact.fact_id: fact for fact, _ in entries}
         vectors = {fact.fact_id: vector for fact, vector in entries}
         order = tuple(active)
+        dim = next(iter(vectors.values())).shape[0] if vectors else 0
+        rows = _stack([vectors[i] for i in order], dim)
+        members = _members(facts, order, slot_index_key)
         return cls(
             facts=facts,
             vectors=vectors,
             active=order,
-            slots=_slots(facts, order),
-            open_slots=_open_slots(facts, order),
-            nearest_distance=dict(distances),
+            slots={key: _latest_in_slot(facts, ids) for key, ids in members.items()},
+            open_slots=_members(facts, order, _open_owner_of),
             attributes=dict(attributes or {}),
+            buffer=RowBuffer(dim, rows) if order else None,
+            row_of={fact_id: row for row, fact_id in enumerate(order)},
+            live=np.ones(len(order), dtype=np.bool_),
+            distances=np.array([distances.get(i, np.nan) for i in order], dtype=np.float64),
+            orders=np.array(range(len(order)) if orders is None else orders, dtype=np.int64),
+            next_order=max(orders, default=-1) + 1 if orders is not None else len(order),
+            slot_members=members,
+            journal=Journal(),
+            named=tuple(i for i in order if _names_members(facts[i])),
+            negations=tuple(i for i in order if facts[i].negated),
         )
 
 
@@ -177,21 +362,64 @@ def _stack(rows: list[Vector], dim: int) -> Vector:
     return np.vstack(rows).astype(np.float32)
 
 
-def _slots(facts: Mapping[str, Fact], active: tuple[str, ...]) -> dict[str, str]:
-    """Each slot's latest active fact; a value that still holds before one that ended
-    ("I used to live in X", kept as history, never hides where the subject lives now)."""
-    slots: dict[str, str] = {}
-    for fact_id in sorted(active, key=lambda i: facts[i].valid_to is None):
-        key = slot_index_key(facts[fact_id])
-        if key is not None:
-            slots[key] = fact_id
-    return slots
+def _latest_in_slot(facts: Mapping[str, Fact], ids: Sequence[str]) -> str:
+    """A slot's latest active fact; a value that still holds before one that ended ("I
+    used to live in X", kept as history, never hides where the subject lives now)."""
+    current = [i for i in ids if facts[i].valid_to is None]
+    return (current or list(ids))[-1]
 
 
-def _open_slots(facts: Mapping[str, Fact], active: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
-    owners: dict[str, list[str]] = {}
+def _without(ids: tuple[str, ...], fact_id: str) -> tuple[str, ...]:
+    if fact_id not in ids:
+        return ids
+    at = ids.index(fact_id)
+    return ids[:at] + ids[at + 1 :]
+
+
+def _listed(
+    ids: tuple[str, ...], was: Fact | None, now: Fact | None, wanted: Callable[[Fact], bool]
+) -> tuple[str, ...]:
+    """A list of active fact ids (in active order) once the fact's old version leaves it
+    and its new one, if active and wanted, joins its end."""
+    kept = _without(ids, was.fact_id) if was is not None else ids
+    return (*kept, now.fact_id) if now is not None and wanted(now) else kept
+
+
+def _names_members(fact: Fact) -> bool:
+    return bool(named_members(fact.statement))
+
+
+def _is_negated(fact: Fact) -> bool:
+    return fact.negated
+
+
+def _moved(
+    groups: Mapping[str, tuple[str, ...]],
+    was: Fact | None,
+    old_key: str | None,
+    now: Fact | None,
+    key_of: Callable[[Fact], str | None],
+) -> dict[str, tuple[str, ...]]:
+    """Groups of active fact ids (in active order) once a fact's old version ``was``
+    leaves ``old_key``'s group and its new version, if active, joins the end of its own."""
+    moved = dict(groups)
+    if was is not None and old_key is not None and old_key in moved:
+        kept = _without(moved[old_key], was.fact_id)
+        moved[old_key] = kept
+        if not kept:
+            del moved[old_key]
+    new_key = key_of(now) if now is not None else None
+    if now is not None and new_key is not None:
+        moved[new_key] = (*moved.get(new_key, ()), now.fact_id)
+    return moved
+
+
+def _members(
+    facts: Mapping[str, Fact], active: tuple[str, ...], key_of: Callable[[Fact], str | None]
+) -> dict[str, tuple[str, ...]]:
+    groups: dict[str, list[str]] = {}
     for fact_id in active:
-        owner = _open_owner_of(facts[fact_id])
-        if owner is not None:
-            owners.setdefault(owner, []).append(fact_id)
-    return {owner: tuple(ids) for owner, ids in owners.items()}
+        key = key_of(facts[fact_id])
+        if key is not None:
+            groups.setdefault(key, []).append(fact_id)
+    return {key: tuple(ids) for key, ids in groups.items()}
