@@ -191,12 +191,10 @@ def audit_erasure(
     target: Target,
 ) -> None:
     """Scan every store for traces of an erasure's evidence; exit 1 if any remain."""
-    from provmem.services.erasure.subject import eraser_for
-
     settings = target.reading()
 
     async def audited(memory: MemoryService) -> tuple[Residue, dict[str, list[str]]]:
-        eraser = eraser_for(memory.components)
+        eraser = memory.eraser
         return await eraser.audit(request_id), await eraser.erased(request_id)
 
     residue, erased = _run(settings, audited)

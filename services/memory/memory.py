@@ -33,6 +33,7 @@ from provmem.core.retrieval.fusion import supporting_text
 from provmem.core.scope import Scope, partition_for
 from provmem.infra.crypto.envelope import is_blob
 from provmem.infra.stores.leases import folder_lock
+from provmem.services.erasure.subject import eraser_for
 from provmem.services.memory.corrections import IN_REVIEW, OPEN, action_turn, target_fact
 from provmem.services.memory.faults import fault_point
 from provmem.services.memory.published import PublishedTurns
@@ -45,6 +46,7 @@ from provmem.services.memory.results import (
     PublishResult,
     Recollection,
 )
+from provmem.streams.erasure.eraser import Eraser
 from provmem.streams.outcome import describe
 from provmem.streams.runner import Progress, Runner, StageBinding
 from provmem.streams.runtime.components import Components
@@ -59,7 +61,9 @@ class MemoryService:
 
     def __init__(self, components: Components) -> None:
         self._components = components
-        self._erasures = _erasure_runner(components)
+        self._eraser = eraser_for(components)  # one per process: its audit keys and word
+        # baseline are built once, not per request
+        self._erasures = _erasure_runner(components, self._eraser)
         self._published = PublishedTurns(components)
         self._capturing = asyncio.Lock()  # look-up and append of one batch, one at a time
         self._folder = _capture_lock(components)  # ... and across processes on one folder
@@ -77,6 +81,12 @@ class MemoryService:
     @property
     def components(self) -> Components:
         return self._components
+
+    @property
+    def eraser(self) -> Eraser:
+        """This process's Eraser (runs requests where the gate state is here, audits and
+        reads receipts on either runtime)."""
+        return self._eraser
 
     async def publish(self, turns: Sequence[TurnInput | Mapping[str, Any]]) -> list[PublishResult]:
         """Validate, seal and append turns; one result per turn, in order. A bad turn is
@@ -235,9 +245,7 @@ class MemoryService:
 
     async def erasure_receipt(self, request_id: str) -> ErasureCompleted | None:
         """The receipt once the erasure completed (on Kafka: once a worker ran it)."""
-        from provmem.services.erasure.subject import eraser_for
-
-        return await eraser_for(self._components).receipt(request_id)
+        return await self._eraser.receipt(request_id)
 
     async def settle(self, timeout_s: float = 600.0) -> None:
         """Wait until everything published has been processed, then sync this process.
@@ -463,16 +471,13 @@ def _capture_lock(components: Components) -> Path | None:
     return components.settings.data_dir / "capture.lock"
 
 
-def _erasure_runner(components: Components) -> Runner | None:
+def _erasure_runner(components: Components, eraser: Eraser) -> Runner | None:
     """The embedded runtime runs erasure requests in-process, after the other stages."""
     if components.state is None:
         return None
-    from provmem.services.erasure.subject import ErasureStage, eraser_for
+    from provmem.services.erasure.subject import ErasureStage
 
-    stage = ErasureStage(eraser_for(components))
+    stage = ErasureStage(eraser)
     group = components.settings.consumer_group
     binding = StageBinding.of(ERASE, components.names, group, stage)
     return Runner(components.log, None, [binding])
-
-
-Memory = MemoryService  # the old name, until the last two test modules move to the new one

@@ -13,7 +13,7 @@ from provmem.config import Settings
 from provmem.core.events import Fact, FactOp
 from provmem.core.scope import Scope
 from provmem.core.stages import fact_changed
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.services.memory.results import Recollection
 from provmem.streams.runtime.components import build
 from tests.harness import SCOPE, Runtime, said
@@ -178,7 +178,7 @@ async def test_ranking_reads_only_the_facts_its_first_places_need(tmp_path: Path
         return await get_many(ids)
 
     components.views.get_many = counted  # type: ignore[method-assign]
-    memory, query = Memory(components), "Which book did Alice recommend to Ben?"
+    memory, query = MemoryService(components), "Which book did Alice recommend to Ben?"
     try:
         top = await memory.query(SCOPE, query, limit=1, now=NOW, escalate=False)
         first = len(read)

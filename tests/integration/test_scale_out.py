@@ -11,7 +11,7 @@ from typing import Any
 
 from provmem.config import Settings
 from provmem.core.events import Fact
-from provmem.services.memory.memory import Memory
+from provmem.services.memory.memory import MemoryService
 from provmem.streams.runtime.components import build
 from tests.harness import T0
 from tests.support.worker_process import WorkerProcess
@@ -58,7 +58,7 @@ def _turns(first_half: bool) -> list[dict[str, Any]]:
     return turns
 
 
-async def _views(memory: Memory) -> ViewsOf:
+async def _views(memory: MemoryService) -> ViewsOf:
     def dump(facts: list[Fact]) -> list[dict[str, Any]]:
         return sorted((f.model_dump(mode="json") for f in facts), key=lambda f: f["fact_id"])
 
@@ -70,7 +70,7 @@ async def _clean_run(settings: Settings, turns: list[dict[str, Any]]) -> ViewsOf
     folder = settings.data_dir / f"clean-{len(turns)}"
     components = await build(settings.model_copy(update={"data_dir": folder}))
     try:
-        memory = Memory(components)
+        memory = MemoryService(components)
         await memory.publish(turns)
         await memory.sync()
         return await _views(memory)
@@ -78,7 +78,7 @@ async def _clean_run(settings: Settings, turns: list[dict[str, Any]]) -> ViewsOf
         await components.close()
 
 
-async def _caught_up(memory: Memory, workers: list[WorkerProcess]) -> None:
+async def _caught_up(memory: MemoryService, workers: list[WorkerProcess]) -> None:
     deadline = time.monotonic() + DEADLINE_S
     while not await memory.workers_caught_up():
         if not any(w.alive for w in workers):
@@ -108,7 +108,7 @@ async def test_two_workers_share_the_partitions_and_a_killed_one_loses_nothing(
     the views equal a clean run's on every turn."""
     settings = kafka_settings.model_copy(update={"log_level": "DEBUG"})
     components = await build(settings)
-    memory = Memory(components)
+    memory = MemoryService(components)
     workers = await _start(settings, tmp_path, 2)
     try:
         await memory.publish(_turns(True))
@@ -127,7 +127,7 @@ async def test_two_workers_share_the_partitions_and_a_killed_one_loses_nothing(
     assert all(len(facts) >= 8 for facts in views.values())
 
 
-async def _publish_second_half(memory: Memory, workers: list[WorkerProcess]) -> None:
+async def _publish_second_half(memory: MemoryService, workers: list[WorkerProcess]) -> None:
     """Publish in small bursts; SIGKILL the second worker after the first burst, so turns
     are in flight while its partitions move to the survivor."""
     turns = _turns(False)
