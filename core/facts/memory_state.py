@@ -169,11 +169,24 @@ class ScopeMemory:
         return self.buffer.rows(len(self.live))[self.live]
 
     def similarities(self, vector: Vector) -> Vector:
-        """The cosine similarity of each active fact (in ``active`` order) to ``vector``."""
+        """The cosine similarity of each active fact (in ``active`` order) to ``vector``:
+        one pass over the scope's rows per vector (the gate's novelty, its contradiction
+        check and the new fact's distances ask for the same one; a read-only array)."""
         if self.buffer is None:
             return np.zeros(0, dtype=np.float32)
-        sims = self.buffer.rows(len(self.live)) @ vector
-        return sims if len(self.active) == len(self.live) else sims[self.live]
+        key = vector.dtype.str.encode() + vector.tobytes()
+        found = self._similarities.get(key)
+        if found is None:
+            sims = self.buffer.rows(len(self.live)) @ vector
+            found = sims if len(self.active) == len(self.live) else sims[self.live]
+            found.flags.writeable = False
+            self._similarities.clear()  # the latest vector only
+            self._similarities[key] = found
+        return found
+
+    @cached_property
+    def _similarities(self) -> dict[bytes, Vector]:
+        return {}
 
     @property
     def nearest_distance(self) -> dict[str, float]:
