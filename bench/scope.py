@@ -27,7 +27,7 @@ from pathlib import Path
 
 from bench.common import active, embedded_memory
 from provmem.infra.models.embedding import MiniLMEmbedder
-from provmem.services.memory.memory import MAX_BATCH, Memory
+from provmem.services.memory.memory import MAX_BATCH, MemoryService
 
 SCOPE = "bench/scope/u1"
 WARM_UP = 10  # one-at-a-time turns before each window, not measured
@@ -74,7 +74,7 @@ class Feed:
         return {"scope": SCOPE, "speaker": "Sam", "text": text, "captured_at": at.isoformat()}
 
 
-async def grow_to(memory: Memory, feed: Feed, turns: int) -> None:
+async def grow_to(memory: MemoryService, feed: Feed, turns: int) -> None:
     """Publish ``turns`` turns in the largest batches, then derive."""
     while turns > 0:
         batch = min(turns, MAX_BATCH)
@@ -83,7 +83,7 @@ async def grow_to(memory: Memory, feed: Feed, turns: int) -> None:
         turns -= batch
 
 
-async def window(memory: Memory, turns: Sequence[dict[str, str]]) -> float:
+async def window(memory: MemoryService, turns: Sequence[dict[str, str]]) -> float:
     """Seconds to publish and derive these turns one at a time."""
     started = time.perf_counter()
     for turn in turns:
