@@ -26,3 +26,19 @@ def turn(
         content_hash="0" * 64,
         text=SealedText(key_id="dk_test", nonce="AAAA", ciphertext="AAAA"),
     )
+
+
+class DictState:
+    """A state store in a dict (the StateStore port, for unit tests of pure code)."""
+
+    def __init__(self) -> None:
+        self.data: dict[str, bytes] = {}
+
+    async def load(self, key: str) -> bytes | None:
+        return self.data.get(key)
+
+    async def save(self, key: str, value: bytes) -> None:
+        self.data[key] = value
+
+    async def delete(self, key: str) -> None:
+        self.data.pop(key, None)

@@ -72,16 +72,12 @@ def _named_matter(memory: ScopeMemory, claim: Claim) -> Fact | None:
     paths break"): negations are few, so every one is read (a negated claim reads every
     active fact)."""
     role = claim_role(claim)
-    others = memory.negated_facts() if not claim.negated else _latest_first(memory)
+    others = memory.negated_facts() if not claim.negated else memory.latest_first()
     for fact in others:
         if fact.negated != claim.negated and fact.asserted_by == role:
             if _same_matter(claim, fact, memory):
                 return fact
     return None
-
-
-def _latest_first(memory: ScopeMemory) -> list[Fact]:
-    return [memory.facts[i] for i in reversed(memory.active)]
 
 
 def _names_denied(

@@ -217,6 +217,10 @@ class ScopeMemory:
         """The active negated facts, latest first."""
         return [self.facts[i] for i in reversed(self.negations)]
 
+    def latest_first(self) -> list[Fact]:
+        """Every active fact, latest first."""
+        return [self.facts[i] for i in reversed(self.active)]
+
     def put(
         self, fact: Fact, vector: Vector, attribute: AttributeVectors | None = None
     ) -> ScopeMemory:

@@ -18,21 +18,7 @@ from provmem.infra.crypto.sealing import SealedGateState, ViewSealer
 from provmem.infra.stores.bulk_state import PerKeyBulkState
 from provmem.infra.stores.embedded import EmbeddedKeyStore, EmbeddedStateStore, EmbeddedStores
 from provmem.streams.gate_store import FactVersion, GateStore
-from tests.factories import turn
-
-
-class DictState:
-    def __init__(self) -> None:
-        self.data: dict[str, bytes] = {}
-
-    async def load(self, key: str) -> bytes | None:
-        return self.data.get(key)
-
-    async def save(self, key: str, value: bytes) -> None:
-        self.data[key] = value
-
-    async def delete(self, key: str) -> None:
-        self.data.pop(key, None)
+from tests.factories import DictState, turn
 
 
 async def test_saved_memory_restores_identically() -> None:

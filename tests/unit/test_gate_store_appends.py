@@ -13,21 +13,7 @@ from provmem.core.facts.memory_state import ScopeMemory, as_unit
 from provmem.core.stages import Candidate, derive_fact_changes
 from provmem.infra.stores.bulk_state import PerKeyBulkState
 from provmem.streams.gate_store import PAGE, GateStore
-from tests.factories import turn
-
-
-class DictState:
-    def __init__(self) -> None:
-        self.data: dict[str, bytes] = {}
-
-    async def load(self, key: str) -> bytes | None:
-        return self.data.get(key)
-
-    async def save(self, key: str, value: bytes) -> None:
-        self.data[key] = value
-
-    async def delete(self, key: str) -> None:
-        self.data.pop(key, None)
+from tests.factories import DictState, turn
 
 
 def _candidate(i: int, rng: np.random.Generator) -> Candidate:
