@@ -17,7 +17,7 @@ from provmem.core.events import ErasureRequested, ErasureTarget
 from provmem.core.scope import Scope
 from provmem.services.memory.faults import fault_point
 from provmem.streams.erasure.eraser import Eraser, Residue
-from provmem.streams.erasure.ports import ErasureDeps, ErasureUnavailableError, capabilities_of
+from provmem.streams.erasure.ports import ErasureDeps, ErasureUnavailableError, erasure_deps
 from provmem.streams.erasure.requests import ErasureStage
 from provmem.streams.runtime.components import Components
 
@@ -62,26 +62,15 @@ def eraser_for(components: Components) -> Eraser:
 
 
 def deps_of(components: Components) -> ErasureDeps:
-    c = components
-    return ErasureDeps(
-        settings=c.settings,
-        names=c.names,
-        log=c.log,
-        evidence=c.evidence,
-        views=c.views,
-        keys=c.keys,
-        sealer=c.sealer,
-        vectors=c.vectors,
-        embedder=c.embedder,
-        ledger=c.ledger,
-        state=c.state,
-        deriver=c.deriver,
-        catch_up=_runs(c),
-        settle=lambda _partition: _runs(c)(),
+    """The erasure's dependencies over this process's components: it derives inline."""
+    runs = _runs(components)
+    return erasure_deps(
+        components,
+        catch_up=runs,
+        settle=lambda _partition: runs(),
         # PROVMEM_FAULT=erasure.before_receipt kills the process just before the receipt
         # is written (everything erased, nothing recorded)
-        before_receipt=partial(fault_point, c.settings, "erasure.before_receipt"),
-        capabilities=capabilities_of(c.log, c.evidence, c.views, c.vectors),
+        before_receipt=partial(fault_point, components.settings, "erasure.before_receipt"),
     )
 
 

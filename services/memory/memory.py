@@ -231,14 +231,13 @@ class MemoryService:
 
     async def _targeted_on_log(self, request: ErasureRequested) -> list[str]:
         """The evidence ids ``request`` targets that are on the turns log now."""
-        from provmem.services.erasure.subject import deps_of
         from provmem.streams.erasure.cascade import scope_log
 
         scope_key = request.scope.key
         if request.target is ErasureTarget.EVIDENCE:
             candidates = list(request.ids)
         else:
-            scan = await scope_log(deps_of(self._components), scope_key, None)
+            scan = await scope_log(self._eraser.deps, scope_key, None)
             candidates = targeted(request, scan.turns)
         async with self._capturing:
             return sorted(await self._on_log([(i, scope_key) for i in candidates]))

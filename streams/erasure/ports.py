@@ -7,9 +7,10 @@ adapters have, as ports.
   vector shard is rebuilt, SQLite files are checkpointed and their WAL truncated);
 - :class:`PayloadIndex`: an index that reads a point's payload back by id (the audit).
 
-:func:`capabilities_of` asks the adapters' types once, where the erasure is composed
-(services/erasure/subject.py, streams/faust/app.py); the cascade and the audit then use
-the ports they were given and never probe an adapter for a method.
+:func:`erasure_deps` composes an erasure's dependencies in one place, from what a process's
+composition root holds (:class:`ErasureParts`: the runtime's ``Components``, or a faust
+worker's parts); :func:`capabilities_of` asks the adapters' types once, there; the cascade
+and the audit then use the ports they were given and never probe an adapter for a method.
 tests/contract/test_erasure_ports.py holds every adapter to the ports it claims.
 """
 
@@ -155,3 +156,65 @@ class ErasureDeps:
                 "the request on the erasure-requests topic for the workers"
             )
         return gate
+
+
+class ErasureParts(Protocol):
+    """What a process's composition root holds that an erasure uses: the runtime's
+    ``Components`` (streams/runtime/base.py) or a faust worker's parts (streams/faust/app.py).
+    ``state`` and ``deriver`` are None where the gate state lives in another process."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def names(self) -> TopicNames: ...
+    @property
+    def log(self) -> EventLog: ...
+    @property
+    def evidence(self) -> EvidenceStore: ...
+    @property
+    def views(self) -> FactViews: ...
+    @property
+    def keys(self) -> KeyStore: ...
+    @property
+    def sealer(self) -> EvidenceSealing: ...
+    @property
+    def vectors(self) -> VectorIndex | None: ...
+    @property
+    def embedder(self) -> CachingEmbedder: ...
+    @property
+    def ledger(self) -> StateStore: ...
+    @property
+    def state(self) -> StateStore | None: ...
+    @property
+    def deriver(self) -> Deriver | None: ...
+
+
+def erasure_deps(
+    parts: ErasureParts,
+    *,
+    catch_up: CatchUp = _nothing,
+    settle: Settle = _applied_inline,
+    before_receipt: Callable[[], None] = _no_fault,
+) -> ErasureDeps:
+    """An erasure's dependencies over a root's ``parts``, the one place they are composed;
+    the root says how to catch up with the log, how to wait for the views and where the
+    fault point before the receipt is."""
+    p = parts
+    return ErasureDeps(
+        settings=p.settings,
+        names=p.names,
+        log=p.log,
+        evidence=p.evidence,
+        views=p.views,
+        keys=p.keys,
+        sealer=p.sealer,
+        vectors=p.vectors,
+        embedder=p.embedder,
+        ledger=p.ledger,
+        state=p.state,
+        deriver=p.deriver,
+        catch_up=catch_up,
+        settle=settle,
+        before_receipt=before_receipt,
+        capabilities=capabilities_of(p.log, p.evidence, p.views, p.vectors),
+    )

@@ -21,7 +21,17 @@ import structlog
 from faust.types import TP
 
 from provmem.config import Settings
-from provmem.core.ports import BulkStateStore, LogRecord
+from provmem.core.ports import (
+    BulkStateStore,
+    CachingEmbedder,
+    EventLog,
+    EvidenceStore,
+    FactViews,
+    KeyStore,
+    LogRecord,
+    StateStore,
+    VectorIndex,
+)
 from provmem.infra.crypto.envelope import EvidenceSealer
 from provmem.infra.crypto.sealing import SealedGateState, ViewSealer
 from provmem.infra.log.kafka import KafkaEventLog
@@ -30,7 +40,7 @@ from provmem.infra.stores.bulk_state import PerKeyBulkState
 from provmem.streams.delivery import DeliveryGuard, Partition
 from provmem.streams.erasure.cascade import views_applied
 from provmem.streams.erasure.eraser import Eraser
-from provmem.streams.erasure.ports import ErasureDeps, capabilities_of
+from provmem.streams.erasure.ports import erasure_deps
 from provmem.streams.erasure.requests import ErasureRouter, ScopeRecords
 from provmem.streams.faust.compat import fence_commits, require_tested_faust
 from provmem.streams.faust.health import Assignment, serve_health
@@ -320,6 +330,25 @@ def _raw_topic(app: faust.App, name: str, partitions: int | None) -> faust.Topic
     )
 
 
+@dataclass(frozen=True)
+class WorkerParts:
+    """What a worker's erasures use (:class:`~provmem.streams.erasure.ports.ErasureParts`):
+    its adapters, the deployment's sealer and log behind it, and the gate it keeps."""
+
+    settings: Settings
+    names: TopicNames
+    log: EventLog
+    evidence: EvidenceStore
+    views: FactViews
+    keys: KeyStore
+    sealer: EvidenceSealer
+    vectors: VectorIndex | None
+    embedder: CachingEmbedder
+    ledger: StateStore
+    state: StateStore
+    deriver: Deriver
+
+
 def _handlers(
     settings: Settings, names: TopicNames, state: BulkStateStore, sealer: EvidenceSealer
 ) -> tuple[Deriver, ScopeRecords, Materializer, EvidenceIndexer | None]:
@@ -338,25 +367,22 @@ def _handlers(
     tombstones = TombstonedTurns(RecordKeys(sealer))  # a worker's cascade deletes its points
     indexer = EvidenceIndexer(index, sealer, tombstones) if index is not None else None
     cascade_log = adapters.cascade_log
-    vectors = index.vectors if index is not None else None
-    eraser = Eraser(
-        ErasureDeps(
-            settings=settings,
-            names=names,
-            log=sealed_log(cascade_log, sealer, names),
-            evidence=evidence,
-            views=views,
-            keys=sealer.keys,
-            sealer=sealer,
-            vectors=vectors,
-            embedder=embedder,
-            ledger=adapters.ledger,
-            state=state,
-            deriver=deriver,
-            settle=partial(views_applied, cascade_log, settings.consumer_group, names.fact_changes),
-            capabilities=capabilities_of(cascade_log, evidence, views, vectors),
-        )
+    parts = WorkerParts(
+        settings=settings,
+        names=names,
+        log=sealed_log(cascade_log, sealer, names),
+        evidence=evidence,
+        views=views,
+        keys=sealer.keys,
+        sealer=sealer,
+        vectors=index.vectors if index is not None else None,
+        embedder=embedder,
+        ledger=adapters.ledger,
+        state=state,
+        deriver=deriver,
     )
+    settle = partial(views_applied, cascade_log, settings.consumer_group, names.fact_changes)
+    eraser = Eraser(erasure_deps(parts, settle=settle))
     return deriver, ScopeRecords(deriver, eraser), materializer, indexer
 
 
