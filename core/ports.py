@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -310,6 +310,20 @@ class PurgeableStore(Protocol):
 
     async def purge(self) -> int:
         """Drop deleted data physically; a count for the log (1, or the points kept)."""
+        ...
+
+
+class HeldBytes(Protocol):
+    """A store outside the data folder whose every byte an audit reads: a Redis namespace,
+    a Qdrant server's collection (through the client its process already holds)."""
+
+    @property
+    def place(self) -> str:
+        """The audit's name for it (``redis``, ``qdrant``)."""
+        ...
+
+    def held_bytes(self) -> AsyncIterator[tuple[str, bytes]]:
+        """(location, bytes) of everything it holds: keys, values, ids, payloads."""
         ...
 
 

@@ -58,6 +58,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from provmem.core.ports import HeldBytes
+
 __all__ = [
     "SCHEME",
     "scan_apart",
@@ -438,29 +440,13 @@ class ResidueScanner:
         self.hits = [h for h in self.hits if h.location != location] + list(found.values())
         return list(found.values())
 
-    async def scan_redis(self, client: Any, prefix: str) -> list[Hit]:
-        """Every key under ``prefix:`` and its value, whatever its type."""
+    async def scan_held(self, store: HeldBytes) -> list[Hit]:
+        """Everything a store outside the data folder holds (a Redis namespace, a Qdrant
+        server's collection), read through its process's own client."""
         found: list[Hit] = []
-        async for key in client.scan_iter(match=f"{prefix}:*", count=500):
-            name = key.decode("utf-8", "replace")
-            found += self.scan_bytes(key, f"redis:{name}")
-            for part in await _redis_values(client, key):
-                found += self.scan_bytes(part, f"redis:{name}")
+        async for location, data in store.held_bytes():
+            found += self.scan_bytes(data, location)
         return found
-
-    async def scan_qdrant(self, client: Any, collection: str) -> list[Hit]:
-        """Every point of a Qdrant server collection: its id and its payload."""
-        found: list[Hit] = []
-        offset = None
-        while True:
-            points, offset = await client.scroll(
-                collection, limit=256, offset=offset, with_payload=True, with_vectors=False
-            )
-            for point in points:
-                raw = json.dumps([str(point.id), point.payload]).encode()
-                found += self.scan_bytes(raw, f"qdrant:{collection}/{point.id}")
-            if offset is None:
-                return found
 
     def scan_records(self, records: Iterable[tuple[str, bytes | None, bytes | None]]) -> list[Hit]:
         """Log records (location, key, value) that the log retains."""
@@ -593,21 +579,6 @@ def _chunks(handle: Any) -> Iterator[tuple[int, bytes]]:
             return
         base += _CHUNK
         handle.seek(base)
-
-
-async def _redis_values(client: Any, key: bytes) -> list[bytes]:
-    kind = (await client.type(key)).decode()
-    if kind == "string":
-        return [await client.get(key) or b""]
-    if kind == "hash":
-        return [b for pair in (await client.hgetall(key)).items() for b in pair]
-    if kind == "set":
-        return list(await client.smembers(key))
-    if kind == "zset":
-        return [m for m, _ in await client.zrange(key, 0, -1, withscores=True)]
-    if kind == "list":
-        return list(await client.lrange(key, 0, -1))
-    return [await client.dump(key) or b""]
 
 
 async def log_records(

@@ -9,7 +9,7 @@ Keys (``P`` is the deployment's prefix):
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -417,3 +417,36 @@ class RedisApiKeyStore:
 
     async def close(self) -> None:
         await self._redis.aclose()
+
+
+class RedisNamespace:
+    """Every key under a deployment's prefix and its value, whatever its type: what the
+    erasure audit reads of Redis, through the client the process already holds."""
+
+    place = "redis"
+
+    def __init__(self, client: aioredis.Redis, prefix: str) -> None:
+        self._client = client
+        self._prefix = prefix
+
+    async def held_bytes(self) -> AsyncIterator[tuple[str, bytes]]:
+        async for key in self._client.scan_iter(match=f"{self._prefix}:*", count=500):
+            location = "redis:" + bytes_of(key).decode("utf-8", "replace")
+            yield location, bytes_of(key)
+            for part in await self._values(key):
+                yield location, part
+
+    async def _values(self, key: bytes) -> list[bytes]:
+        client = self._client
+        kind = text_of(await client.type(key))
+        if kind == "string":
+            return [bytes_of(await client.get(key) or b"")]
+        if kind == "hash":
+            return [bytes_of(b) for pair in (await client.hgetall(key)).items() for b in pair]
+        if kind == "set":
+            return [bytes_of(m) for m in await client.smembers(key)]
+        if kind == "zset":
+            return [bytes_of(m) for m in await client.zrange(key, 0, -1)]
+        if kind == "list":
+            return [bytes_of(m) for m in await client.lrange(key, 0, -1)]
+        return [bytes_of(await client.dump(key) or b"")]

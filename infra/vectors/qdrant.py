@@ -6,7 +6,8 @@ The same layout as the embedded index (infra/vectors/points.py).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import json
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -192,6 +193,22 @@ class QdrantVectorIndex(VectorIndex):
             for key, value in conditions(scope_key, status, kind, entity)
         ]
         return qm.Filter(must=must)
+
+    place = "qdrant"
+
+    async def held_bytes(self) -> AsyncIterator[tuple[str, bytes]]:
+        """Every point's id and payload, as stored (the erasure audit reads a server's)."""
+        client = await self._open()
+        offset = None
+        while True:
+            points, offset = await client.scroll(
+                self._collection, limit=256, offset=offset, with_payload=True, with_vectors=False
+            )
+            for point in points:
+                raw = json.dumps([str(point.id), point.payload]).encode()
+                yield f"qdrant:{self._collection}/{point.id}", raw
+            if offset is None:
+                return
 
     async def _open(self) -> AsyncQdrantClient:
         async with self._lock:

@@ -41,7 +41,7 @@ class Eraser:
 
     def __init__(self, deps: ErasureDeps) -> None:
         self.deps = deps
-        self.keys = AuditKeys.of(deps.settings)
+        self.keys = AuditKeys.of(deps.secrets)
         self.ledger = ErasureLedger(deps.ledger, deps.log, deps.names, self.keys)
         self.auditor = ErasureAudit(deps, self.keys)
 

@@ -18,14 +18,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from provmem.config import Settings
 from provmem.core.events import ErasureCompleted, ErasureRequested
 from provmem.core.ports import Append, EventLog, StateStore
-from provmem.infra.crypto.envelope import master_key
-from provmem.infra.residue import audit_key, ledger_box
+from provmem.infra.residue import ledger_box
 from provmem.streams.erasure.fingerprints import LEGACY_SCHEME, SCHEME, Fingerprint, fingerprinter
 from provmem.streams.erasure.journal import Journal, keyed_print, keyed_prints
 from provmem.streams.erasure.log_audit import Awaiting
+from provmem.streams.erasure.ports import ErasureSecrets
 from provmem.streams.erasure.residue import MARKS_FIELD
 from provmem.streams.topics import ERASURE_RECEIPTS, TopicNames
 
@@ -44,10 +43,9 @@ class AuditKeys:
     open: Callable[[Any], Any]
 
     @classmethod
-    def of(cls, settings: Settings) -> AuditKeys:
-        key = master_key(settings)
-        seal, open_ = ledger_box(audit_key(key))
-        return cls(hmac.new(key, b"provmem-audit", hashlib.sha256).digest(), seal, open_)
+    def of(cls, secrets: ErasureSecrets) -> AuditKeys:
+        seal, open_ = ledger_box(secrets.audit_key)
+        return cls(hmac.new(secrets.master, b"provmem-audit", hashlib.sha256).digest(), seal, open_)
 
     def mark(self, scheme: str = SCHEME) -> Fingerprint:
         return fingerprinter(scheme, self.secret)

@@ -34,7 +34,7 @@ from cryptography.exceptions import InvalidTag
 
 from provmem.core.events import TurnRecorded
 from provmem.core.ports import Cleanup, EventLog, LogRecord, TopicAdmin
-from provmem.infra.crypto.envelope import EvidenceSealer, KeyWrapper, master_key, subject_key_id
+from provmem.infra.crypto.envelope import EvidenceSealer, KeyWrapper, subject_key_id
 from provmem.infra.crypto.log_keys import is_log_key_of
 from provmem.infra.log.reads import partition_records
 from provmem.infra.log.sealed import LogSealer, is_sealed, raw_log
@@ -105,7 +105,7 @@ class LogAudit:
         marks, names = self.hits.marks, deps.names
         allowed = ResidueScanner(self.hits.key, marks)
         words = ResidueScanner(self.hits.key, replace(marks, ids=frozenset()))
-        opener = _Opener(EvidenceSealer(master_key(deps.settings), deps.keys))
+        opener = _Opener(deps.secrets.live_sealer(deps.keys))
         found: list[_Found] = []
         scopes: set[str] = set()
         for config in names.configs(key_ring=False):
@@ -271,7 +271,7 @@ async def key_copies(deps: ErasureDeps, scope_key: str) -> int:
     keys = deps.keys
     if not isinstance(keys, RecordedKeyStore):
         return 0  # keys not kept on the log (the embedded runtime's are in views.db)
-    wrapper = KeyWrapper(master_key(deps.settings))
+    wrapper = deps.secrets.wrapper
     live: dict[str, bytes | None] = {}
     copies = 0
     async for location, key, value in keys.records():

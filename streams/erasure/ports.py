@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Protocol, runtime_checkable
 
 from provmem.config import Settings
@@ -27,12 +28,15 @@ from provmem.core.ports import (
     EvidenceSealing,
     EvidenceStore,
     FactViews,
+    HeldBytes,
     KeyStore,
     PayloadIndex,
     PurgeableStore,
     StateStore,
     VectorIndex,
 )
+from provmem.infra.crypto.envelope import EvidenceSealer, KeyWrapper, master_key
+from provmem.infra.residue import audit_key
 from provmem.infra.vectors.sealed import SealedVectorIndex
 from provmem.streams.pipeline import Deriver
 from provmem.streams.topics import TopicNames
@@ -93,6 +97,28 @@ def capabilities_of(
     )
 
 
+@dataclass(frozen=True)
+class ErasureSecrets:
+    """What an erasure derives from the deployment's master key, read once by the root
+    (:func:`erasure_deps`); the key itself is in no repr and no log."""
+
+    master: bytes = field(repr=False)
+
+    @cached_property
+    def audit_key(self) -> bytes:
+        """The residue marks' key (infra/residue.py)."""
+        return audit_key(self.master)
+
+    @cached_property
+    def wrapper(self) -> KeyWrapper:
+        """Unwraps the retained copies of data keys (the audit of key copies)."""
+        return KeyWrapper(self.master)
+
+    def live_sealer(self, keys: KeyStore) -> EvidenceSealer:
+        """A sealer without cached data keys: it opens only what the live keys open."""
+        return EvidenceSealer(self.master, keys)
+
+
 class ErasureUnavailableError(RuntimeError):
     """This process cannot run an erasure: the gate state lives elsewhere."""
 
@@ -123,7 +149,10 @@ class ErasureDeps:
     in a process that only audits); ``ledger`` keeps what each request erased (ids and
     keyed fingerprints, never text) and its receipt; ``catch_up`` derives every turn
     already on the log, ``settle`` waits until the views have applied the changes sent;
-    ``before_receipt`` runs just before the receipt is written (a fault point)."""
+    ``before_receipt`` runs just before the receipt is written (a fault point);
+    ``secrets``: what it derives from the master key; ``elsewhere``: the stores outside
+    the data folder whose bytes the audit reads (a Redis namespace, a Qdrant server's
+    collection), the root's own clients."""
 
     settings: Settings
     names: TopicNames
@@ -135,8 +164,10 @@ class ErasureDeps:
     vectors: VectorIndex | None
     embedder: CachingEmbedder
     ledger: StateStore
+    secrets: ErasureSecrets
     state: StateStore | None = None
     deriver: Deriver | None = None
+    elsewhere: tuple[HeldBytes, ...] = ()
     catch_up: CatchUp = _nothing
     settle: Settle = _applied_inline
     before_receipt: Callable[[], None] = _no_fault
@@ -161,7 +192,8 @@ class ErasureDeps:
 class ErasureParts(Protocol):
     """What a process's composition root holds that an erasure uses: the runtime's
     ``Components`` (streams/runtime/base.py) or a faust worker's parts (streams/faust/app.py).
-    ``state`` and ``deriver`` are None where the gate state lives in another process."""
+    ``state`` and ``deriver`` are None where the gate state lives in another process;
+    ``elsewhere``: the stores outside the data folder (:class:`HeldBytes`) it has clients of."""
 
     @property
     def settings(self) -> Settings: ...
@@ -187,6 +219,8 @@ class ErasureParts(Protocol):
     def state(self) -> StateStore | None: ...
     @property
     def deriver(self) -> Deriver | None: ...
+    @property
+    def elsewhere(self) -> tuple[HeldBytes, ...]: ...
 
 
 def erasure_deps(
@@ -211,8 +245,10 @@ def erasure_deps(
         vectors=p.vectors,
         embedder=p.embedder,
         ledger=p.ledger,
+        secrets=ErasureSecrets(master_key(p.settings)),
         state=p.state,
         deriver=p.deriver,
+        elsewhere=p.elsewhere,
         catch_up=catch_up,
         settle=settle,
         before_receipt=before_receipt,

@@ -28,8 +28,7 @@ import structlog
 from provmem.config import Settings
 from provmem.core.events import ErasureRequested, ErasureTarget, TurnRecorded
 from provmem.core.ports import ScrubbableStore
-from provmem.infra.crypto.envelope import master_key
-from provmem.infra.residue import ErasedMarks, Hit, ResidueScanner, audit_key, marks_of
+from provmem.infra.residue import ErasedMarks, Hit, ResidueScanner, marks_of
 from provmem.streams.erasure.baseline import common_words
 from provmem.streams.erasure.log_audit import Awaiting, LogAudit, key_copies
 from provmem.streams.erasure.ports import ErasureDeps
@@ -65,7 +64,7 @@ class ErasureResidue:
         erased = set(erased_ids)
         gone = [t.speaker for t in live if t.evidence_id in erased]
         kept = await _words(deps, [t for t in live if t.evidence_id not in erased])
-        key = audit_key(master_key(deps.settings))
+        key = deps.secrets.audit_key
         common = await common_words(deps.settings)  # the stores' own: never a mark
         scope_words = request.scope.key.split("/")
         words = marks_of(key, [], [*texts, *gone], [*kept, *scope_words], common)
@@ -105,7 +104,7 @@ class ErasureResidue:
         folder = self.deps.settings.data_dir
         if not folder.exists():
             return set()
-        key = audit_key(master_key(self.deps.settings))
+        key = self.deps.secrets.audit_key
         scanner = ResidueScanner(key, ErasedMarks.from_json(await self.marks()))
         hits = await asyncio.to_thread(scanner.scan_folder, folder, (".db", ".db-wal"))
         return {(folder / hit.location).resolve() for hit in hits}
@@ -119,7 +118,7 @@ class ErasureResidue:
         """The ledger field: the word marks and the marks of the erased ids (the evidence,
         and the facts that went among the candidates)."""
         gone = await self.facts_gone()
-        key = audit_key(master_key(self.deps.settings))
+        key = self.deps.secrets.audit_key
         ids = marks_of(key, [*self.erased_ids, *gone], [], [])
         return replace(self.words, ids=ids.ids).to_json()
 
@@ -175,7 +174,7 @@ async def byte_audit(
     the broker's compaction (:class:`~provmem.streams.erasure.log_audit.Awaiting`)."""
     if marks is None:
         return ByteFindings({})
-    key = audit_key(master_key(deps.settings))
+    key = deps.secrets.audit_key
     scan = LogAudit(ResidueScanner(key, ErasedMarks.from_json(marks)), scope_key)
     found = {
         "bytes_log": await scan.log(deps),
@@ -188,10 +187,8 @@ async def byte_audit(
     if files and settings.data_dir.exists():
         hits = await asyncio.to_thread(scan.hits.scan_folder, settings.data_dir, (), skip)
         found["bytes_files"] = scan.counted(hits)
-    if settings.runtime == "kafka":
-        found["bytes_redis"] = scan.counted(await _redis_hits(scan.hits, settings))
-    if settings.qdrant_url is not None:
-        found["bytes_qdrant"] = scan.counted(await _qdrant_hits(scan.hits, settings))
+    for store in deps.elsewhere:  # the root's own clients of Redis, of a Qdrant server
+        found[f"bytes_{store.place}"] = scan.counted(await scan.hits.scan_held(store))
     for hit in scan.reported:
         log.warning("erasure.residue", **hit.to_json())  # the term as its keyed fingerprint
     return ByteFindings(found, scan.awaiting_compaction(), tuple(scan.reported))
@@ -218,24 +215,3 @@ def slots_apart(settings: Settings, request_id: str) -> tuple[str, ...]:
         live = [slot.name for slot in slots.live]
         log.info("erasure.reader_slots", request_id=request_id, live=live, removed=slots.removed)
     return tuple(slot.name for slot in slots.live)
-
-
-async def _redis_hits(scanner: ResidueScanner, settings: Settings) -> list[Hit]:
-    from provmem.infra.stores.redis_client import redis_client
-
-    client = redis_client(settings.redis_url)
-    try:
-        return await scanner.scan_redis(client, settings.redis_prefix)
-    finally:
-        await client.aclose()
-
-
-async def _qdrant_hits(scanner: ResidueScanner, settings: Settings) -> list[Hit]:
-    from qdrant_client import AsyncQdrantClient
-
-    client = AsyncQdrantClient(url=settings.qdrant_url)
-    try:
-        collection = f"{settings.topic_prefix}-facts"
-        return await scanner.scan_qdrant(client, collection)
-    finally:
-        await client.close()

@@ -27,6 +27,7 @@ from provmem.core.ports import (
     EventLog,
     EvidenceStore,
     FactViews,
+    HeldBytes,
     KeyStore,
     LogRecord,
     StateStore,
@@ -347,6 +348,7 @@ class WorkerParts:
     ledger: StateStore
     state: StateStore
     deriver: Deriver
+    elsewhere: tuple[HeldBytes, ...]
 
 
 def _handlers(
@@ -380,6 +382,7 @@ def _handlers(
         ledger=adapters.ledger,
         state=state,
         deriver=deriver,
+        elsewhere=adapters.elsewhere,
     )
     settle = partial(views_applied, cascade_log, settings.consumer_group, names.fact_changes)
     eraser = Eraser(erasure_deps(parts, settle=settle))

@@ -12,7 +12,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from provmem.config import Settings
-from provmem.core.ports import EventLog, EvidenceStore, FactViews, KeyStore, StateStore, VectorIndex
+from provmem.core.ports import (
+    EventLog,
+    EvidenceStore,
+    FactViews,
+    HeldBytes,
+    KeyStore,
+    StateStore,
+    VectorIndex,
+)
 from provmem.infra.crypto.envelope import EvidenceSealer
 from provmem.infra.models.embedding import MiniLMEmbedder
 from provmem.infra.stores.generations import Generation, GenerationPointer
@@ -71,7 +79,9 @@ class Components:
     """Everything a process of one runtime needs, wired once at start-up by its root.
 
     ``ledger`` keeps the erasure requests' entries and receipts; ``state`` and
-    ``deriver`` are the gate's, present where this process derives (embedded)."""
+    ``deriver`` are the gate's, present where this process derives (embedded);
+    ``elsewhere``: the stores outside the data folder it holds clients of (Redis, a
+    Qdrant server), whose bytes an erasure audit reads."""
 
     runtime: Runtime
     settings: Settings
@@ -90,6 +100,7 @@ class Components:
     state: StateStore | None = None
     deriver: Deriver | None = None
     generation: Generation = Generation()
+    elsewhere: tuple[HeldBytes, ...] = ()
 
     async def close(self) -> None:
         for close in reversed(self.closers):

@@ -13,7 +13,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from provmem.config import Settings
-from provmem.core.ports import EventLog, EvidenceStore, FactViews, KeyStore, StateStore, VectorIndex
+from provmem.core.ports import (
+    EventLog,
+    EvidenceStore,
+    FactViews,
+    HeldBytes,
+    KeyStore,
+    StateStore,
+)
 from provmem.infra.crypto.envelope import EvidenceSealer, master_key
 from provmem.infra.models.embedding import DIM as EMBEDDING_DIM
 from provmem.infra.models.embedding import MiniLMEmbedder
@@ -34,6 +41,7 @@ if TYPE_CHECKING:
     from provmem.core.ports import ApiKeyStore
     from provmem.infra.log.kafka import KafkaEventLog
     from provmem.infra.vectors.edge import EdgeVectorIndex
+    from provmem.infra.vectors.qdrant import QdrantVectorIndex
 
 #: The fact-view key families of infra/stores/redis_stores.py (generation 0 shares its prefix
 #: with evidence and data keys, which a replay never drops).
@@ -137,6 +145,7 @@ async def _build(runtime: KafkaRuntime, chosen: Generation | None) -> Components
         RedisEvidenceStore,
         RedisFactViews,
         RedisKeys,
+        RedisNamespace,
         RedisStateStore,
     )
 
@@ -161,7 +170,8 @@ async def _build(runtime: KafkaRuntime, chosen: Generation | None) -> Components
         views = RedisFactViews(client, target, view_sealer)
     embedder = MiniLMEmbedder(threads=settings.embedding_threads)
     local = _local_vectors(runtime, generation)  # None: the workers' Qdrant server
-    plain = local if local is not None else server_vectors(settings)
+    server = [] if local is not None else [server_vectors(settings)]
+    plain = local if local is not None else server[0]
     vectors = SealedVectorIndex(plain, view_sealer)
     index = SearchIndex(vectors, embedder, BM25Encoder(), purge_after_erase=local)
     bindings: list[StageBinding] = []
@@ -187,6 +197,7 @@ async def _build(runtime: KafkaRuntime, chosen: Generation | None) -> Components
         ledger=RedisStateStore(client, redis_keys),  # the workers' erasure ledger
         closers=[log.close, vectors.close, client.aclose],
         generation=generation,
+        elsewhere=(RedisNamespace(client, settings.redis_prefix), *server),
     )
 
 
@@ -194,7 +205,8 @@ async def _build(runtime: KafkaRuntime, chosen: Generation | None) -> Components
 class WorkerAdapters:
     """The adapters a faust worker's agents use (streams/faust/app.py). ``index``: the
     shared Qdrant collection's, when there is one (else the readers index locally);
-    ``cascade_log``: the erasure cascade's own producer."""
+    ``cascade_log``: the erasure cascade's own producer; ``elsewhere``: Redis and the
+    Qdrant server, whose bytes its erasures' audit reads."""
 
     evidence: EvidenceStore
     views: FactViews
@@ -202,6 +214,7 @@ class WorkerAdapters:
     index: SearchIndex | None
     ledger: StateStore
     cascade_log: EventLog
+    elsewhere: tuple[HeldBytes, ...] = ()
 
 
 def worker_sealer(settings: Settings) -> EvidenceSealer:
@@ -225,15 +238,22 @@ def worker_adapters(settings: Settings, sealer: EvidenceSealer) -> WorkerAdapter
     from provmem.infra.log.kafka import KafkaEventLog
     from provmem.infra.stores.generations import FollowingFactViews
     from provmem.infra.stores.redis_client import redis_client
-    from provmem.infra.stores.redis_stores import RedisEvidenceStore, RedisKeys, RedisStateStore
+    from provmem.infra.stores.redis_stores import (
+        RedisEvidenceStore,
+        RedisKeys,
+        RedisNamespace,
+        RedisStateStore,
+    )
 
     client, keys = redis_client(settings.redis_url), RedisKeys(settings.redis_prefix)
     view_sealer = ViewSealer(sealer)
     embedder = MiniLMEmbedder(threads=settings.embedding_threads)
     index = None
+    elsewhere: list[HeldBytes] = [RedisNamespace(client, settings.redis_prefix)]
     if settings.qdrant_url is not None:  # workers write the index only when it is shared
-        vectors = SealedVectorIndex(server_vectors(settings), view_sealer)
-        index = SearchIndex(vectors, embedder, BM25Encoder())
+        server = server_vectors(settings)
+        index = SearchIndex(SealedVectorIndex(server, view_sealer), embedder, BM25Encoder())
+        elsewhere.append(server)
     return WorkerAdapters(
         evidence=RedisEvidenceStore(client, keys, view_sealer),
         views=FollowingFactViews(client, settings.redis_prefix, view_sealer),
@@ -243,6 +263,7 @@ def worker_adapters(settings: Settings, sealer: EvidenceSealer) -> WorkerAdapter
         cascade_log=KafkaEventLog(
             settings.broker_url, max_batch_size=settings.producer_max_batch_size
         ),
+        elsewhere=tuple(elsewhere),
     )
 
 
@@ -280,7 +301,7 @@ def _local_vectors(runtime: KafkaRuntime, generation: Generation) -> EdgeVectorI
     return EdgeVectorIndex(runtime.vectors_folder(generation), EMBEDDING_DIM)
 
 
-def server_vectors(settings: Settings) -> VectorIndex:
+def server_vectors(settings: Settings) -> QdrantVectorIndex:
     """The shared Qdrant collection the workers write (``settings.qdrant_url`` set)."""
     from provmem.infra.vectors.edge import QdrantVectorIndex
 

@@ -29,6 +29,7 @@ from provmem.infra.log.embedded import EmbeddedEventLog
 from provmem.infra.log.sealed import SealedLog, is_sealed, raw_log
 from provmem.infra.residue import Hit, ResidueScanner, audit_key, log_records, marks_of
 from provmem.infra.stores.embedded import EmbeddedKeyStore, EmbeddedStores
+from provmem.infra.stores.redis_stores import RedisNamespace
 from provmem.schemas import load
 from provmem.services.cli.demo import DEMO_SCOPE, demo_turns
 from provmem.services.erasure.subject import erasure_request
@@ -91,7 +92,7 @@ async def _scan_everything(runtime: Runtime, scanner: ResidueScanner) -> list[Hi
     found = scanner.scan_folder(runtime.settings.data_dir)
     if runtime.settings.runtime == "kafka":
         client = aioredis.Redis.from_url(REDIS_URL)
-        found += await scanner.scan_redis(client, runtime.settings.redis_prefix)
+        found += await scanner.scan_held(RedisNamespace(client, runtime.settings.redis_prefix))
         await client.aclose()
     return found + scanner.scan_records(await _retained(runtime.memory.components))
 
