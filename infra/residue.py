@@ -40,6 +40,11 @@ printable text only.
 
 The scan of a data folder runs in a child process (infra/residue_apart.py): a process
 holding SQLite connections never opens and closes their files (it would drop its locks).
+
+This module is longer than most (~630 lines) on purpose: what is marked and what a scan
+counts must agree token for token (the same tokenizer, dictionary, number and base64
+rules), and kept apart they would drift; the folder, Redis, Qdrant and log readers only
+feed bytes to the one scanner.
 """
 
 from __future__ import annotations

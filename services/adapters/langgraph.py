@@ -29,6 +29,10 @@ was erased by provmem itself (``memory.erase(user_id=user_id(namespace))``) is g
 ``get`` and ``search`` too, and leaves the index when a read meets it. See
 docs/langgraph.md.
 
+One module (~650 lines) because it is one contract: LangGraph's ``batch`` ops, their
+filter operators, the key index and the value codec are read together by its port of
+langgraph's own store tests (tests/integration/test_adapter_langgraph.py).
+
 One module past 500 lines: the store, its index and the LangGraph semantics it must
 match (filters, namespace conditions) are one concept, read and changed together.
 """
