@@ -31,7 +31,7 @@ docs/langgraph.md.
 
 One module (~650 lines) because it is one contract: LangGraph's ``batch`` ops, their
 filter operators, the key index and the value codec are read together by its port of
-langgraph's own store tests (tests/integration/test_adapter_langgraph.py).
+langgraph's own store tests (tests/e2e/test_adapter_langgraph.py).
 
 One module past 500 lines: the store, its index and the LangGraph semantics it must
 match (filters, namespace conditions) are one concept, read and changed together.
