@@ -47,8 +47,10 @@ from provmem.core.facts.contradictions import (
 )
 from provmem.core.facts.memory_state import (
     AttributeVectors,
+    Cardinality,
     ScopeMemory,
     Vector,
+    cardinality,
     open_owner,
     slot_key,
 )
@@ -148,7 +150,7 @@ def slotted(claim: Claim, speaker: str) -> Claim:
 def _many_valued(slot: Slot) -> bool:
     """A rule's slot that holds many values at once ("likes", "hobby"): a measure the
     statement gives ("a run is 8 minutes now") says more about what can change."""
-    return "=" in slot_key(slot.subject, slot.attribute, slot.value)
+    return cardinality(slot.attribute) is Cardinality.MANY
 
 
 def decide(
@@ -208,7 +210,8 @@ def _slot_conflict(memory: ScopeMemory, claim: Claim) -> Fact | None:
     current = memory.fact_in_slot(key)
     if current is None:
         return None
-    if "=" not in key and current.slot_value != slot.value and not claim.negated:
+    one = cardinality(slot.attribute) is Cardinality.ONE
+    if one and current.slot_value != slot.value and not claim.negated:
         # a corrected fact keeps its slot but no parsed value: any new value changes it
         if current.slot_value is None or comparable(current.slot_value, slot.value):
             return current
@@ -432,4 +435,4 @@ def compatible(claim: Claim, fact: Fact) -> bool:
     slot = claim.slot
     if slot is None or fact.slot != slot.key or fact.slot_value == slot.value:
         return True
-    return "=" in slot_key(slot.subject, slot.attribute, slot.value)  # many values may coexist
+    return cardinality(slot.attribute) is Cardinality.MANY  # many values may coexist
