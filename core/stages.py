@@ -90,9 +90,9 @@ def _apply(decision: Decision, ctx: _Context, memory: ScopeMemory) -> GateResult
         return _contradict(decision, ctx, memory, target)
     claim = ctx.candidate.claim
     if verdict is Verdict.REVIEW and claim.review_reason is None:
-        claim = replace(claim, review_reason=decision.reason.removeprefix("needs review: "))
+        claim = replace(claim, review_reason=decision.reason.review_text)
     fact = new_fact(ctx.turn, ctx.index, claim, ctx.extraction_version)
-    return _emit(memory, [(fact, ctx.candidate.vector, FactOp.ADD)], decision.reason, ctx)
+    return _emit(memory, [(fact, ctx.candidate.vector, FactOp.ADD)], decision.reason.text, ctx)
 
 
 def _corroborate(
@@ -103,7 +103,7 @@ def _corroborate(
     fact = with_support(target, ctx.turn, claim, statement=claim.statement if merged else None)
     vector = ctx.candidate.vector if merged else memory.vectors[target.fact_id]
     op = FactOp.UPDATE if decision.verdict is Verdict.MERGE else FactOp.NOOP
-    return _emit(memory, [(fact, vector, op)], decision.reason, ctx)
+    return _emit(memory, [(fact, vector, op)], decision.reason.text, ctx)
 
 
 def _supersede(decision: Decision, ctx: _Context, memory: ScopeMemory, target: Fact) -> GateResult:
@@ -113,7 +113,7 @@ def _supersede(decision: Decision, ctx: _Context, memory: ScopeMemory, target: F
     entries = [(_superseded(old, fresh), memory.vectors[old.fact_id], FactOp.UPDATE)
                for old in (target, *also)]  # fmt: skip
     entries.append((fresh, ctx.candidate.vector, FactOp.UPDATE))
-    return _emit(memory, entries, decision.reason, ctx)
+    return _emit(memory, entries, decision.reason.text, ctx)
 
 
 def _superseded(old: Fact, fresh: Fact) -> Fact:
@@ -131,8 +131,9 @@ def _contradict(decision: Decision, ctx: _Context, memory: ScopeMemory, target: 
             "version": target.version + 1,
         }
     )
-    added = _emit(memory, [(fresh, ctx.candidate.vector, FactOp.ADD)], decision.reason, ctx)
-    why = f"conflict with {fresh.fact_id}: {decision.reason}"
+    reason = decision.reason.text
+    added = _emit(memory, [(fresh, ctx.candidate.vector, FactOp.ADD)], reason, ctx)
+    why = f"conflict with {fresh.fact_id}: {reason}"
     linked = _emit(added.memory, [(old, memory.vectors[target.fact_id], FactOp.UPDATE)], why, ctx)
     return GateResult(linked.memory, [*added.changes, *linked.changes])
 

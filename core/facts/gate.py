@@ -15,6 +15,7 @@ a closer match before a candidate counts as known.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Protocol
@@ -45,10 +46,13 @@ from provmem.core.facts.contradictions import (
     contradicted,
     exclusive_rival_fact,
 )
+from provmem.core.facts.decision_reason import DecisionReason, ReasonKind
 from provmem.core.facts.memory_state import (
     AttributeVectors,
+    Cardinality,
     ScopeMemory,
     Vector,
+    cardinality,
     open_owner,
     slot_key,
 )
@@ -98,7 +102,7 @@ class Novelty:
 class Decision:
     verdict: Verdict
     target: Fact | None
-    reason: str
+    reason: DecisionReason
     novelty: Novelty | None = None
     advised: bool = False  # the merge advisor was consulted (an LLM call, if it is one)
 
@@ -148,7 +152,7 @@ def slotted(claim: Claim, speaker: str) -> Claim:
 def _many_valued(slot: Slot) -> bool:
     """A rule's slot that holds many values at once ("likes", "hobby"): a measure the
     statement gives ("a run is 8 minutes now") says more about what can change."""
-    return "=" in slot_key(slot.subject, slot.attribute, slot.value)
+    return cardinality(slot.attribute) is Cardinality.MANY
 
 
 def decide(
@@ -163,7 +167,8 @@ def decide(
     """The gate's verdict for one candidate claim (said by ``speaker``, if known; its
     attribute phrase embedded as ``attribute``, if it has an open reading)."""
     if claim.review_reason:
-        return Decision(Verdict.REVIEW, None, f"needs review: {claim.review_reason}")
+        held = DecisionReason(ReasonKind.HELD_FOR_REVIEW, detail=claim.review_reason)
+        return Decision(Verdict.REVIEW, None, held)
     ended = _ended_value(memory, claim)
     if ended is not None:
         return ended
@@ -181,7 +186,7 @@ def decide(
     if rival is not None:
         return _rival_change(claim, *rival)
     if len(memory) == 0:
-        return Decision(Verdict.ADD, None, "store empty")
+        return Decision(Verdict.ADD, None, DecisionReason(ReasonKind.STORE_EMPTY))
     found = novelty(memory, vector, config)
     contradicting = contradicted(
         memory, claim, vector, config.contradiction_similarity, config.contradiction_neighbours
@@ -190,9 +195,9 @@ def decide(
         return replace(_polarity_change(claim, contradicting), novelty=found)
     nearest = memory.facts[found.nearest] if found.nearest else None
     if found.score < found.threshold and nearest and compatible(claim, nearest):
-        return Decision(Verdict.NOOP, nearest, "already known (corroborates)", found)
+        return Decision(Verdict.NOOP, nearest, DecisionReason(ReasonKind.KNOWN), found)
     if found.score >= found.threshold + config.margin:
-        return Decision(Verdict.ADD, None, "novel", found)
+        return Decision(Verdict.ADD, None, DecisionReason(ReasonKind.NOVEL), found)
     return _uncertain(claim, nearest, found, advisor)
 
 
@@ -208,7 +213,8 @@ def _slot_conflict(memory: ScopeMemory, claim: Claim) -> Fact | None:
     current = memory.fact_in_slot(key)
     if current is None:
         return None
-    if "=" not in key and current.slot_value != slot.value and not claim.negated:
+    one = cardinality(slot.attribute) is Cardinality.ONE
+    if one and current.slot_value != slot.value and not claim.negated:
         # a corrected fact keeps its slot but no parsed value: any new value changes it
         if current.slot_value is None or comparable(current.slot_value, slot.value):
             return current
@@ -228,8 +234,10 @@ def _ended_value(memory: ScopeMemory, claim: Claim) -> Decision | None:
     if current is None or current.valid_to is not None:
         return None
     if current.slot_value == slot.value:
-        return Decision(Verdict.UPDATE, current, f"{slot.attribute}: {slot.value} ended")
-    return Decision(Verdict.ADD, None, f"history: an ended {slot.attribute} beside the current")
+        ended = DecisionReason(ReasonKind.ENDED, attribute=slot.attribute, value=slot.value)
+        return Decision(Verdict.UPDATE, current, ended)
+    history = DecisionReason(ReasonKind.ENDED_BESIDE_CURRENT, attribute=slot.attribute)
+    return Decision(Verdict.ADD, None, history)
 
 
 def _open_conflict(memory: ScopeMemory, slot: Slot, role: str) -> Fact | None:
@@ -354,8 +362,9 @@ def _rival_change(claim: Claim, fact: Fact, category: str) -> Decision:
     """Another member of an exclusive category: a change when the claim says so
     ("we switched to MongoDB"), else a contradiction (both stay, linked)."""
     if claim.correction or change_cue(claim.statement):
-        return Decision(Verdict.UPDATE, fact, f"new {category} (changed)")
-    why = f"conflicts with {fact.fact_id}: another {category}, no change cue"
+        changed = DecisionReason(ReasonKind.RIVAL_CHANGED, category=category)
+        return Decision(Verdict.UPDATE, fact, changed)
+    why = DecisionReason(ReasonKind.RIVAL_CONFLICT, fact_id=fact.fact_id, category=category)
     return Decision(Verdict.CONFLICT, fact, why)
 
 
@@ -363,21 +372,27 @@ def _value_change(claim: Claim, current: Fact) -> Decision:
     """A new value of a known attribute: an update when the claim says it changed (or
     the attribute is a rule's single-valued slot), else a conflict; tentative: review."""
     if claim.hedge:
-        why = f"tentative ({claim.hedge!r}) value would supersede {current.fact_id}"
-        return Decision(Verdict.REVIEW, current, f"needs review: {why}")
+        why = DecisionReason(ReasonKind.TENTATIVE, hedge=claim.hedge, fact_id=current.fact_id)
+        return Decision(Verdict.REVIEW, current, why)
     slot = claim.slot
     assert slot is not None  # noqa: S101 - only slotted claims conflict on a slot
     if not is_open_attribute(slot.attribute):
-        return Decision(Verdict.UPDATE, current, "new value for a single-valued slot")
-    change = f"{slot.attribute}: {current.slot_value} -> {slot.value}"
+        return Decision(Verdict.UPDATE, current, DecisionReason(ReasonKind.SINGLE_VALUED_CHANGE))
+    change = _change(slot, current)
     if claim.correction or change_cue(claim.statement) or _said_change(claim):
-        return Decision(Verdict.UPDATE, current, f"new value for {change}")
+        return Decision(Verdict.UPDATE, current, change(ReasonKind.VALUE_CHANGED))
     if current.slot_value is not None and value_shape(slot.value) not in IDENTITIES:
         if _past_tense(claim.statement):
-            return Decision(Verdict.ADD, None, f"another past measure of {change}: an event")
-        return Decision(Verdict.UPDATE, current, f"a later measure of {change}")
-    why = f"conflicts with {current.fact_id}: another value for {change}, no change cue"
+            return Decision(Verdict.ADD, None, change(ReasonKind.PAST_MEASURE))
+        return Decision(Verdict.UPDATE, current, change(ReasonKind.LATER_MEASURE))
+    why = replace(change(ReasonKind.VALUE_CONFLICT), fact_id=current.fact_id)
     return Decision(Verdict.CONFLICT, current, why)
+
+
+def _change(slot: Slot, current: Fact) -> Callable[[ReasonKind], DecisionReason]:
+    """A reason of a kind that names the attribute's old value and its new one."""
+    old = str(current.slot_value)  # "None" for a corrected fact without a parsed value
+    return lambda kind: DecisionReason(kind, attribute=slot.attribute, old=old, new=slot.value)
 
 
 # A measure (a count, a version, a quantity) changes over time: a later one in the present
@@ -393,9 +408,9 @@ def _polarity_change(claim: Claim, fact: Fact) -> Decision:
     both stay, linked."""
     ever = fact.negated and denies_for_all_time(fact.statement)
     if not ever and (claim.correction or polarity_change_cue(claim.statement)):
-        return Decision(Verdict.UPDATE, fact, "polarity changed (stopped or started)")
-    which = "negates it" if claim.negated else "contradicts its negation"
-    return Decision(Verdict.CONFLICT, fact, f"conflicts with {fact.fact_id}: {which}")
+        return Decision(Verdict.UPDATE, fact, DecisionReason(ReasonKind.POLARITY_CHANGED))
+    which = ReasonKind.NEGATES if claim.negated else ReasonKind.CONTRADICTS_NEGATION
+    return Decision(Verdict.CONFLICT, fact, DecisionReason(which, fact_id=fact.fact_id))
 
 
 def _uncertain(
@@ -407,17 +422,19 @@ def _uncertain(
         assert advisor is not None and nearest is not None  # noqa: S101 - just checked
         advised = advisor.advise(claim, nearest)
         if advised is not None:
-            return Decision(advised, nearest, "resolved by merge advisor", found, advised=True)
+            why = DecisionReason(ReasonKind.ADVISED)
+            return Decision(advised, nearest, why, found, advised=True)
     return replace(_band_rules(claim, nearest, found), advised=consulted)
 
 
 def _band_rules(claim: Claim, nearest: Fact | None, found: Novelty) -> Decision:
     if nearest is not None and claim.slot and claim.slot.key == nearest.slot:
         if claim.slot.value == nearest.slot_value and compatible(claim, nearest):
-            return Decision(Verdict.MERGE, nearest, "same slot and value, new detail", found)
+            merged = DecisionReason(ReasonKind.SAME_SLOT_AND_VALUE)
+            return Decision(Verdict.MERGE, nearest, merged, found)
     if nearest is not None and claim.correction:
-        return Decision(Verdict.UPDATE, nearest, "correction of a close fact", found)
-    return Decision(Verdict.ADD, None, "uncertain band, no slot match: kept apart", found)
+        return Decision(Verdict.UPDATE, nearest, DecisionReason(ReasonKind.CORRECTION), found)
+    return Decision(Verdict.ADD, None, DecisionReason(ReasonKind.UNCERTAIN), found)
 
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -432,4 +449,4 @@ def compatible(claim: Claim, fact: Fact) -> bool:
     slot = claim.slot
     if slot is None or fact.slot != slot.key or fact.slot_value == slot.value:
         return True
-    return "=" in slot_key(slot.subject, slot.attribute, slot.value)  # many values may coexist
+    return cardinality(slot.attribute) is Cardinality.MANY  # many values may coexist

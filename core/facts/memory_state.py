@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from functools import cached_property
 
 import numpy as np
@@ -29,13 +30,29 @@ SINGLE_VALUED = SINGLE_VALUED_ATTRIBUTES
 SAME_SLOT_AS = {"moved_to": "lives_in"}
 
 
+class Cardinality(Enum):
+    """How many values of an attribute a subject holds at a time."""
+
+    ONE = "one"  # a new value supersedes the old ("lives in", an open reading)
+    MANY = "many"  # values coexist ("likes", "hobby")
+
+
+def cardinality(attribute: str) -> Cardinality:
+    """One value at a time for a rule's single-valued attribute or an open reading,
+    else many."""
+    attribute = SAME_SLOT_AS.get(attribute, attribute)
+    if attribute in SINGLE_VALUED or is_open_attribute(attribute):
+        return Cardinality.ONE
+    return Cardinality.MANY
+
+
 def slot_key(subject: str, attribute: str, value: str | None, role: str = "user") -> str:
     """Where a (subject, attribute, value) sits in the slot index: per attribute if the
-    attribute is single-valued (a rule's single-valued attribute, or an open reading: a new
-    value supersedes), else per value. What an assistant asserted has slots of its own."""
+    attribute holds one value at a time, else per value. What an assistant asserted has
+    slots of its own."""
     attribute = SAME_SLOT_AS.get(attribute, attribute)
     owner = "" if role == "user" else f"{role}:"
-    if attribute in SINGLE_VALUED or is_open_attribute(attribute):
+    if cardinality(attribute) is Cardinality.ONE:
         return f"{owner}{subject}|{attribute}"
     return f"{owner}{subject}|{attribute}={value or ''}"
 

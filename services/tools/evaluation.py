@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.progress import Progress, TaskID
 
 from provmem.core.events import Fact, FactChanged, FactOp, FactStatus
+from provmem.core.facts.decision_reason import DecisionReason, ReasonKind
 from provmem.core.retrieval.fusion import count_tokens, current
 from provmem.infra.crypto.envelope import MissingDataKeyError
 from provmem.services.memory.loaders import locomo_turns
@@ -235,8 +236,10 @@ def _cosine(memory: MemoryService, first: str, second: str) -> float:
 
 def _unsupported(fact: Fact) -> bool:
     """Held for review because the evidence does not carry it (not merely tentative)."""
-    reason = fact.review_reason or ""
-    return fact.status is FactStatus.NEEDS_REVIEW and not reason.startswith("tentative")
+    if fact.status is not FactStatus.NEEDS_REVIEW:
+        return False
+    reason = DecisionReason.from_review_text(fact.review_reason or "")
+    return reason is None or reason.kind is not ReasonKind.TENTATIVE
 
 
 async def _audit_store(
@@ -328,7 +331,8 @@ def _verdict(raw: bytes | None) -> str | None:
         return "NOOP"
     if change.op is FactOp.UPDATE and fact is not None and fact.supersedes:
         return "UPDATE"
-    if change.op is FactOp.UPDATE and change.reason.startswith("same slot and value"):
+    reason = DecisionReason.from_text(change.reason)
+    if change.op is FactOp.UPDATE and reason and reason.kind is ReasonKind.SAME_SLOT_AND_VALUE:
         return "MERGE"
     return None
 

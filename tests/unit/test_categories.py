@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from provmem.core.extraction.categories import CATEGORIES, exclusive_rival, named_members
+from provmem.core.facts.decision_reason import ReasonKind
 from provmem.core.facts.gate import Verdict
 from provmem.core.facts.memory_state import ScopeMemory
 from provmem.core.stages import Candidate
@@ -67,7 +68,8 @@ def test_another_member_without_a_change_cue_conflicts_and_with_one_updates() ->
     rival = said("The MongoDB collections hold every record of Ledgerly.")
     result = run(first.memory, "t2", Candidate(rival, near(vec(1), 0.2)), minute=5)
     assert result.decisions[0].verdict is Verdict.CONFLICT
-    assert "another database" in result.decisions[0].reason
+    reason = result.decisions[0].reason
+    assert reason.kind is ReasonKind.RIVAL_CONFLICT and reason.category == "database"
     moved = said("We switched Ledgerly to MongoDB last month.")
     result = run(first.memory, "t2", Candidate(moved, near(vec(1), 0.2)), minute=5)
     assert result.decisions[0].verdict is Verdict.UPDATE

@@ -10,6 +10,7 @@ import pytest
 
 from provmem.core.claim import Slot
 from provmem.core.events import FactOp, FactStatus
+from provmem.core.facts.decision_reason import ReasonKind
 from provmem.core.facts.memory_state import ScopeMemory
 from provmem.core.retrieval.fusion import Lookups, RouteResult, TimeAsked, project
 from provmem.core.retrieval.sufficiency import analyze, asked_of_time
@@ -28,7 +29,9 @@ def test_an_ended_other_value_is_added_as_history_and_the_current_stays() -> Non
     ended = claim("Ana used to live in Toronto.", TORONTO, valid_to=ENDED_AT)
     result = run(_current_oslo(), "t2", Candidate(ended, near(vec(1), 0.9)), minute=1)
     (added,) = result.changes
-    assert added.op is FactOp.ADD and result.decisions[0].reason.startswith("history")
+    assert added.op is FactOp.ADD
+    assert result.decisions[0].reason.kind is ReasonKind.ENDED_BESIDE_CURRENT
+    assert added.reason == "history: an ended lives_in beside the current"
     statuses = {f.statement: f.status for f in result.memory.facts.values()}
     assert statuses == {"Ana lives in Oslo.": FactStatus.ACTIVE,
                         "Ana used to live in Toronto.": FactStatus.ACTIVE}  # fmt: skip

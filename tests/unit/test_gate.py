@@ -9,6 +9,7 @@ import pytest
 
 from provmem.core.claim import Claim, Slot
 from provmem.core.events import FactOp, FactStatus
+from provmem.core.facts.decision_reason import ReasonKind
 from provmem.core.facts.gate import GateConfig, Verdict, adaptive_threshold, decide, novelty
 from provmem.core.facts.memory_state import ScopeMemory, as_unit
 from provmem.core.stages import Candidate, derive_fact_changes
@@ -44,7 +45,8 @@ PORTO = Slot("alice", "lives_in", "porto")
 def test_empty_store_adds() -> None:
     result = run(ScopeMemory(), "t1", Candidate(claim("Alice lives in Lisbon."), vec(1)))
     assert [c.op for c in result.changes] == [FactOp.ADD]
-    assert result.decisions[0].reason == "store empty"
+    assert result.decisions[0].reason.kind is ReasonKind.STORE_EMPTY
+    assert result.changes[0].reason == "store empty"
 
 
 def test_identical_back_to_back_is_add_then_noop_with_corroboration() -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from provmem.core.claim import Claim, Signal, SignalKind
 from provmem.core.events import FactChanged, FactOp, FactStatus
+from provmem.core.facts.decision_reason import ReasonKind
 from provmem.core.facts.gate import Verdict, slotted
 from provmem.core.facts.memory_state import ScopeMemory
 from provmem.core.stages import Candidate
@@ -26,7 +27,8 @@ def test_a_later_value_with_a_change_cue_supersedes_and_keeps_history() -> None:
     result = run(first.memory, "t2", Candidate(later, near(vec(1), 0.6)), minute=5)
     old, new = result.changes
     assert result.decisions[0].verdict is Verdict.UPDATE
-    assert result.decisions[0].reason == "new value for response time: 800 ms -> 250 ms"
+    assert result.decisions[0].reason.kind is ReasonKind.VALUE_CHANGED
+    assert result.decisions[0].reason.text == "new value for response time: 800 ms -> 250 ms"
     assert old.op is new.op is FactOp.UPDATE and old.fact and new.fact
     assert old.fact.status is FactStatus.SUPERSEDED and old.fact.superseded_by == new.fact_id
     assert new.fact.supersedes == old.fact_id and new.fact.slot_value == "250 ms"
@@ -47,7 +49,8 @@ def test_a_later_measure_replaces_the_earlier_without_a_change_cue() -> None:
     later = said("The suite has 140 tests.")
     result = run(first.memory, "t2", Candidate(later, near(vec(1), 0.9)), minute=5)
     assert result.decisions[0].verdict is Verdict.UPDATE
-    assert result.decisions[0].reason == "a later measure of test: 121 -> 140"
+    assert result.decisions[0].reason.kind is ReasonKind.LATER_MEASURE
+    assert result.decisions[0].reason.text == "a later measure of test: 121 -> 140"
 
 
 def test_a_different_value_without_a_change_cue_is_a_conflict_and_both_stay() -> None:
