@@ -21,12 +21,11 @@ from typing import Any
 from provmem.config import Settings
 from provmem.core.events import ErasureCompleted, ErasureRequested
 from provmem.core.ports import Append, EventLog, StateStore
-from provmem.infra.crypto.envelope import master_key
-from provmem.infra.residue import audit_key, ledger_box
 from provmem.streams.erasure.fingerprints import LEGACY_SCHEME, SCHEME, Fingerprint, fingerprinter
 from provmem.streams.erasure.journal import Journal, keyed_print, keyed_prints
 from provmem.streams.erasure.log_audit import Awaiting
 from provmem.streams.erasure.residue import MARKS_FIELD
+from provmem.streams.runtime.adapters import audit_key, ledger_box, master_key
 from provmem.streams.topics import ERASURE_RECEIPTS, TopicNames
 
 LEDGER = "erasure|"

@@ -28,12 +28,19 @@ import structlog
 from provmem.config import Settings
 from provmem.core.events import ErasureRequested, ErasureTarget, TurnRecorded
 from provmem.core.ports import ScrubbableStore
-from provmem.infra.crypto.envelope import master_key
-from provmem.infra.residue import ErasedMarks, Hit, ResidueScanner, audit_key, marks_of
 from provmem.streams.erasure.baseline import common_words
 from provmem.streams.erasure.log_audit import Awaiting, LogAudit, key_copies
 from provmem.streams.erasure.ports import ErasureDeps
+from provmem.streams.runtime.adapters import (
+    ErasedMarks,
+    Hit,
+    ResidueScanner,
+    audit_key,
+    marks_of,
+    master_key,
+)
 from provmem.streams.runtime.index_slots import reader_slots
+from provmem.streams.runtime.server_scans import qdrant_hits, redis_hits
 
 log = structlog.get_logger(__name__)
 #: The ledger entry field holding the marks.
@@ -189,9 +196,9 @@ async def byte_audit(
         hits = await asyncio.to_thread(scan.hits.scan_folder, settings.data_dir, (), skip)
         found["bytes_files"] = scan.counted(hits)
     if settings.runtime == "kafka":
-        found["bytes_redis"] = scan.counted(await _redis_hits(scan.hits, settings))
+        found["bytes_redis"] = scan.counted(await redis_hits(scan.hits, settings))
     if settings.qdrant_url is not None:
-        found["bytes_qdrant"] = scan.counted(await _qdrant_hits(scan.hits, settings))
+        found["bytes_qdrant"] = scan.counted(await qdrant_hits(scan.hits, settings))
     for hit in scan.reported:
         log.warning("erasure.residue", **hit.to_json())  # the term as its keyed fingerprint
     return ByteFindings(found, scan.awaiting_compaction(), tuple(scan.reported))
@@ -218,24 +225,3 @@ def slots_apart(settings: Settings, request_id: str) -> tuple[str, ...]:
         live = [slot.name for slot in slots.live]
         log.info("erasure.reader_slots", request_id=request_id, live=live, removed=slots.removed)
     return tuple(slot.name for slot in slots.live)
-
-
-async def _redis_hits(scanner: ResidueScanner, settings: Settings) -> list[Hit]:
-    from provmem.infra.stores.redis_client import redis_client
-
-    client = redis_client(settings.redis_url)
-    try:
-        return await scanner.scan_redis(client, settings.redis_prefix)
-    finally:
-        await client.aclose()
-
-
-async def _qdrant_hits(scanner: ResidueScanner, settings: Settings) -> list[Hit]:
-    from qdrant_client import AsyncQdrantClient
-
-    client = AsyncQdrantClient(url=settings.qdrant_url)
-    try:
-        collection = f"{settings.topic_prefix}-facts"
-        return await scanner.scan_qdrant(client, collection)
-    finally:
-        await client.close()
