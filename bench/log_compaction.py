@@ -33,7 +33,7 @@ from provmem.infra.log.kafka import KafkaEventLog
 from provmem.infra.log.sealed import raw_log
 from provmem.infra.stores.redis_stores import RedisKeys, RedisKeyStore
 from provmem.streams.erasure.log_compaction import CryptoCompaction
-from provmem.streams.sealed_topics import sealed_log
+from provmem.streams.runtime.sealed_topics import sealed_log
 from provmem.streams.topics import TopicNames
 from tests.support.tansu import TansuBroker
 

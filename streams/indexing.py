@@ -29,9 +29,14 @@ from provmem.core.ports import (
     VectorIndex,
     VectorPoint,
 )
-from provmem.infra.log.record_keys import PLAIN_KEYS, RecordKeys, is_keyed
-from provmem.infra.models.sparse import anchor_vector, with_anchors
 from provmem.streams.outcome import Outcome
+from provmem.streams.runtime.adapters import (
+    PLAIN_KEYS,
+    RecordKeys,
+    anchor_vector,
+    is_keyed,
+    with_anchors,
+)
 from provmem.streams.topics import TURNS
 
 #: How many indexed turns' keyed record keys an indexer remembers (to match tombstones).

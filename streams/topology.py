@@ -1,7 +1,7 @@
 """The stage topology: which stage reads which topic, what handles it, what it writes.
 
 Both runners read this table: the embedded runner (streams/runner.py, bindings built by
-streams/wiring.py) and the faust workers (streams/faust/app.py: one agent per stage). A
+streams/runtime/wiring.py) and the faust workers (streams/faust/app.py: one agent per stage). A
 stage's ``writes`` are the topics its handler's :class:`~.outcome.Outcome` may send to.
 
 | stage | reads | handler | writes | runs in |

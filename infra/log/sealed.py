@@ -2,7 +2,7 @@
 
 :class:`LogSealer` seals a record's value before it is appended and opens it when it is
 read. Which records are sealed, and under which key, is the caller's *policy* (the topic
-registry's: ``streams/sealed_topics.py``): a :class:`Sealing` per record, or None for a
+registry's: ``streams/runtime/sealed_topics.py``): a :class:`Sealing` per record, or None for a
 record that stays as it is (receipts, keys, tombstones). A sealed value is an envelope,
 version 1 (``docs/ARCHITECTURE.md``, "What is sealed")::
 

@@ -33,7 +33,7 @@ app = typer.Typer(pretty_exceptions_show_locals=False)
 
 def _dependencies(settings: Settings) -> list[tuple[str, Callable[[], Awaitable[object]]]]:
     """What a worker needs, each with a check: the broker (its topics), Redis, Qdrant."""
-    from provmem.streams.faust.health import dependency_checks
+    from provmem.streams.runtime.dependencies import dependency_checks
 
     return list(dependency_checks(settings, create_topics=True).values())
 

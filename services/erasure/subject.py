@@ -17,9 +17,10 @@ from provmem.core.events import ErasureRequested, ErasureTarget
 from provmem.core.scope import Scope
 from provmem.services.memory.faults import fault_point
 from provmem.streams.erasure.eraser import Eraser, Residue
-from provmem.streams.erasure.ports import ErasureDeps, ErasureUnavailableError, erasure_deps
+from provmem.streams.erasure.ports import ErasureDeps, ErasureUnavailableError
 from provmem.streams.erasure.requests import ErasureStage
 from provmem.streams.runtime.components import Components
+from provmem.streams.runtime.erasure import erasure_deps
 
 __all__ = [
     "ErasureStage",

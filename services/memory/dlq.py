@@ -2,7 +2,7 @@
 
 A stage that cannot process a record writes a dead letter (``streams/outcome.py``): the
 stage, the reason, the record's origin (topic, partition, offset), its key and its value,
-sealed under the data key of the subject it names (``streams/sealed_topics.py``): a
+sealed under the data key of the subject it names (``streams/runtime/sealed_topics.py``): a
 letter of an erased subject reads as erased and is not listed.
 Re-driving appends the original record (or a fixed value) to its original topic and
 partition, where the pipeline processes it like any other record, and appends a

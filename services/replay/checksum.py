@@ -28,8 +28,8 @@ from pydantic import BaseModel
 from provmem.core.events import Fact
 from provmem.core.ports import EventLog
 from provmem.services.replay.stages import record_scope
-from provmem.streams.erasure.ports import capabilities_of
 from provmem.streams.runtime.components import Components
+from provmem.streams.runtime.erasure import capabilities_of
 
 
 class ScopeChecksum(BaseModel):

@@ -350,7 +350,7 @@ class _Rebuild:
         from provmem.infra.crypto.sealing import SealedGateState, ViewSealer
         from provmem.infra.stores.embedded import EmbeddedStateStore, EmbeddedStores
         from provmem.streams.gate_store import GateStore
-        from provmem.streams.wiring import derive_deps
+        from provmem.streams.runtime.wiring import derive_deps
 
         target, settings = self._target, self._target.settings
         stores = EmbeddedStores(replay_state_path(settings, self._pending.target))

@@ -18,7 +18,6 @@ import structlog
 
 from provmem.core.events import ErasureRequested
 from provmem.core.facts.memory_state import ScopeMemory
-from provmem.infra.log.sealed import record_keys
 from provmem.streams.erasure.fingerprints import Fingerprint, fragments_in
 from provmem.streams.erasure.ledger import AuditKeys, Recorded
 from provmem.streams.erasure.log_audit import Awaiting
@@ -30,6 +29,7 @@ from provmem.streams.erasure.residue import (
     slots_apart,
 )
 from provmem.streams.pipeline import CONTROL_PREFIX
+from provmem.streams.runtime.adapters import record_keys
 
 log = structlog.get_logger(__name__)
 SCAN_BATCH = 1000

@@ -26,8 +26,9 @@ from typing import Any
 
 from provmem.config import Settings
 from provmem.core.events import ErasureCompleted
-from provmem.core.ports import Append, SparseVector, VectorPoint
-from provmem.infra.residue import Common
+from provmem.core.ports import Append
+from provmem.streams.runtime.adapters import Common
+from provmem.streams.runtime.first_run import first_run_stores
 from provmem.streams.topics import ERASURE_RECEIPTS, TopicNames
 
 __all__ = ["common_words"]
@@ -60,25 +61,11 @@ async def _baseline(settings: Settings) -> Common:
 
 async def _fresh_stores(folder: Path, settings: Settings) -> None:
     """The stores of a data folder, as a first run of this version leaves them."""
-    from provmem.infra.log.embedded import EmbeddedEventLog
-    from provmem.infra.models.embedding import DIM
-    from provmem.infra.stores.embedded import EmbeddedApiKeyStore, EmbeddedStores
-    from provmem.infra.vectors.edge import EdgeVectorIndex
-
     names = TopicNames(settings.topic_prefix)
-    log = EmbeddedEventLog(folder / "log.db")
-    await log.ensure_topics(names.configs(settings.partitions))
     receipt = Append(0, b"er_baseline", ERASURE_RECEIPTS.encode(_receipt()))
-    await log.append(names.erasure_receipts, [receipt])
-    await log.close()
-    await EmbeddedStores(folder / "views.db").close()
-    await EmbeddedApiKeyStore(folder / "api-keys.db").close()
-    index = EdgeVectorIndex(folder / "vectors", DIM)
-    sparse = SparseVector((1,), (1.0,))
-    point = VectorPoint("fact_baseline", [1.0] * DIM, "o/p/u", "active", "", sparse, ("e",))
-    await index.upsert([point])
-    await index.optimize()
-    await index.close()
+    await first_run_stores(
+        folder, names.configs(settings.partitions), names.erasure_receipts, receipt
+    )
 
 
 def _receipt() -> ErasureCompleted:

@@ -25,14 +25,13 @@ from provmem.core.erasure import changes_between, erasure_of, remaining
 from provmem.core.events import ErasureRequested, ErasureTarget, FactChanged, FactOp, TurnRecorded
 from provmem.core.ports import Append, EventLog, LogRecord
 from provmem.core.scope import partition_for
-from provmem.infra.log.record_keys import RecordKeys
-from provmem.infra.log.sealed import raw_log, record_keys
 from provmem.streams.erasure.journal import Journal
 from provmem.streams.erasure.log_compaction import CryptoCompaction
 from provmem.streams.erasure.ports import ErasureDeps, GateKeeper
 from provmem.streams.gate_store import FactVersion
 from provmem.streams.outcome import Outgoing
 from provmem.streams.runner import send_all
+from provmem.streams.runtime.adapters import RecordKeys, raw_log, record_keys
 from provmem.streams.topics import FACT_CHANGES, TURNS
 
 SCAN_BATCH = 1000

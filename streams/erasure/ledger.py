@@ -10,8 +10,6 @@ its journal (streams/erasure/journal.py) is an entry of the same store.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,12 +18,12 @@ from typing import Any
 
 from provmem.core.events import ErasureCompleted, ErasureRequested
 from provmem.core.ports import Append, EventLog, StateStore
-from provmem.infra.residue import ledger_box
 from provmem.streams.erasure.fingerprints import LEGACY_SCHEME, SCHEME, Fingerprint, fingerprinter
 from provmem.streams.erasure.journal import Journal, keyed_print, keyed_prints
 from provmem.streams.erasure.log_audit import Awaiting
-from provmem.streams.erasure.ports import ErasureSecrets
 from provmem.streams.erasure.residue import MARKS_FIELD
+from provmem.streams.erasure.secrets import ErasureSecrets
+from provmem.streams.runtime.adapters import ledger_box
 from provmem.streams.topics import ERASURE_RECEIPTS, TopicNames
 
 LEDGER = "erasure|"
@@ -45,7 +43,7 @@ class AuditKeys:
     @classmethod
     def of(cls, secrets: ErasureSecrets) -> AuditKeys:
         seal, open_ = ledger_box(secrets.audit_key)
-        return cls(hmac.new(secrets.master, b"provmem-audit", hashlib.sha256).digest(), seal, open_)
+        return cls(secrets.ledger_secret, seal, open_)
 
     def mark(self, scheme: str = SCHEME) -> Fingerprint:
         return fingerprinter(scheme, self.secret)

@@ -34,13 +34,22 @@ from cryptography.exceptions import InvalidTag
 
 from provmem.core.events import TurnRecorded
 from provmem.core.ports import Cleanup, EventLog, LogRecord, TopicAdmin
-from provmem.infra.crypto.envelope import EvidenceSealer, KeyWrapper, subject_key_id
-from provmem.infra.crypto.log_keys import is_log_key_of
-from provmem.infra.log.reads import partition_records
-from provmem.infra.log.sealed import LogSealer, is_sealed, raw_log
-from provmem.infra.residue import Hit, ResidueScanner, content_tokens, mark
 from provmem.streams.erasure.ports import ErasureDeps, RecordedKeyStore
 from provmem.streams.pipeline import CONTROL_PREFIX
+from provmem.streams.runtime.adapters import (
+    EvidenceSealer,
+    Hit,
+    KeyWrapper,
+    LogSealer,
+    ResidueScanner,
+    content_tokens,
+    is_log_key_of,
+    is_sealed,
+    mark,
+    partition_records,
+    raw_log,
+    subject_key_id,
+)
 from provmem.streams.topics import COMPACTION, ERASURE_REQUESTS, TURNS, gate_changelog
 
 log = structlog.get_logger(__name__)

@@ -34,11 +34,16 @@ import structlog
 
 from provmem.core.ports import Append, LogRecord
 from provmem.core.scope import Scope, partition_for
-from provmem.infra.crypto.envelope import subject_key_id
-from provmem.infra.crypto.log_keys import Rotation
-from provmem.infra.log.reads import partition_records
-from provmem.infra.log.sealed import LogSealer, SealedLog, raw_log, sealed_key_id
 from provmem.streams.erasure.ports import ErasureDeps
+from provmem.streams.runtime.adapters import (
+    LogSealer,
+    Rotation,
+    SealedLog,
+    partition_records,
+    raw_log,
+    sealed_key_id,
+    subject_key_id,
+)
 
 __all__ = ["CryptoCompaction"]
 

@@ -7,10 +7,11 @@ adapters have, as ports.
   vector shard is rebuilt, SQLite files are checkpointed and their WAL truncated);
 - :class:`PayloadIndex`: an index that reads a point's payload back by id (the audit).
 
-:func:`erasure_deps` composes an erasure's dependencies in one place, from what a process's
-composition root holds (:class:`ErasureParts`: the runtime's ``Components``, or a faust
-worker's parts); :func:`capabilities_of` asks the adapters' types once, there; the cascade
-and the audit then use the ports they were given and never probe an adapter for a method.
+:func:`~provmem.streams.runtime.erasure.erasure_deps` composes an erasure's dependencies in
+one place, from what a process's composition root holds (:class:`ErasureParts`: the
+runtime's ``Components``, or a faust worker's parts), and asks the adapters' types once,
+there; the cascade and the audit then use the ports they were given and never probe an
+adapter for a method.
 tests/contract/test_erasure_ports.py holds every adapter to the ports it claims.
 """
 
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Protocol, runtime_checkable
 
 from provmem.config import Settings
@@ -35,9 +35,7 @@ from provmem.core.ports import (
     StateStore,
     VectorIndex,
 )
-from provmem.infra.crypto.envelope import EvidenceSealer, KeyWrapper, master_key
-from provmem.infra.residue import audit_key
-from provmem.infra.vectors.sealed import SealedVectorIndex
+from provmem.streams.erasure.secrets import ErasureSecrets
 from provmem.streams.pipeline import Deriver
 from provmem.streams.topics import TopicNames
 
@@ -77,46 +75,6 @@ class Capabilities:
     compacting: CompactingLog | None = None
     purgeable: tuple[tuple[str, PurgeableStore], ...] = ()
     payloads: PayloadIndex | None = None
-
-
-def capabilities_of(
-    log: EventLog, evidence: EvidenceStore, views: FactViews, vectors: VectorIndex | None
-) -> Capabilities:
-    """What these adapters offer beyond their ports. A sealed vector index is asked
-    through to the index it wraps (sealing changes neither purging nor payloads)."""
-    index = vectors.inner if isinstance(vectors, SealedVectorIndex) else vectors
-    stores = [("vector_index", index), ("fact_views", views), ("evidence_store", evidence)]
-    purgeable: list[tuple[str, PurgeableStore]] = []
-    for name, store in [*stores, ("log", log)]:
-        if isinstance(store, PurgeableStore):
-            purgeable.append((name, store))
-    return Capabilities(
-        compacting=log if isinstance(log, CompactingLog) else None,
-        purgeable=tuple(purgeable),
-        payloads=index if isinstance(index, PayloadIndex) else None,
-    )
-
-
-@dataclass(frozen=True)
-class ErasureSecrets:
-    """What an erasure derives from the deployment's master key, read once by the root
-    (:func:`erasure_deps`); the key itself is in no repr and no log."""
-
-    master: bytes = field(repr=False)
-
-    @cached_property
-    def audit_key(self) -> bytes:
-        """The residue marks' key (infra/residue.py)."""
-        return audit_key(self.master)
-
-    @cached_property
-    def wrapper(self) -> KeyWrapper:
-        """Unwraps the retained copies of data keys (the audit of key copies)."""
-        return KeyWrapper(self.master)
-
-    def live_sealer(self, keys: KeyStore) -> EvidenceSealer:
-        """A sealer without cached data keys: it opens only what the live keys open."""
-        return EvidenceSealer(self.master, keys)
 
 
 class ErasureUnavailableError(RuntimeError):
@@ -221,36 +179,3 @@ class ErasureParts(Protocol):
     def deriver(self) -> Deriver | None: ...
     @property
     def elsewhere(self) -> tuple[HeldBytes, ...]: ...
-
-
-def erasure_deps(
-    parts: ErasureParts,
-    *,
-    catch_up: CatchUp = _nothing,
-    settle: Settle = _applied_inline,
-    before_receipt: Callable[[], None] = _no_fault,
-) -> ErasureDeps:
-    """An erasure's dependencies over a root's ``parts``, the one place they are composed;
-    the root says how to catch up with the log, how to wait for the views and where the
-    fault point before the receipt is."""
-    p = parts
-    return ErasureDeps(
-        settings=p.settings,
-        names=p.names,
-        log=p.log,
-        evidence=p.evidence,
-        views=p.views,
-        keys=p.keys,
-        sealer=p.sealer,
-        vectors=p.vectors,
-        embedder=p.embedder,
-        ledger=p.ledger,
-        secrets=ErasureSecrets(master_key(p.settings)),
-        state=p.state,
-        deriver=p.deriver,
-        elsewhere=p.elsewhere,
-        catch_up=catch_up,
-        settle=settle,
-        before_receipt=before_receipt,
-        capabilities=capabilities_of(p.log, p.evidence, p.views, p.vectors),
-    )

@@ -28,10 +28,15 @@ import structlog
 from provmem.config import Settings
 from provmem.core.events import ErasureRequested, ErasureTarget, TurnRecorded
 from provmem.core.ports import ScrubbableStore
-from provmem.infra.residue import ErasedMarks, Hit, ResidueScanner, marks_of
 from provmem.streams.erasure.baseline import common_words
 from provmem.streams.erasure.log_audit import Awaiting, LogAudit, key_copies
 from provmem.streams.erasure.ports import ErasureDeps
+from provmem.streams.runtime.adapters import (
+    ErasedMarks,
+    Hit,
+    ResidueScanner,
+    marks_of,
+)
 from provmem.streams.runtime.index_slots import reader_slots
 
 log = structlog.get_logger(__name__)

@@ -33,15 +33,9 @@ from provmem.core.ports import (
     StateStore,
     VectorIndex,
 )
-from provmem.infra.crypto.envelope import EvidenceSealer
-from provmem.infra.crypto.sealing import SealedGateState, ViewSealer
-from provmem.infra.log.kafka import KafkaEventLog
-from provmem.infra.log.record_keys import RecordKeys
-from provmem.infra.stores.bulk_state import PerKeyBulkState
 from provmem.streams.delivery import DeliveryGuard, Partition
 from provmem.streams.erasure.cascade import views_applied
 from provmem.streams.erasure.eraser import Eraser
-from provmem.streams.erasure.ports import erasure_deps
 from provmem.streams.erasure.requests import ErasureRouter, ScopeRecords
 from provmem.streams.faust.compat import fence_commits, require_tested_faust
 from provmem.streams.faust.health import Assignment, serve_health
@@ -49,11 +43,19 @@ from provmem.streams.faust.state_folder import StateFolder, claim_state_folder, 
 from provmem.streams.indexing import EvidenceIndexer, TombstonedTurns
 from provmem.streams.outcome import Origin, Outgoing, execute
 from provmem.streams.pipeline import Deriver, Materializer
-from provmem.streams.runtime.kafka import verify_deployment_key, worker_adapters, worker_sealer
-from provmem.streams.sealed_topics import log_sealer, sealed_log
+from provmem.streams.runtime.adapters import EvidenceSealer, RecordKeys
+from provmem.streams.runtime.erasure import erasure_deps
+from provmem.streams.runtime.kafka import (
+    delivery_log,
+    verify_deployment_key,
+    worker_adapters,
+    worker_gate_state,
+    worker_sealer,
+)
+from provmem.streams.runtime.sealed_topics import log_sealer, sealed_log
+from provmem.streams.runtime.wiring import derive_deps
 from provmem.streams.topics import GATE_TABLE, TopicNames
 from provmem.streams.topology import DERIVE, INDEX_EVIDENCE, MATERIALIZE, ROUTE_ERASURES, outputs_of
-from provmem.streams.wiring import derive_deps
 
 log = structlog.get_logger(__name__)
 
@@ -99,7 +101,7 @@ class Delivery:
     records a consumer skipped are fetched again by seeking back to the frontier."""
 
     app: faust.App
-    log: KafkaEventLog
+    log: EventLog
     group: str
     guards: list[DeliveryGuard] = field(default_factory=list)
     fenced: object | None = field(default=None, init=False)  # the consumer fenced
@@ -225,9 +227,9 @@ def create_app(settings: Settings) -> WorkerApp:
     )
     sealer = worker_sealer(settings)
     sealed = log_sealer(sealer, names)  # seal: values opened as they come in, sealed going out
-    state = SealedGateState(PerKeyBulkState(TableStateStore(table)), ViewSealer(sealer))
+    state = worker_gate_state(TableStateStore(table), sealer)
     deriver, records, materializer, indexer = _handlers(settings, names, state, sealer)
-    delivery = Delivery(app, KafkaEventLog(settings.broker_url), settings.consumer_group)
+    delivery = Delivery(app, delivery_log(settings), settings.consumer_group)
     derive_guard, materialize_guard, route_guard = (delivery.guard() for _ in range(3))
     assignment = Assignment()
     serve_health(app, settings, assignment)  # GET /health when worker_web_port is set

@@ -27,9 +27,9 @@ from provmem.streams.pipeline import Deriver
 from provmem.streams.runner import Runner
 from provmem.streams.runtime.base import Closer, Components
 from provmem.streams.runtime.index_slots import ReaderRunner, claim_index, slot_groups
-from provmem.streams.sealed_topics import sealed_log
+from provmem.streams.runtime.sealed_topics import sealed_log
+from provmem.streams.runtime.wiring import derive_deps, sealers, stage_bindings
 from provmem.streams.topics import TopicNames
-from provmem.streams.wiring import derive_deps, sealers, stage_bindings
 
 if TYPE_CHECKING:
     from provmem.core.ports import ApiKeyStore

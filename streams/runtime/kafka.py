@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from provmem.config import Settings
 from provmem.core.ports import (
+    BulkStateStore,
     EventLog,
     EvidenceStore,
     FactViews,
@@ -31,9 +32,9 @@ from provmem.infra.vectors.sealed import SealedVectorIndex
 from provmem.streams.indexing import SearchIndex
 from provmem.streams.runner import Runner, StageBinding
 from provmem.streams.runtime.base import Components
-from provmem.streams.sealed_topics import sealed_log
+from provmem.streams.runtime.sealed_topics import sealed_log
+from provmem.streams.runtime.wiring import sealers, stage_bindings
 from provmem.streams.topics import DATA_KEYS, TopicNames
-from provmem.streams.wiring import sealers, stage_bindings
 
 if TYPE_CHECKING:
     import redis.asyncio as aioredis
@@ -265,6 +266,22 @@ def worker_adapters(settings: Settings, sealer: EvidenceSealer) -> WorkerAdapter
         ),
         elsewhere=tuple(elsewhere),
     )
+
+
+def worker_gate_state(table: StateStore, sealer: EvidenceSealer) -> BulkStateStore:
+    """A worker's gate state over its faust ``table``: read per key, sealed under the views'
+    sealer."""
+    from provmem.infra.crypto.sealing import SealedGateState, ViewSealer
+    from provmem.infra.stores.bulk_state import PerKeyBulkState
+
+    return SealedGateState(PerKeyBulkState(table), ViewSealer(sealer))
+
+
+def delivery_log(settings: Settings) -> EventLog:
+    """The log a worker's delivery guards read offsets and records from."""
+    from provmem.infra.log.kafka import KafkaEventLog
+
+    return KafkaEventLog(settings.broker_url)
 
 
 async def verify_deployment_key(settings: Settings) -> None:

@@ -27,8 +27,8 @@ from provmem.streams.erasure.ports import (
     CompactingLog,
     PayloadIndex,
     PurgeableStore,
-    capabilities_of,
 )
+from provmem.streams.runtime.erasure import capabilities_of
 
 MASTER = bytes(range(32))
 

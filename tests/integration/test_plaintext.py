@@ -35,7 +35,7 @@ from provmem.services.cli.demo import DEMO_SCOPE, demo_turns
 from provmem.services.erasure.subject import erasure_request
 from provmem.services.memory.dlq import DeadLetters
 from provmem.streams.runtime.components import Components
-from provmem.streams.sealed_topics import sealed_log
+from provmem.streams.runtime.sealed_topics import sealed_log
 from provmem.streams.topics import ERASURE_REQUESTS, TURNS, TopicNames
 from tests.conftest import REDIS_URL
 from tests.harness import Runtime, said

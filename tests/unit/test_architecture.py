@@ -186,3 +186,232 @@ def test_the_runtime_branch_count_sees_a_branch() -> None:
     source = 'if settings.runtime == "kafka": pass\nok = c.settings.runtime != "embedded"'
     assert _runtime_branches(ast.parse(source)) == 2
     assert _runtime_branches(ast.parse("if runtime.derives_in_workers: pass")) == 0
+
+
+# Roles. Beyond the layers, three kinds of module have a role the import graph shows:
+# the composition roots build the adapters, a ports.py declares and builds nothing, and
+# the front ends stand side by side, each over the service core. (The service core's
+# side, memory/erasure/replay importing no front end, is an import-linter contract.)
+
+#: Where the adapters of the ports live: their classes are what a composition root builds.
+ADAPTER_PACKAGES = (
+    "provmem.infra.log.kafka",
+    "provmem.infra.log.embedded",
+    "provmem.infra.stores",
+    "provmem.infra.vectors",
+    "provmem.infra.models",
+    "provmem.infra.crypto.logged_keys",
+)
+#: The composition roots: every module of the runtimes' folder, and the two services that
+#: build adapters of their own, each for a reason.
+ROOT_PACKAGE = "provmem.streams.runtime"
+NAMED_ROOTS = {
+    "provmem.services.replay.run": "a replay builds its target generation's gate state",
+    "provmem.services.cli.admin": "calibration loads the embedding model it fits against",
+}
+
+
+def _bound_names(module: str, path: Path, tree: ast.AST) -> dict[str, str]:
+    """Each name a module binds by ``from x import name``: the qualified name it imports."""
+    bound: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            target = _resolve(module, path, node)
+            for alias in node.names:
+                bound[alias.asname or alias.name] = f"{target}.{alias.name}"
+    return bound
+
+
+def _exports() -> dict[str, dict[str, str]]:
+    """Per shipped module, the names it imports (so a re-export is followed to its source)."""
+    return {
+        module: _bound_names(module, path, ast.parse(path.read_text()))
+        for module, path in _modules()
+    }
+
+
+def _origin(qualified: str, exports: dict[str, dict[str, str]]) -> str:
+    """Where a name is defined, following re-exports (a door module's) to their source."""
+    seen = set()
+    while qualified not in seen:
+        seen.add(qualified)
+        module, _, name = qualified.rpartition(".")
+        if name not in exports.get(module, {}):
+            break
+        qualified = exports[module][name]
+    return qualified
+
+
+def _adapters_built(
+    module: str, path: Path, tree: ast.AST, exports: dict[str, dict[str, str]]
+) -> list[str]:
+    """The adapter classes a module calls (constructs); an exception raised is not one."""
+    bound = _bound_names(module, path, tree)
+    raised = {
+        id(node.exc)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)
+    }
+    built = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or id(node) in raised:
+            continue
+        name = node.func.id if isinstance(node.func, ast.Name) else ""
+        if name[:1].isupper() and name in bound:
+            origin = _origin(bound[name], exports)
+            if origin.startswith(ADAPTER_PACKAGES):
+                built.append(f"{module}:{node.lineno} builds {origin}")
+    return built
+
+
+def _builds_adapters(module: str) -> bool:
+    return module == ROOT_PACKAGE or module.startswith(f"{ROOT_PACKAGE}.") or module in NAMED_ROOTS
+
+
+def test_only_the_composition_roots_build_adapters() -> None:
+    exports = _exports()
+    offenders = [
+        found
+        for module, path in _modules()
+        if _layer(module) != "infra" and not _builds_adapters(module)
+        for found in _adapters_built(module, path, ast.parse(path.read_text()), exports)
+    ]
+    assert offenders == []
+
+
+def test_the_adapter_check_sees_one_built_through_a_door() -> None:
+    """A stream module that builds a Kafka log, imported through a re-exporting door, is
+    caught; raising an adapter's exception is not building it."""
+    exports = {"provmem.streams.door": {"Log": "provmem.infra.log.kafka.KafkaEventLog"}}
+    source = "from provmem.streams.door import Log\nlog = Log('kafka:9092')\nraise Log()"
+    path = ROOT / "streams" / "planted.py"
+    built = _adapters_built("provmem.streams.planted", path, ast.parse(source), exports)
+    assert built == ["provmem.streams.planted:2 builds provmem.infra.log.kafka.KafkaEventLog"]
+    assert not _builds_adapters("provmem.streams.planted")
+    assert _builds_adapters("provmem.streams.runtime.kafka")
+
+
+#: What a ports module may not import: adapters, what builds them, the services above.
+PORTS_NEVER_IMPORT = ("provmem.infra", ROOT_PACKAGE, "provmem.services")
+
+
+def _ports_breaches(module: str, path: Path, tree: ast.Module) -> list[str]:
+    """What a ports.py holds beyond declarations: its top level is imports, type aliases
+    and constants, and classes that are Protocols, dataclasses, enums or exceptions; a
+    function there is a private default of a port's field (``_nothing``), never public."""
+    found = [
+        f"{module} imports {imported}"
+        for imported in _imports_in(module, path, tree)
+        if imported.startswith(PORTS_NEVER_IMPORT) or imported.split(".")[0] in ADAPTER_LIBRARIES
+    ]
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and not node.name.startswith(
+            "_"
+        ):
+            found.append(f"{module} defines function {node.name}")
+        elif isinstance(node, ast.ClassDef) and not _declares(node):
+            found.append(f"{module} defines class {node.name}")
+    return found
+
+
+def _declares(node: ast.ClassDef) -> bool:
+    """A Protocol, a dataclass, an enum or an exception."""
+    bases = {ast.unparse(base).rpartition(".")[2] for base in node.bases}
+    decorators = {ast.unparse(d).partition("(")[0].rpartition(".")[2] for d in node.decorator_list}
+    return (
+        "Protocol" in bases
+        or "dataclass" in decorators
+        or any(base.endswith(("Enum", "Error", "Exception")) for base in bases)
+    )
+
+
+def _imports_in(module: str, path: Path, tree: ast.AST) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            found.add(_resolve(module, path, node))
+    return found
+
+
+def test_ports_modules_declare_and_build_nothing() -> None:
+    offenders = [
+        breach
+        for module, path in _modules()
+        if path.name == "ports.py"
+        for breach in _ports_breaches(module, path, ast.parse(path.read_text()))
+    ]
+    assert offenders == []
+
+
+def test_the_ports_check_sees_an_adapter_and_a_builder() -> None:
+    source = (
+        "from provmem.infra.vectors.sealed import SealedVectorIndex\n"
+        "class Store(Protocol): ...\n"
+        "class Cache:\n    pass\n"
+        "def build(index): return SealedVectorIndex(index)\n"
+        "def _default() -> None: return None\n"
+    )
+    path = ROOT / "streams" / "erasure" / "ports.py"
+    breaches = _ports_breaches("provmem.streams.erasure.ports", path, ast.parse(source))
+    assert breaches == [
+        "provmem.streams.erasure.ports imports provmem.infra.vectors.sealed",
+        "provmem.streams.erasure.ports defines class Cache",
+        "provmem.streams.erasure.ports defines function build",
+    ]
+
+
+#: The front ends, side by side over the service core (services/memory, erasure, replay).
+FRONT_ENDS = ("api", "cli", "mcp", "sdk", "adapters")
+#: The crossings between front ends there are, each with its reason; any other fails.
+CROSSINGS = {
+    ("adapters", "provmem.services.sdk.facade"): "the framework adapters wrap the SDK facade",
+    ("mcp", "provmem.services.sdk.facade"): "the MCP server drives the SDK facade",
+    ("mcp", "provmem.services.sdk.facade_setup"): "the MCP server's embedded settings",
+    ("cli", "provmem.services.api.app"): "`provmem serve` runs the HTTP API",
+    ("cli", "provmem.services.api.auth"): "`provmem keys` manages the API's keys",
+    ("mcp", "provmem.services.api.auth"): "the MCP server checks the API's keys",
+    ("sdk", "provmem.services.api.changes"): "the embedded SDK streams changes as the API",
+}
+
+
+def _front_end(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[:2] == ["provmem", "services"] and len(parts) > 2 and parts[2] in FRONT_ENDS:
+        return parts[2]
+    return None
+
+
+def _crossings(module: str, imported: set[str], known: set[str]) -> set[tuple[str, str]]:
+    """(front end, module of another front end) for each module of another it imports."""
+    own = _front_end(module)
+    if own is None:
+        return set()
+    return {
+        (own, name) for name in imported if name in known and _front_end(name) not in (None, own)
+    }
+
+
+def _front_end_crossings() -> set[tuple[str, str]]:
+    modules = dict(_modules())
+    known = set(modules)
+    return {
+        crossing
+        for module, path in modules.items()
+        for crossing in _crossings(module, _imports(module, path), known)
+    }
+
+
+def test_front_ends_import_each_other_only_where_named() -> None:
+    crossings = _front_end_crossings()
+    assert crossings - set(CROSSINGS) == set()
+    assert set(CROSSINGS) - crossings == set(), "a named crossing is gone: drop it"
+
+
+def test_the_front_end_check_sees_a_crossing() -> None:
+    known = {"provmem.services.cli.app", "provmem.services.mcp.server", "provmem.services.memory"}
+    imported = {"provmem.services.cli.app", "provmem.services.memory", "provmem.core.scope"}
+    found = _crossings("provmem.services.mcp.server", imported, known)
+    assert found == {("mcp", "provmem.services.cli.app")}
+    assert found - set(CROSSINGS) == found

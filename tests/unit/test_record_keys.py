@@ -18,7 +18,7 @@ from provmem.services.api.changes import Cursor, facts_on_log
 from provmem.streams.indexing import TombstonedTurns
 from provmem.streams.outcome import REDRIVEN_MARKER
 from provmem.streams.pipeline import CONTROL_PREFIX
-from provmem.streams.sealed_topics import sealed_log
+from provmem.streams.runtime.sealed_topics import sealed_log
 from provmem.streams.topics import FACT_CHANGES, TURNS, TopicNames
 from tests.factories import turn
 from tests.unit.test_gate_store import one_fact
