@@ -26,6 +26,7 @@ from functools import lru_cache
 from provmem.core.extraction.categories import CATEGORIES
 from provmem.core.language.lexicon import FUNCTION_WORDS, MONTHS, NOT_NAMES, UNITS
 from provmem.core.language.measures import first_reading, read_measures
+from provmem.core.language.wordlists import word_list
 
 __all__ = [
     "Reading",
@@ -214,23 +215,10 @@ _VALUE_CHANGE = re.compile(
     rf"|as of|{_CHANGE_VERB}|down to|up to)\b|\bfrom \S+(?: \S+)? to\b",
     re.I,
 )
-_GENERIC = frozenset(
-    """
-    count number total amount level value figure rate score measure metric stat stats
-    share percentage proportion fraction ratio
-    current new old latest overall average mean typical initial original previous actual
-    final recent first last usual median approximate approximately roughly
-    others other something thing things one lot kind sort type bit part
-    """.split()
-)
-_TIME_NOUNS = frozenset(
-    """
-    times time days weeks months years hours minutes seconds nights mornings evenings
-    weekends decades ages ones others things bits lots
-    """.split()
-)
-NON_NAMES = NOT_NAMES | {"not", "never", "no", "also", "always", "now"}
-_UNNAMED_VALUES = frozenset({"it", "this", "that", "there", "here", "them"})
+_GENERIC = word_list("provmem.core.extraction", "generic_attribute_words")
+_TIME_NOUNS = word_list("provmem.core.extraction", "time_nouns")
+NON_NAMES = NOT_NAMES | word_list("provmem.core.extraction", "more_non_names")
+_UNNAMED_VALUES = word_list("provmem.core.extraction", "unnamed_values")
 # Content words an attribute key keeps, the head last ("the API's p95 response time" ->
 # "p95 response time"): enough that a shorter mention ("the p95") still meets it.
 KEY_WORDS = 3
@@ -350,7 +338,7 @@ def _owner(phrase: str, speaker: str, named_alone: bool) -> tuple[str, list[str]
 _NAMED_VERSION = re.compile(r"([a-z][\w+#-]*(?: [a-z][\w+#-]*)?) v?(\d+(?:\.\d+){1,3})")
 # Prepositions after which a phrase only qualifies its head ("the tech lead on Ledgerly",
 # "latency at p95"): the attribute is what comes before.
-_QUALIFYING = frozenset({"on", "in", "at", "for", "with", "from"})
+_QUALIFYING = word_list("provmem.core.extraction", "qualifying_prepositions")
 
 
 def _attribute_words(words: list[str], speaker: str) -> list[str]:

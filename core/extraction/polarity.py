@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from provmem.core.extraction.attributes import NON_NAMES, lemma
 from provmem.core.language.lexicon import ADVERBS_BEFORE_VERB, CALENDAR_WORDS, FUNCTION_WORDS
+from provmem.core.language.wordlists import word_list
 
 __all__ = [
     "content_lemmas",
@@ -39,8 +40,8 @@ def polarity_change_cue(statement: str) -> bool:
 
 
 _WORD = re.compile(r"[A-Za-z][\w'’+#-]*")
-_NEGATIONS = frozenset({"not", "never", "no", "none", "nothing", "nobody", "neither", "nor"})
-_COLLOQUIAL = frozenset({"gonna", "wanna", "gotta", "kinda", "sorta", "lemme", "gimme", "others"})
+_NEGATIONS = word_list("provmem.core.extraction", "negations")
+_COLLOQUIAL = word_list("provmem.core.extraction", "colloquial_words")
 # A negation that says something positive: "never give up", "not just a hobby".
 _POSITIVE_NEGATION = re.compile(
     r"(?:\b(?:not|never|no|cannot)|n['’]t)\s+(?:\w+\s+){0,2}?(?:just|only|give up|giving up"
@@ -132,7 +133,7 @@ def _capitals(statement: str, acronym: str) -> bool:
 
 
 _HEAD_AFTER = re.compile(r"\s+([a-z]{3,})\b")
-_NOT_HEADS = frozenset({"since", "until", "because", "while", "either", "yet", "ever", "anymore"})
+_NOT_HEADS = word_list("provmem.core.extraction", "not_denied_heads")
 STEM = 4  # letters two forms of one word share ("routes", "routing", "route")
 
 

@@ -32,6 +32,7 @@ from provmem.core.language.lexicon import (
     NUMBER_WORDS,
     PAST_PARTICIPLES,
 )
+from provmem.core.language.wordlists import word_list
 
 __all__ = [
     "Antecedent",
@@ -52,17 +53,8 @@ _PRONOUN = re.compile(
 _SINGULAR = frozenset({"it", "this", "that"})
 # What follows "this"/"that" when it is a pronoun rather than a determiner ("That sounds
 # great" but "That charity race was fun"): a verb, an adverb before one, or a contraction.
-_VERB_FORMS = (
-    frozenset(
-        """
-    is are was were be been has have had will would can could should may might must shall
-    does do did isn't wasn't doesn't didn't won't can't aren't weren't hasn't haven't
-    wouldn't couldn't shouldn't
-    """.split()
-    )
-    | IRREGULAR_PAST
-)
-_ADVERBS = frozenset("really just also still always never truly actually definitely so".split())
+_VERB_FORMS = word_list("provmem.core.extraction", "verb_forms_after_pronoun") | IRREGULAR_PAST
+_ADVERBS = word_list("provmem.core.extraction", "adverbs_before_verb")
 # Dummy "it": weather and time, extraposition, clefts and appearance verbs.
 _WEATHER = (
     r"rain\w*|snow\w*|pour\w*|drizzl\w*|freezing|sunny|cloudy|windy|foggy|stormy|hot|cold|warm"
@@ -103,14 +95,7 @@ _NP = re.compile(
     + r"|Nothing|Something|Someone|Life|Today|Tonight)['’])[A-Z][a-z]+['’]s)"
     + rf"\s+(?P<words>{_PHRASE_WORD}(?:\s+{_PHRASE_WORD}){{0,3}})(?=[\s.,!?;:)\"”]|$)"
 )
-_NOT_HEADS = frozenset(
-    """
-    lot bit time times while day days week weeks month months year years way ways thing things
-    kind sort couple few moment moments one ones other others same rest end start part whole
-    night morning evening weekend today first last next hour hours minute minutes second
-    seconds percent
-    """.split()
-)
+_NOT_HEADS = word_list("provmem.core.extraction", "not_referent_heads")
 _HAVING = re.compile(
     rf"\b(?:I|we)(?:{_Q}ve|\s+have|\s+had|\s+got|\s+own|\s+owned|\s+bought|\s+adopted|\s+found"
     rf"|\s+made|\s+built|\s+started|\s+have\s+got|{_Q}ve\s+got|\s+just\s+got)\s+$",
@@ -123,17 +108,9 @@ _GET_VERBS = (
 _GETTING = re.compile(rf"\b(?:{_GET_VERBS})(?:\s+(?:myself|ourselves|me|us))?\s+$", re.I)
 _LEAD = re.compile(r"\s*(?:[\w'’]+(?:\s+[\w'’]+)?\s*[,!]\s*){0,3}(?:(?i:and|but|so|then|also)\s+)?")
 # What follows a verb rather than a noun: its object ("uses Flask", "love the park").
-_PREPOSITIONS = frozenset(
-    """
-    through like around near during without within across behind beside between beyond
-    toward towards upon among along against since until after before via per despite
-    except inside outside while because although though unless whether
-    """.split()
-)
+_PREPOSITIONS = word_list("provmem.core.extraction", "prepositions")
 _STOPS = FUNCTION_WORDS | _VERB_FORMS | _PREPOSITIONS
-_TIME_WORDS = CALENDAR_WORDS | frozenset(
-    "last next ago every today tonight tomorrow yesterday".split()
-)
+_TIME_WORDS = CALENDAR_WORDS | word_list("provmem.core.extraction", "time_words")
 _OBJECT_NEXT = re.compile(
     r"\s*(?:[A-Z]|(?:the|a|an|my|your|his|her|our|their|this|that|these|those|it|them|him"
     r"|me|us|to)\b)"
@@ -148,22 +125,15 @@ _GERUND_ACTIVITY = re.compile(
     r"|picked up|into|about|doing|practice|practise)\s+" + _GERUND
 )
 _GERUND_OPENING = re.compile(r"\s*" + _GERUND)
-_NOT_ACTIVITIES = frozenset("thing nothing something anything everything morning evening".split())
+_NOT_ACTIVITIES = word_list("provmem.core.extraction", "not_activities")
 # Nouns of a group, named by "they": "My family has been there. They are my rock."
-_COLLECTIVE = frozenset("family team group class band crew staff community club couple".split())
+_COLLECTIVE = word_list("provmem.core.extraction", "collective_nouns")
 _CONTRACTED_NEXT = re.compile(r"\s+(?:[a-z]+ing|been|got|gotten|not|going|gonna|coming)\b")
 _POSSESSIVE = re.compile(r"(his|her|its|their)\s+[a-z]", re.I)
 # People a "his" or "her" may name: kin, partners, friends and roles.
-_PERSON_NOUNS = frozenset(
-    """
-    mom mum mother dad father parent sister brother sibling son daughter kid child baby wife
-    husband partner spouse fiance fiancee girlfriend boyfriend friend buddy boss manager aunt
-    uncle cousin niece nephew grandma grandpa grandmother grandfather granddaughter grandson
-    colleague coworker neighbor neighbour teacher coach mentor roommate stepson stepdaughter
-    """.split()
-)
+_PERSON_NOUNS = word_list("provmem.core.extraction", "person_nouns")
 _INDEFINITE = frozenset({"a", "an", "some", "several"})
-_SINGULAR_DETS = frozenset({"a", "an", "this", "that", "one"})
+_SINGULAR_DETS = word_list("provmem.core.extraction", "singular_determiners")
 _PLURAL_DETS = frozenset({"these", "those", "several"}) | _COUNTS
 
 
@@ -411,7 +381,7 @@ def with_antecedent(
 
 
 _SINGULAR_FORMS = {"are": "is", "were": "was", "have": "has", "do": "does", "don't": "doesn't"}
-_MODALS = frozenset("will would can could should might must may shall".split())
+_MODALS = word_list("provmem.core.extraction", "modal_verbs")
 
 
 def _singular_verb(rest: str) -> str:

@@ -18,6 +18,7 @@ from provmem.core.language.lexicon import (
     NUMBER_WORDS,
     VERBS_ENDING_IN_LY,
 )
+from provmem.core.language.wordlists import word_list, word_sequence
 
 ASSISTANT = "the assistant"
 """How a statement names the assistant (first person of an assistant turn)."""
@@ -48,19 +49,7 @@ _EXPRESSIVE = re.compile(
     re.I,
 )
 _SPEAKER_LEAD = re.compile(rf"(?:[,!.;]|\s+and)\s+(?=(?:I|I{_Q}\w+|we|my)\b)")
-_IMPERATIVE_VERBS = frozenset(
-    """
-    add fill write create fix show explain give make tell run use implement update change
-    remove delete check help generate refactor list describe install set build put move
-    rename replace convert translate summarize summarise review rewrite edit format draft
-    find compare suggest recommend provide send open close start stop restart deploy test
-    debug keep try take let look see remember imagine guess consider note include ensure
-    avoid do don't be go come call ask read paste copy insert append wrap return import
-    define print configure enable disable choose pick skip follow apply clean stay catch
-    talk come thank have hope wish good nice glad happy hang hold gather cherish embrace
-    trust stay focus celebrate share spread treat grab join savor believe reach forget
-    """.split()
-)
+_IMPERATIVE_VERBS = word_list("provmem.core.language", "imperative_verbs")
 # What may come before an imperative's verb: "Just remember ...", "When things get rough,
 # keep going", "Always believe in yourself".
 _BEFORE_IMPERATIVE = re.compile(
@@ -100,43 +89,20 @@ _PRONOUN_VERB = re.compile(
     r"|\b(?:it|that|which|who|you)\s+(?:[a-z]+ly\s+)?[a-z]{2,}s\b",
     re.I,
 )
-_COMMON_S_VERBS = frozenset(
-    """
-    pays takes makes looks feels seems sounds means matters helps works goes gets comes keeps
-    gives brings needs wants loves likes says runs lives shows tells starts stays grows changes
-    depends
-    """.split()
-)
+_COMMON_S_VERBS = word_list("provmem.core.language", "common_s_verbs")
 # Words ending in -s that are no verbs: "gorgeous", "business", "bonus", "basis", "physics".
-_NOT_VERB_ENDINGS = ("ous", "ss", "us", "is", "ics", "ways", "'s", "’s")
-NOT_SUBJECTS = frozenset(NUMBER_WORDS) | frozenset(
-    """
-    several plenty lots kinds sorts types many some few most all both such besides even
-    especially mainly mostly just only almost maybe perhaps like with without for from about
-    after before since during into through to not
-    """.split()
-)
+_NOT_VERB_ENDINGS = word_sequence("provmem.core.language", "not_verb_endings")
+NOT_SUBJECTS = frozenset(NUMBER_WORDS) | word_list("provmem.core.language", "not_subjects")
 """Words that are never the last word of a subject before its verb."""
-_FRAGMENT_OPENERS = frozenset(NUMBER_WORDS) | frozenset(
-    """
-    several plenty lots such besides especially mainly mostly like with without for from
-    about after before since during into through to not
-    """.split()
-)
+_FRAGMENT_OPENERS = frozenset(NUMBER_WORDS) | word_list("provmem.core.language", "fragment_openers")
 """Words that open a noun phrase or a fragment, not a clause ("Three times a week", "Plenty
 of times", "Such a gorgeous piece", "For love and to teach the kids")."""
 # Words in -ly that are nouns or adjectives, not adverbs: "My family motivates me".
-_NOT_LY_ADVERBS = VERBS_ENDING_IN_LY | frozenset(
-    """
-    family assembly belly jelly bully rally holly lily italy july anomaly monopoly melancholy
-    lovely friendly lonely lively ugly silly elderly early daily weekly monthly yearly
-    costly curly chilly holy jolly smelly
-    """.split()
-)
-_OBJECT_PRONOUNS = frozenset({"me", "him", "us", "them", "it", "myself", "yourself"})
-_DETERMINERS = frozenset("the a an my your his her our their its this that".split())
+_NOT_LY_ADVERBS = VERBS_ENDING_IN_LY | word_list("provmem.core.language", "not_ly_adverbs")
+_OBJECT_PRONOUNS = word_list("provmem.core.language", "object_pronouns")
+_DETERMINERS = word_list("provmem.core.language", "determiners")
 _IRREGULAR_PLURALS = frozenset({"people", "children", "men", "women"})
-_PHRASE_ENDS = frozenset({",", ";", ".", "!", "?", "and", "or", "like", "of"})
+_PHRASE_ENDS = word_list("provmem.core.language", "phrase_ends")
 _TOKENS = re.compile(r"[A-Za-z][\w'’-]*|\d[\d.,:]*|[,;.!?]")
 _VERB_S = re.compile(r"[a-z]{2,}s")
 _YOU_IT_THEY = re.compile(r"^(?:you|it|they)\s+(?:[a-z]+ly\s+)?[a-z]{2,}\b", re.I)
@@ -185,7 +151,7 @@ def _noun_and_verb(body: str) -> bool:
     return any(_verb_after(words, at) or _plural_before_verb(words, at) for at in later)
 
 
-_QUANTITIES = frozenset("most many some all half none each share percent rest".split())
+_QUANTITIES = word_list("provmem.core.language", "quantities")
 
 
 def _quantity_of(words: list[str], at: int) -> bool:
@@ -249,7 +215,7 @@ def _plural_before_verb(words: list[str], at: int) -> bool:
     return verb.isalpha() and verb.islower() and verb not in closed and not _inflected(verb)
 
 
-_PLACE_PREPOSITIONS = frozenset("in on at under inside".split())
+_PLACE_PREPOSITIONS = word_list("provmem.core.language", "prepositions_of_place")
 
 
 def _verb_after_phrase(words: list[str], start: int) -> bool:

@@ -28,6 +28,7 @@ from provmem.core.language.assertions import (
     verbless_main_clause,
 )
 from provmem.core.language.lexicon import FUNCTION_WORDS, IRREGULAR_PAST
+from provmem.core.language.wordlists import word_list
 
 __all__ = [
     "addressed_imperative",
@@ -47,25 +48,13 @@ __all__ = [
 ]
 
 # Verbs of feeling or opinion whose subject "I" chat leaves out: "Love the colors".
-_FEELING_VERBS = frozenset(
-    "love like hope bet guess appreciate miss adore enjoy admire wish want doubt".split()
-)
-_ADVERBS_BEFORE_FEELING = frozenset("really just truly totally so definitely also still".split())
+_FEELING_VERBS = word_list("provmem.core.language", "feeling_verbs")
+_ADVERBS_BEFORE_FEELING = word_list("provmem.core.language", "adverbs_before_feeling")
 # Adjectives of feeling that chat says without "I'm": "Excited for this new chapter".
-_FEELING_ADJECTIVES = frozenset(
-    """
-    excited glad happy thrilled proud grateful thankful stoked lucky blessed sad nervous
-    relieved pumped eager keen sorry bummed curious honored honoured
-    """.split()
-)
+_FEELING_ADJECTIVES = word_list("provmem.core.language", "feeling_adjectives")
 _DEGREE = r"(?:(?:really|so|very|super|pretty|just|totally|truly|kinda|quite|also|still) )*"
 _FEELING_ADJECTIVE = re.compile(rf"^{_DEGREE}(?P<word>[A-Za-z]+)\b(?! (?:is|are|was|were)\b)", re.I)
-_NOT_GERUNDS = frozenset(
-    """
-    thing nothing something anything everything morning evening king ring spring string
-    wedding building ceiling during bring sibling darling pudding offspring
-    """.split()
-)
+_NOT_GERUNDS = word_list("provmem.core.language", "not_gerunds")
 _GERUND = re.compile(rf"^{_DEGREE}(?P<word>[A-Za-z]{{2,}}ing)\b", re.I)
 _AND_GERUND = re.compile(r",? (?:and|or) [a-z]{2,}ing\b")
 # A finite verb after a leading gerund makes the gerund the subject ("Talking to them made
@@ -85,15 +74,7 @@ _TO_LISTENER = re.compile(
     r"|yours|yourself|it|them|each|some|more)\b"
 )
 _NOT_BARE_VERBS = (
-    _FEELING_VERBS
-    | FUNCTION_WORDS
-    | frozenset(
-        "the a an this that these those my your our his her their its all any some every each"
-        " such many much more most what which who one no today tonight tomorrow yesterday now"
-        " then there here since after before while because although though until till during"
-        " like unlike despite without once whenever wherever whether unless except besides"
-        " plus thanks".split()
-    )
+    _FEELING_VERBS | FUNCTION_WORDS | word_list("provmem.core.language", "not_bare_verbs")
 )
 # "X's" before these is "X is" / "X has": "Life's tough", "the studio's been great".
 _HAS_NEXT = r"been|got|gotten|had"

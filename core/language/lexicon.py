@@ -1,39 +1,22 @@
 """Closed word lists shared by the signal finder, the claim writer and the validator.
 
-Everything here is data: small, explicit and reviewed by hand. A word list grows
-only with general English, never with words picked from an evaluation set.
+Everything here is data: small, explicit and reviewed by hand. The plain word lists live
+in ``words/*.txt`` beside this module (one entry a line, a ``#`` header saying what the
+list is for), read once by ``wordlists``; the mappings stay here. A word list grows only
+with general English, never with words picked from an evaluation set.
 """
 
 from __future__ import annotations
 
 import re
 
-MONTHS: tuple[str, ...] = (
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-)
+from provmem.core.language.wordlists import word_list, word_sequence
+
+MONTHS: tuple[str, ...] = word_sequence("provmem.core.language", "months")
 MONTH_ABBREVIATIONS: dict[str, int] = {name[:3]: index + 1 for index, name in enumerate(MONTHS)}
-WEEKDAYS: tuple[str, ...] = (
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-)
-CALENDAR_WORDS: frozenset[str] = frozenset(MONTHS + WEEKDAYS) | frozenset(
-    {"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
+WEEKDAYS: tuple[str, ...] = word_sequence("provmem.core.language", "weekdays")
+CALENDAR_WORDS: frozenset[str] = frozenset(MONTHS + WEEKDAYS) | word_list(
+    "provmem.core.language", "month_abbreviations"
 )
 NUMBER_WORDS: dict[str, int] = {
     "a": 1,
@@ -62,168 +45,43 @@ SEASONS: dict[str, tuple[int, int]] = {
 }
 
 # Function words: exempt from provenance checks and not counted as content.
-FUNCTION_WORDS: frozenset[str] = frozenset(
-    """
-    a an the and or but nor so yet if then than that this these those there here
-    i me my mine myself we us our ours ourselves you your yours yourself yourselves
-    he him his himself she her hers herself it its itself they them their theirs themselves
-    who whom whose which what when where why how
-    is am are was were be been being do does did doing done have has had having
-    will would shall should can could may might must ought
-    to of in on at by for with from into onto about as up down out off over under
-    again further once just very too also only own same such not no nor s t d ll re ve m
-    all any both each few more most other some lot lots much many really quite
-    don didn doesn isn wasn aren weren haven hasn hadn won wouldn couldn shouldn ain
-    """.split()
-)
+FUNCTION_WORDS: frozenset[str] = word_list("provmem.core.language", "function_words")
 
 # Words the claim writer itself introduces (pronoun resolution, verb agreement,
 # date rendering). The validator accepts them even when absent from the evidence.
-TEMPLATE_WORDS: frozenset[str] = frozenset(
-    """
-    others is has does not cannot was were will would on in during the of week weekend
-    before after and around between night evening morning going got want
-    """.split()
-)
+TEMPLATE_WORDS: frozenset[str] = word_list("provmem.core.language", "template_words")
 
 # Sentence-initial capitalised words that are not names.
-NOT_NAMES: frozenset[str] = frozenset(
-    """
-    i i'm i've i'd i'll a an the this that these those there here it it's its he she
-    we they you my your our his her their what when where why how who which
-    yes yeah yep yup no nope ok okay oh ah aw aww hey hi hello wow well so and but or
-    thanks thank sure great cool awesome nice good glad congrats congratulations
-    sounds totally definitely absolutely really actually anyway also just maybe
-    haha hahaha lol omg btw if then because after before while once since though although
-    not never always sometimes today yesterday tomorrow tonight last next
-    love like hope wish let take check remember keep make try look see go thinking
-    gonna wanna nah hmm um uh please sorry bye cheers dear however meanwhile besides
-    otherwise instead anyways again still
-    """.split()
-)
-ORGANISATION_SUFFIXES: frozenset[str] = frozenset(
-    """
-    inc corp corporation ltd llc gmbh company co university college school institute
-    bank group foundation club hospital agency labs studio studios association center centre
-    """.split()
-)
-PLACE_PREPOSITIONS: frozenset[str] = frozenset({"in", "to", "from", "near", "visit", "visited"})
+NOT_NAMES: frozenset[str] = word_list("provmem.core.language", "not_names")
+ORGANISATION_SUFFIXES: frozenset[str] = word_list("provmem.core.language", "organisation_suffixes")
+PLACE_PREPOSITIONS: frozenset[str] = word_list("provmem.core.language", "place_prepositions")
 
 # Phatic and evaluative words: a sentence made only of these says nothing to remember.
-PHATIC_WORDS: frozenset[str] = frozenset(
-    """
-    hey hi hello wow oh ah aw aww yeah yes yep yup ok okay sure thanks thank cheers bye
-    awesome amazing cool great nice good glad sweet lovely wonderful fantastic incredible
-    beautiful neat fun funny super brilliant impressive inspiring exciting excited
-    haha hahaha lol omg lmao congrats congratulations sorry totally agree agreed true
-    definitely absolutely exactly indeed right sounds sound seems seem looks look
-    see hear talk soon later care luck love appreciate appreciated means mean thing
-    man dude buddy friend guys well really pretty kind keep going tell know let
-    nah gotcha gonna wanna gotta yay woah whoa news time long stuff things wait believe
-    """.split()
-)
+PHATIC_WORDS: frozenset[str] = word_list("provmem.core.language", "phatic_words")
 
-FIRST_PERSON: frozenset[str] = frozenset(
-    {"i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we", "we're", "we've"}
-    | {"we'll", "we'd", "us", "our", "ours", "ourselves"}
-)
-SECOND_PERSON: frozenset[str] = frozenset({"you", "your", "yours", "yourself", "ya", "u"})
+FIRST_PERSON: frozenset[str] = word_list("provmem.core.language", "first_person")
+SECOND_PERSON: frozenset[str] = word_list("provmem.core.language", "second_person")
 
-MODALS_AND_PAST: frozenset[str] = frozenset(
-    """
-    can could will would shall should may might must was were had did am used got went
-    came saw made took gave found felt thought told said bought brought caught taught
-    began ran sang swam wrote drove rode ate drank met left kept slept spent sent lost
-    won built heard knew grew threw flew fell held read became paid stood understood
-    chose spoke broke woke forgot sold became hung led lit meant put set let cut hit
-    """.split()
+MODALS_AND_PAST: frozenset[str] = word_list("provmem.core.language", "modals_and_past")
+ADVERBS_BEFORE_VERB: frozenset[str] = word_list("provmem.core.language", "adverbs_before_verb")
+VERBS_ENDING_IN_LY: frozenset[str] = word_list("provmem.core.language", "verbs_ending_in_ly")
+VERBS_ENDING_IN_ED_OR_ING: frozenset[str] = word_list(
+    "provmem.core.language", "verbs_ending_in_ed_or_ing"
 )
-ADVERBS_BEFORE_VERB: frozenset[str] = frozenset(
-    """
-    really also just still totally always never usually often actually definitely
-    absolutely sometimes recently finally truly honestly even already mostly kinda
-    probably maybe perhaps possibly apparently supposedly certainly rarely
-    now currently mainly only barely hardly generally typically normally occasionally
-    constantly basically literally simply seriously then again soon once first
-    """.split()
-)
-VERBS_ENDING_IN_LY: frozenset[str] = frozenset(
-    {"apply", "reply", "rely", "supply", "multiply", "comply", "imply", "fly", "ally"}
-)
-VERBS_ENDING_IN_ED_OR_ING: frozenset[str] = frozenset(
-    """
-    need feed speed seed bleed breed proceed exceed succeed embed shed heed shred wed
-    sing bring ring swing sling sting cling fling wring spring string
-    """.split()
-)
-IRREGULAR_PAST: frozenset[str] = frozenset(
-    """
-    went came saw made took gave found felt thought told said bought brought caught taught
-    began ran sang swam wrote drove rode ate drank met left kept slept spent sent lost won
-    built heard knew grew threw flew fell held became paid stood understood chose spoke broke
-    woke forgot sold hung led got did had was were
-    """.split()
-)
-ADJECTIVES_IN_ED: frozenset[str] = frozenset(
-    """
-    excited interested tired married scared worried bored pleased thrilled stressed
-    supposed based used engaged obsessed amazed relieved blessed inspired motivated
-    surprised shocked confused exhausted overwhelmed delighted disappointed annoyed
-    impressed committed dedicated talented related detailed advanced experienced
-    """.split()
-)
+IRREGULAR_PAST: frozenset[str] = word_list("provmem.core.language", "irregular_past")
+ADJECTIVES_IN_ED: frozenset[str] = word_list("provmem.core.language", "adjectives_in_ed")
 ADVERB_PHRASES: frozenset[tuple[str, str]] = frozenset(
     {("kind", "of"), ("sort", "of"), ("kinda", "of")}
 )
-PAST_PARTICIPLES: frozenset[str] = frozenset(
-    """
-    been gone done seen had got gotten made known taken given written eaten driven
-    forgotten begun run come become thought told found left lost met heard
-    """.split()
-)
+PAST_PARTICIPLES: frozenset[str] = word_list("provmem.core.language", "past_participles")
 
-INSTRUMENTS: frozenset[str] = frozenset(
-    """
-    guitar piano violin drums drum bass cello flute saxophone sax trumpet ukulele
-    clarinet harp keyboard banjo trombone harmonica accordion mandolin viola
-    """.split()
-)
-OCCUPATION_SUFFIXES: tuple[str, ...] = (
-    "er",
-    "or",
-    "ist",
-    "ian",
-    "ant",
-    "ent",
-    "eer",
-    "nurse",
-    "chef",
-    "coach",
-    "doctor",
-    "lawyer",
-    "pilot",
-    "architect",
-    "cook",
-)
-NOT_OCCUPATIONS: frozenset[str] = frozenset(
-    {"fan", "lover", "person", "member", "player", "beginner", "other", "number", "winner"}
-    | {"mother", "father", "brother", "sister", "daughter", "partner", "parent", "student"}
-    | {"bit", "little", "big", "huge", "lot", "part"}
-    | {"team", "group", "pair", "family", "whole", "guest", "regular", "customer", "visitor"}
-)
-PETS: frozenset[str] = frozenset(
-    {"dog", "dogs", "cat", "cats", "puppy", "kitten", "rabbit", "bunny", "hamster", "parrot"}
-    | {"bird", "fish", "turtle", "horse", "guinea pig", "pup", "pet", "pets", "snake"}
-)
-CHILDREN: frozenset[str] = frozenset(
-    {"kid", "kids", "child", "children", "son", "sons", "daughter", "daughters", "baby"}
-)
-RELATIONSHIP_STATES: frozenset[str] = frozenset(
-    {"single", "married", "engaged", "divorced", "separated", "widowed", "dating"}
-)
-DIETS: frozenset[str] = frozenset(
-    {"vegetarian", "vegan", "pescatarian", "gluten-free", "lactose intolerant", "keto"}
-)
+INSTRUMENTS: frozenset[str] = word_list("provmem.core.language", "instruments")
+OCCUPATION_SUFFIXES: tuple[str, ...] = word_sequence("provmem.core.language", "occupation_suffixes")
+NOT_OCCUPATIONS: frozenset[str] = word_list("provmem.core.language", "not_occupations")
+PETS: frozenset[str] = word_list("provmem.core.language", "pets")
+CHILDREN: frozenset[str] = word_list("provmem.core.language", "children")
+RELATIONSHIP_STATES: frozenset[str] = word_list("provmem.core.language", "relationship_states")
+DIETS: frozenset[str] = word_list("provmem.core.language", "diets")
 
 # Attributes whose newer value supersedes the older one (others accumulate values).
 SINGLE_VALUED_ATTRIBUTES: frozenset[str] = frozenset(

@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple, TypeVar
 
 from provmem.core.language.lexicon import CALENDAR_WORDS, FUNCTION_WORDS, IRREGULAR_PAST, UNITS
+from provmem.core.language.wordlists import word_list
 
 __all__ = ["Measured", "first_reading", "read_measures"]
 
@@ -123,31 +124,12 @@ _PRONOUN_MEASURE = re.compile(
 _OPENS_ON_VERB = re.compile(rf"^{_ADV}(?:{_STATIVE})\b")
 _SUBJECT_OF = re.compile(rf"^{_NP} {_ADV}(?:{_STATIVE}|[a-z]{{3,}}ed)\b")
 _MEASURE_ALONE = re.compile(rf"^(?:{_APPROX})(?:{_MEASURE})")
-_CLAUSE_WORDS = frozenset(
-    "after before when since because while if once until although though but so which"
-    " who where then whether".split()
-)
-_PRONOUNS = frozenset("i we you he she they it this that there someone everyone".split())
-_GENERIC = frozenset(
-    """
-    count number total amount level value figure measure metric stat stats share
-    percentage proportion fraction current new old latest overall average mean typical
-    initial original previous actual final recent usual median approximate others other
-    """.split()
-)
+_CLAUSE_WORDS = word_list("provmem.core.language", "clause_words")
+_PRONOUNS = word_list("provmem.core.language", "pronoun_subjects")
+_GENERIC = word_list("provmem.core.language", "generic_measure_words")
 # What may follow a measure and is no measured thing or place ("2 GB last week").
-_NOT_QUALIFIERS = (
-    frozenset(
-        """
-    last next now today yesterday tonight ago each every total overall apiece flat max
-    maximum minimum tops peak so far average general practice theory fact short moment
-    time times end start while once again most least per because due during across
-    under over after before since until when thanks despite without within via plus
-    """.split()
-    )
-    | CALENDAR_WORDS
-)
-_TIME_NOUNS = frozenset("times days weeks months years nights ages decades".split())
+_NOT_QUALIFIERS = word_list("provmem.core.language", "not_qualifiers") | CALENDAR_WORDS
+_TIME_NOUNS = word_list("provmem.core.language", "time_nouns")
 # What follows a measure: the measured thing ("512Mi of memory", "1Gi memory") and a
 # place or environment it holds in ("420 ms in production").
 _JOINS = r"of|in|on|at|for|with|from|by|to|because|since|after|before|when|while|so|and|but|as"

@@ -21,6 +21,7 @@ from provmem.core.language.lexicon import (
 )
 from provmem.core.language.segments import CODE_KINDS, PROSE_KINDS, SHELL_LINE, Segment, segment
 from provmem.core.language.temporal import find_temporal
+from provmem.core.language.wordlists import word_list
 
 _Q = "['’]"
 _SUBJECT = rf"\b(?:I|we|I{_Q}m|we{_Q}re)\b"
@@ -212,14 +213,8 @@ def _entity_type(text: str, name: str, start: int) -> str:
 
 # -- hard anchors of code and markup ---------------------------------------------------
 
-_SHELL_INFO = frozenset({"bash", "sh", "shell", "console", "zsh", "terminal", "powershell", "cmd"})
-_CODE_KEYWORDS = frozenset(
-    """
-    def class import from return if else elif for while in not and or is none true false
-    self this const let var function async await try except finally with as pass raise
-    new public private static void int str bool dict list null undefined print
-    """.split()
-)
+_SHELL_INFO = word_list("provmem.core.language", "shell_info")
+_CODE_KEYWORDS = word_list("provmem.core.language", "code_keywords")
 _IDENTIFIER = re.compile(
     r"(?<![\w.])(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[a-z]+(?:_[a-z0-9]+)+|_\w+"
     r"|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Z][A-Z0-9]*_[A-Z0-9_]+"

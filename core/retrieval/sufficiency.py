@@ -17,6 +17,7 @@ from provmem.core.claim import SignalKind
 from provmem.core.events import Fact
 from provmem.core.language.temporal import find_temporal
 from provmem.core.language.tense import Tense, tense_at
+from provmem.core.language.wordlists import word_list
 from provmem.core.retrieval.fusion import TimeAsked
 
 
@@ -48,27 +49,7 @@ _NEEDS = [
 _COMPILED = [(need, re.compile(pattern, re.I)) for need, pattern in _NEEDS]
 _NAME_WORD = r"[A-Z][a-z]+(?:[A-Z][a-z0-9]+)*"  # "Melanie", "TrailMap"
 _NAME = re.compile(rf"\b{_NAME_WORD}(?:\s+{_NAME_WORD})*\b")
-_QUESTION_WORDS = {
-    "What",
-    "When",
-    "Where",
-    "Who",
-    "Why",
-    "How",
-    "Which",
-    "Did",
-    "Does",
-    "Do",
-    "Is",
-    "Are",
-    "Was",
-    "Were",
-    "Has",
-    "Have",
-    "Can",
-    "Would",
-    "Will",
-}
+_QUESTION_WORDS = word_list("provmem.core.retrieval", "question_words")
 
 
 @dataclass(frozen=True)

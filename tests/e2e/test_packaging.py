@@ -23,7 +23,8 @@ PROBE = (
     "from provmem.schemas import load; from provmem.infra.models.embedding import tokenizer_dir;"
     "import provmem.services.cli as c; print(c.__file__);"
     "assert load('TurnRecorded', 1)['title'] == 'TurnRecorded';"
-    "assert (tokenizer_dir() / 'tokenizer.json').exists()"
+    "assert (tokenizer_dir() / 'tokenizer.json').exists();"
+    "from provmem.core.language.lexicon import FUNCTION_WORDS; assert 'the' in FUNCTION_WORDS"
 )
 #: Run by the fresh venv's interpreter: the package is the venv's own, not the checkout's
 #: (no editable finder on the meta path), and its public surface imports.
@@ -86,6 +87,8 @@ def test_wheel_installs_and_imports(built: Built, tmp_path: Path) -> None:
     names = zipfile.ZipFile(built.wheel).namelist()
     assert not [n for n in names if not n.startswith(("provmem/", "provmem-"))]
     assert not [n for n in names if "__pycache__" in n]
+    word_files = sorted(p.relative_to(ROOT).as_posix() for p in ROOT.glob("core/*/words/*.txt"))
+    assert sorted(n.removeprefix("provmem/") for n in names if "/words/" in n) == word_files
     target = tmp_path / "site"
     zipfile.ZipFile(built.wheel).extractall(target)
     run = subprocess.run(
