@@ -26,7 +26,7 @@ from typing import Any
 
 from provmem.config import Settings
 from provmem.core.events import ErasureCompleted
-from provmem.core.ports import Append, SparseVector, VectorPoint
+from provmem.core.ports import SparseVector, VectorPoint
 from provmem.infra.residue import Common
 from provmem.streams.topics import ERASURE_RECEIPTS, TopicNames
 
@@ -68,7 +68,7 @@ async def _fresh_stores(folder: Path, settings: Settings) -> None:
     names = TopicNames(settings.topic_prefix)
     log = EmbeddedEventLog(folder / "log.db")
     await log.ensure_topics(names.configs(settings.partitions))
-    receipt = Append(0, b"er_baseline", ERASURE_RECEIPTS.encode(_receipt()))
+    receipt = ERASURE_RECEIPTS.record(0, _receipt())
     await log.append(names.erasure_receipts, [receipt])
     await log.close()
     await EmbeddedStores(folder / "views.db").close()

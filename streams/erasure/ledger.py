@@ -20,7 +20,7 @@ from typing import Any
 
 from provmem.config import Settings
 from provmem.core.events import ErasureCompleted, ErasureRequested
-from provmem.core.ports import Append, EventLog, StateStore
+from provmem.core.ports import EventLog, StateStore
 from provmem.infra.crypto.envelope import master_key
 from provmem.infra.residue import audit_key, ledger_box
 from provmem.streams.erasure.fingerprints import LEGACY_SCHEME, SCHEME, Fingerprint, fingerprinter
@@ -152,5 +152,5 @@ class ErasureLedger:
             "receipt": receipt.model_dump(mode="json"),
         }
         await self.store.save(LEDGER + request_id, json.dumps(entry).encode())
-        record = Append(0, request_id.encode(), ERASURE_RECEIPTS.encode(receipt))
+        record = ERASURE_RECEIPTS.record(0, receipt)
         await self.log.append(self.names.erasure_receipts, [record])
