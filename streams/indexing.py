@@ -167,7 +167,7 @@ class TombstonedTurns:
         for record in tombstones:
             key = record.key or b""
             if not is_keyed(key):
-                found[key] = key.decode("utf-8", "replace")
+                found[key] = TURNS.id_in(key)
             elif key in self._met:
                 found[key] = self._met[key]
             else:
@@ -227,7 +227,6 @@ class EvidenceIndexer:
 def decode_turn(raw: bytes) -> TurnRecorded | None:
     """The turn a record holds; None for one the derive stage dead-letters."""
     try:
-        turn = TURNS.decode(raw)
+        return TURNS.decode(raw)
     except (ValidationError, ValueError):
         return None
-    return turn if isinstance(turn, TurnRecorded) else None

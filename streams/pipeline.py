@@ -21,7 +21,6 @@ from provmem.core.facts.corrections import ActionInput, Original, apply_action, 
 from provmem.core.facts.gate import GateConfig, MergeAdvisor
 from provmem.core.facts.memory_state import AttributeVectors, ScopeMemory, Vector, as_unit
 from provmem.core.ports import (
-    Append,
     Embedder,
     EvidenceSealing,
     EvidenceStore,
@@ -110,9 +109,7 @@ class Deriver:
         if key is not None and key.startswith(CONTROL_PREFIX):
             return Outcome()  # an erasure control record: see streams/erasure/eraser.py
         try:
-            turn = TURNS.decode(raw)
-            assert isinstance(turn, TurnRecorded)  # noqa: S101 - TURNS carries TurnRecorded
-            return await self._derive(turn, pending)
+            return await self._derive(TURNS.decode(raw), pending)
         except (ValidationError, ValueError, LookupError) as error:
             reason = describe(error)
             log.warning(
@@ -213,8 +210,7 @@ class Deriver:
         return tuple(dict.fromkeys(s for s in speakers if s != turn.speaker))
 
     def _out(self, change: FactChanged, partition: int) -> Outgoing:
-        record = Append(partition, change.fact_id.encode(), FACT_CHANGES.encode(change))
-        return Outgoing(self._names.fact_changes, record)
+        return Outgoing(self._names.fact_changes, FACT_CHANGES.record(partition, change))
 
 
 def candidates_of(embedder: Embedder, claims: Sequence[tuple[Claim, str]]) -> list[Candidate]:
@@ -249,7 +245,7 @@ def _spoken_turn(record: LogRecord) -> TurnRecorded | None:
         turn = TURNS.decode(record.value)
     except (ValidationError, ValueError):
         return None
-    return turn if isinstance(turn, TurnRecorded) and turn.action == "say" else None
+    return turn if turn.action == "say" else None
 
 
 class Materializer:
@@ -269,7 +265,7 @@ class Materializer:
             if record.value is None:
                 continue
             try:
-                changes.append(_decode_change(record.value))
+                changes.append(FACT_CHANGES.decode(record.value))
             except (ValidationError, ValueError) as error:
                 letter = dead_letter(
                     self._names,
@@ -289,9 +285,3 @@ class Materializer:
             await self._views.apply_batch(changes)
         if self._index is not None:
             await self._index.index_facts(changes)
-
-
-def _decode_change(raw: bytes) -> FactChanged:
-    change = FACT_CHANGES.decode(raw)
-    assert isinstance(change, FactChanged)  # noqa: S101 - FACT_CHANGES carries FactChanged
-    return change

@@ -6,12 +6,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
 from provmem.core.events import ErasureCompleted, ErasureRequested, FactChanged, TurnRecorded
-from provmem.core.ports import Cleanup, CompactionBound, TopicConfig
+from provmem.core.ports import Append, Cleanup, CompactionBound, TopicConfig
+
+E = TypeVar("E", bound=BaseModel)
 
 _HOUR_MS = 3600 * 1000
 _LONG_RETENTION_MS = 10 * 365 * 24 * _HOUR_MS
@@ -27,14 +31,14 @@ COMPACTION = CompactionBound(
 )
 
 
-@dataclass(frozen=True)
-class Topic:
-    """A topic's contract: its name, key, value model and schema version, partitions, cleanup."""
+@dataclass(frozen=True, kw_only=True)
+class TopicSpec:
+    """What every topic declares: its name, what its record key holds (``keyed_by``),
+    partitions and cleanup; and its key codec, an id as UTF-8 (the sealed log swaps the
+    key for a keyed fingerprint of it at the boundary: infra/log/record_keys.py)."""
 
     suffix: str
-    key: str
-    value: type[BaseModel] | None
-    schema_version: int
+    keyed_by: str
     partitions: int
     cleanup: Cleanup
     retention_ms: int = -1
@@ -53,32 +57,118 @@ class Topic:
             self.name(prefix), count, self.cleanup, self.retention_ms, self.compaction
         )
 
-    def encode(self, event: BaseModel) -> bytes:
-        if self.value is None or not isinstance(event, self.value):
-            raise TypeError(f"{self.suffix} carries {self.value}, not {type(event).__name__}")
+    def key_for(self, id_: str) -> bytes:
+        """The record key of the id ``keyed_by`` names.
+
+        >>> TURNS.key_for("ev_1")
+        b'ev_1'
+        """
+        return id_.encode("utf-8")
+
+    def id_in(self, key: bytes) -> str:
+        """The id a raw record key names (bytes that are not UTF-8 read as U+FFFD)."""
+        return key.decode("utf-8", "replace")
+
+    def tombstone(self, partition: int, id_: str) -> Append:
+        """The record that deletes the id's records once the topic compacts."""
+        return Append(partition, self.key_for(id_), None)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RawTopic(TopicSpec):
+    """A topic whose values are no event model (bytes its adapter reads and writes)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Topic(TopicSpec, Generic[E]):
+    """A topic of events ``E``: its value model and schema version, and ``id_of``, the
+    id of an event that keys its record."""
+
+    value: type[E]
+    schema_version: int
+    id_of: Callable[[E], str]
+
+    def encode(self, event: E) -> bytes:
+        if not isinstance(event, self.value):
+            raise TypeError(
+                f"{self.suffix} carries {self.value.__name__}, not {type(event).__name__}"
+            )
         return event.model_dump_json().encode("utf-8")
 
-    def decode(self, raw: bytes) -> BaseModel:
-        if self.value is None:
-            raise TypeError(f"{self.suffix} has no value model")
+    def decode(self, raw: bytes) -> E:
+        """The event a value holds (pydantic's ValidationError, a ValueError, if none)."""
         return self.value.model_validate_json(raw)
 
+    def key(self, event: E) -> bytes:
+        """The event's record key: its id (``keyed_by``) as :meth:`key_for` encodes it."""
+        return self.key_for(self.id_of(event))
 
-TURNS = Topic("turns", "evidence id", TurnRecorded, 2, 8, Cleanup.COMPACT)
-FACT_CHANGES = Topic("fact-changes", "fact id", FactChanged, 2, 8, Cleanup.COMPACT)
+    def record(self, partition: int, event: E) -> Append:
+        """The event as a record to append: keyed by its id, valued by its JSON."""
+        return Append(partition, self.key(event), self.encode(event))
+
+
+def _evidence_id(turn: TurnRecorded) -> str:
+    return turn.evidence_id
+
+
+def _fact_id(change: FactChanged) -> str:
+    return change.fact_id
+
+
+def _request_id(event: ErasureRequested | ErasureCompleted) -> str:
+    return event.request_id
+
+
+TURNS = Topic(
+    suffix="turns",
+    keyed_by="evidence id",
+    value=TurnRecorded,
+    schema_version=2,
+    id_of=_evidence_id,
+    partitions=8,
+    cleanup=Cleanup.COMPACT,
+)
+FACT_CHANGES = Topic(
+    suffix="fact-changes",
+    keyed_by="fact id",
+    value=FactChanged,
+    schema_version=2,
+    id_of=_fact_id,
+    partitions=8,
+    cleanup=Cleanup.COMPACT,
+)
 ERASURE_REQUESTS = Topic(
-    "erasure-requests", "request id", ErasureRequested, 1, 1, Cleanup.DELETE, _LONG_RETENTION_MS
+    suffix="erasure-requests",
+    keyed_by="request id",
+    value=ErasureRequested,
+    schema_version=1,
+    id_of=_request_id,
+    partitions=1,
+    cleanup=Cleanup.DELETE,
+    retention_ms=_LONG_RETENTION_MS,
 )
 ERASURE_RECEIPTS = Topic(
-    "erasure-receipts", "request id", ErasureCompleted, 3, 1, Cleanup.DELETE, _LONG_RETENTION_MS
+    suffix="erasure-receipts",
+    keyed_by="request id",
+    value=ErasureCompleted,
+    schema_version=3,
+    id_of=_request_id,
+    partitions=1,
+    cleanup=Cleanup.DELETE,
+    retention_ms=_LONG_RETENTION_MS,
 )
-DEAD_LETTERS = Topic(
-    "dead-letters", "original key", None, 1, 1, Cleanup.DELETE, _DEAD_LETTER_RETENTION_MS
+DEAD_LETTERS = RawTopic(
+    suffix="dead-letters",
+    keyed_by="original key",
+    partitions=1,
+    cleanup=Cleanup.DELETE,
+    retention_ms=_DEAD_LETTER_RETENTION_MS,
 )
 
-DATA_KEYS = Topic("data-keys", "key id", None, 1, 1, Cleanup.COMPACT)
+DATA_KEYS = RawTopic(suffix="data-keys", keyed_by="key id", partitions=1, cleanup=Cleanup.COMPACT)
 """Per-subject data keys wrapped under the master key; a tombstone crypto-shreds a subject."""
-API_KEYS = Topic("api-keys", "key id", None, 1, 1, Cleanup.COMPACT)
+API_KEYS = RawTopic(suffix="api-keys", keyed_by="key id", partitions=1, cleanup=Cleanup.COMPACT)
 """API key records (scope, name, SHA-256 of the secret, revocation), never tokens."""
 
 #: The workers' gate-state table (faust: a compacted changelog topic of its own).
@@ -90,7 +180,10 @@ def gate_changelog(consumer_group: str) -> str:
     return f"{consumer_group}-{GATE_TABLE}-changelog"
 
 
-ALL_TOPICS: tuple[Topic, ...] = (
+EVENT_TOPICS: tuple[Topic[Any], ...] = (TURNS, FACT_CHANGES, ERASURE_REQUESTS, ERASURE_RECEIPTS)
+"""The topics whose values are events (a model and its schema version each)."""
+
+ALL_TOPICS: tuple[TopicSpec, ...] = (
     TURNS,
     FACT_CHANGES,
     ERASURE_REQUESTS,
@@ -143,5 +236,5 @@ class TopicNames:
         return [topic.config(self.prefix, _count(topic, partitions)) for topic in topics]
 
 
-def _count(topic: Topic, partitions: int | None) -> int | None:
+def _count(topic: TopicSpec, partitions: int | None) -> int | None:
     return partitions if topic.partitions > 1 else None

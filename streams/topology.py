@@ -17,6 +17,7 @@ stage's ``writes`` are the topics its handler's :class:`~.outcome.Outcome` may s
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from provmem.streams.topics import (
     DEAD_LETTERS,
@@ -26,6 +27,7 @@ from provmem.streams.topics import (
     TURNS,
     Topic,
     TopicNames,
+    TopicSpec,
 )
 
 
@@ -34,9 +36,9 @@ class StageSpec:
     """One row of the topology: a stage, its input topic, its handler and its outputs."""
 
     name: str
-    reads: Topic
+    reads: Topic[Any]
     handler: str
-    writes: tuple[Topic, ...]
+    writes: tuple[TopicSpec, ...]
 
     def input(self, names: TopicNames) -> str:
         """The concrete name of the stage's input topic in the deployment ``names``."""

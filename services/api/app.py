@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from provmem.config import Settings
-from provmem.core.events import ErasureCompleted, ErasureRequested, Fact
+from provmem.core.events import ErasureCompleted, Fact
 from provmem.core.scope import Scope
 from provmem.services.api.auth import ApiKeys, ApiKeyStore, Grant, GrantDep, open_key_store
 from provmem.services.api.changes import changes_router
@@ -47,6 +47,7 @@ from provmem.services.memory.results import (
 )
 from provmem.streams.erasure.requests import erasure_request_in
 from provmem.streams.runtime.components import build
+from provmem.streams.topics import ERASURE_REQUESTS
 
 log = structlog.get_logger(__name__)
 
@@ -376,12 +377,12 @@ def _erasure_routes(api: FastAPI) -> None:
 
 async def _erasure_scope(memory: MemoryService, request_id: str) -> str | None:
     """The scope an erasure request was filed for, read from the erasure-requests topic."""
-    c, key, offset = memory.components, request_id.encode(), 0
+    c, key, offset = memory.components, ERASURE_REQUESTS.key_for(request_id), 0
     while batch := await c.log.read(c.names.erasure_requests, 0, offset, 500):
         for record in batch:
             if record.key == key and record.value is not None:
                 request = erasure_request_in(record)
-                if isinstance(request, ErasureRequested):
+                if request is not None:
                     return request.scope.key
         offset = batch[-1].offset + 1
     return None

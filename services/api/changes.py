@@ -103,10 +103,9 @@ def _change(record: LogRecord) -> FactChanged | None:
     if record.value is None:
         return None
     try:
-        change = FACT_CHANGES.decode(record.value)
+        return FACT_CHANGES.decode(record.value)
     except ValueError:
         return None
-    return change if isinstance(change, FactChanged) else None
 
 
 Known = dict[str, tuple[Scope, int]]
@@ -147,7 +146,7 @@ class _Stream:
 
     def named(self, key: bytes) -> str:
         """The fact id a tombstone's key names (the key itself when it is no known one)."""
-        plain = key.decode("utf-8", "replace")
+        plain = FACT_CHANGES.id_in(key)
         return self.by_key.get(key, plain) if is_keyed(key) else plain
 
 

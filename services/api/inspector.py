@@ -111,7 +111,7 @@ async def erasure_requests(memory: MemoryService) -> list[ErasureRequested]:
         offset = batch[-1].offset + 1
         for record in batch:
             request = erasure_request_in(record)
-            if isinstance(request, ErasureRequested):
+            if request is not None:
                 found.append(request)
     return found
 

@@ -28,7 +28,6 @@ from provmem.core.events import (
     TurnAction,
     TurnRecorded,
 )
-from provmem.core.ports import Append
 from provmem.core.retrieval.fusion import supporting_text
 from provmem.core.scope import Scope, partition_for
 from provmem.infra.crypto.envelope import is_blob
@@ -156,10 +155,7 @@ class MemoryService:
         if not turns:
             return
         partitions = self._components.settings.partitions
-        records = [
-            Append(partition_for(t.scope.key, partitions), t.evidence_id.encode(), TURNS.encode(t))
-            for t in turns
-        ]
+        records = [TURNS.record(partition_for(t.scope.key, partitions), t) for t in turns]
         offsets = await self._components.log.append(self._components.names.turns, records)
         for record, turn, offset in zip(records, turns, offsets, strict=True):
             await self._published.appended(record.partition, turn.evidence_id, offset)
@@ -194,7 +190,7 @@ class MemoryService:
         on the embedded runtime it runs at once and its receipt is returned, on Kafka the
         id of the request filed, whose receipt follows."""
         request = await self._reason_sealed(await self.erasure_to_file(request))
-        record = Append(0, request.request_id.encode(), ERASURE_REQUESTS.encode(request))
+        record = ERASURE_REQUESTS.record(0, request)
         await self._components.log.append(self._components.names.erasure_requests, [record])
         receipt = None
         if self._erasures is not None:

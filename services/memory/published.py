@@ -74,7 +74,7 @@ class PublishedTurns:
 
     async def _recorded(self, partition: int, tail: _Tail, evidence_id: str) -> TurnRecorded | None:
         printer = await self._keys.printer()
-        entry = tail.entry((printer(evidence_id), evidence_id.encode("utf-8")))
+        entry = tail.entry((printer(evidence_id), TURNS.key_for(evidence_id)))
         if entry is not None:
             offset, live = entry
             return await self._read_turn(partition, offset) if live else None
@@ -86,8 +86,7 @@ class PublishedTurns:
         )
         if record.value is None:
             return None
-        turn = TURNS.decode(record.value)
-        return turn if isinstance(turn, TurnRecorded) else None
+        return TURNS.decode(record.value)
 
     async def _tail(self, partition: int) -> _Tail:
         c = self._components

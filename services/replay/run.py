@@ -35,7 +35,7 @@ from pydantic import BaseModel
 
 from provmem.config import Settings
 from provmem.core.erasure import changes_between
-from provmem.core.ports import Append, StateStore
+from provmem.core.ports import StateStore
 from provmem.core.scope import Scope, partition_for
 from provmem.infra.log.sealed import record_keys
 from provmem.infra.stores.generations import (
@@ -385,7 +385,7 @@ class _Rebuild:
             partition = partition_for(scope, live.settings.partitions)
             for change in changes_between(before, after, f"replay:{self._pending.job_id}"):
                 change = change.model_copy(update={"reason": "re-derived by a replay"})
-                record = Append(partition, change.fact_id.encode(), FACT_CHANGES.encode(change))
+                record = FACT_CHANGES.record(partition, change)
                 out.append(Outgoing(live.names.fact_changes, record))
         await send_all(live.log, out)
 

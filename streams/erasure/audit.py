@@ -30,6 +30,7 @@ from provmem.streams.erasure.residue import (
 )
 from provmem.streams.pipeline import CONTROL_PREFIX
 from provmem.streams.runtime.adapters import record_keys
+from provmem.streams.topics import TURNS
 
 log = structlog.get_logger(__name__)
 SCAN_BATCH = 1000
@@ -146,7 +147,7 @@ class ErasureAudit:
         compacts at once; a Kafka broker's log cleaner drops the older records later.)"""
         erased, names, count = set(erased_ids), self.deps.names, 0
         printer = await record_keys(self.deps.log).printer()
-        keys = {printer(i) for i in erased} | {i.encode() for i in erased}  # older logs: raw
+        keys = {printer(i) for i in erased} | {TURNS.key_for(i) for i in erased}  # older: raw
         for partition in range(await self.deps.log.partitions(names.turns)):
             latest = await self._latest(names.turns, partition)
             count += sum(_turn_survives(key, value, keys) for key, value in latest.items())

@@ -26,7 +26,6 @@ from typing import Any
 
 from provmem.config import Settings
 from provmem.core.events import ErasureCompleted
-from provmem.core.ports import Append
 from provmem.streams.runtime.adapters import Common
 from provmem.streams.runtime.first_run import first_run_stores
 from provmem.streams.topics import ERASURE_RECEIPTS, TopicNames
@@ -62,7 +61,7 @@ async def _baseline(settings: Settings) -> Common:
 async def _fresh_stores(folder: Path, settings: Settings) -> None:
     """The stores of a data folder, as a first run of this version leaves them."""
     names = TopicNames(settings.topic_prefix)
-    receipt = Append(0, b"er_baseline", ERASURE_RECEIPTS.encode(_receipt()))
+    receipt = ERASURE_RECEIPTS.record(0, _receipt())
     await first_run_stores(
         folder, names.configs(settings.partitions), names.erasure_receipts, receipt
     )

@@ -23,7 +23,7 @@ from typing import TypeVar
 
 from provmem.core.erasure import changes_between, erasure_of, remaining
 from provmem.core.events import ErasureRequested, ErasureTarget, FactChanged, FactOp, TurnRecorded
-from provmem.core.ports import Append, EventLog, LogRecord
+from provmem.core.ports import EventLog, LogRecord
 from provmem.core.scope import partition_for
 from provmem.streams.erasure.journal import Journal
 from provmem.streams.erasure.log_compaction import CryptoCompaction
@@ -32,7 +32,7 @@ from provmem.streams.gate_store import FactVersion
 from provmem.streams.outcome import Outgoing
 from provmem.streams.runner import send_all
 from provmem.streams.runtime.adapters import RecordKeys, raw_log, record_keys
-from provmem.streams.topics import FACT_CHANGES, TURNS
+from provmem.streams.topics import FACT_CHANGES, TURNS, TopicSpec
 
 SCAN_BATCH = 1000
 _T = TypeVar("_T")
@@ -65,7 +65,7 @@ class ScopeLog:
         elif (turn := _turn(record.value)) is not None and turn.scope.key == scope_key:
             self.tombstone_keys.discard(record.key or b"")
             self._add(turn)
-            if record.key == turn.evidence_id.encode():
+            if record.key == TURNS.key(turn):
                 self.legacy.add(turn.evidence_id)
 
     def _add(self, turn: TurnRecorded) -> None:
@@ -129,9 +129,9 @@ class Cascade:
         deps = self.deps
         partition = partition_for(job.request.scope.key, deps.settings.partitions)
         compaction = None if job.subject else await CryptoCompaction.begin(deps, job.scope_key)
-        tombstones = [Append(partition, e.encode(), None) for e in job.erased_ids]
+        tombstones = [TURNS.tombstone(partition, e) for e in job.erased_ids]
         await deps.log.append(deps.names.turns, tombstones)  # keyed by the sealed log
-        await self._forget_legacy(deps.names.turns, partition, job.legacy)
+        await self._forget_legacy(TURNS, partition, job.legacy)
         kept = remaining(job.live, set(job.erased_ids))
         if kept:
             changes, save = await self._rederive(job, kept)
@@ -185,18 +185,15 @@ class Cascade:
         topic = self.deps.names.fact_changes
         compacts_at_once = self.deps.capabilities.compacting is not None
         sent = [] if job.subject and compacts_at_once else changes
-        out = [
-            Outgoing(topic, Append(partition, c.fact_id.encode(), FACT_CHANGES.encode(c)))
-            for c in sent
-        ]
+        out = [Outgoing(topic, FACT_CHANGES.record(partition, c)) for c in sent]
         out += [
-            Outgoing(topic, Append(partition, c.fact_id.encode(), None))
+            Outgoing(topic, FACT_CHANGES.tombstone(partition, c.fact_id))
             for c in changes
             if c.op is FactOp.ERASE
         ]
         await send_all(self.deps.log, out)
         if job.legacy:  # an older log: its fact records may be keyed by the raw id too
-            await self._forget_legacy(topic, partition, self._legacy_facts(changes))
+            await self._forget_legacy(FACT_CHANGES, partition, self._legacy_facts(changes))
 
     def _legacy_facts(self, changes: list[FactChanged]) -> set[str]:
         """The facts whose raw-keyed records go: on a log that compacts at once every
@@ -206,18 +203,18 @@ class Cascade:
             return {c.fact_id for c in changes}
         return {c.fact_id for c in changes if c.op is FactOp.ERASE}
 
-    async def _forget_legacy(self, topic: str, partition: int, ids: Iterable[str]) -> None:
+    async def _forget_legacy(self, topic: TopicSpec, partition: int, ids: Iterable[str]) -> None:
         """Records appended before keyed record keys, under the raw ids: compaction drops
         a record only for a later one of the same key. A log that compacts on demand
         deletes them; on Kafka a tombstone under the raw key goes (through the log under
         the sealer, which would key it), and stays until the broker's cleaner drops it."""
-        keys = [i.encode() for i in sorted(ids)]
+        name, ordered = topic.name(self.deps.names.prefix), sorted(ids)
         compacting = self.deps.capabilities.compacting
         if compacting is not None:
-            await compacting.expunge(topic, partition, keys)
-        elif keys:
-            tombstones = [Append(partition, key, None) for key in keys]
-            await raw_log(self.deps.log).append(topic, tombstones)
+            await compacting.expunge(name, partition, [topic.key_for(i) for i in ordered])
+        elif ordered:
+            tombstones = [topic.tombstone(partition, i) for i in ordered]
+            await raw_log(self.deps.log).append(name, tombstones)
 
     async def _clean_while_compacting(self, job: Erasing, save: SaveGate) -> dict[str, int]:
         """A subject erasure deletes the scope's views and index points by scope, so the
@@ -299,10 +296,9 @@ def erase_change(fact: FactVersion, cause: str) -> FactChanged:
 
 def _turn(raw: bytes) -> TurnRecorded | None:
     try:
-        turn = TURNS.decode(raw)
+        return TURNS.decode(raw)
     except ValueError:
         return None
-    return turn if isinstance(turn, TurnRecorded) else None
 
 
 async def views_applied(

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from provmem.core.events import ErasureCompleted, ErasureRequested
-from provmem.core.ports import Append, EventLog, StateStore
+from provmem.core.ports import EventLog, StateStore
 from provmem.streams.erasure.fingerprints import LEGACY_SCHEME, SCHEME, Fingerprint, fingerprinter
 from provmem.streams.erasure.journal import Journal, keyed_print, keyed_prints
 from provmem.streams.erasure.log_audit import Awaiting
@@ -148,5 +148,5 @@ class ErasureLedger:
             "receipt": receipt.model_dump(mode="json"),
         }
         await self.store.save(LEDGER + request_id, json.dumps(entry).encode())
-        record = Append(0, request_id.encode(), ERASURE_RECEIPTS.encode(receipt))
+        record = ERASURE_RECEIPTS.record(0, receipt)
         await self.log.append(self.names.erasure_receipts, [record])

@@ -32,7 +32,6 @@ from typing import Any
 import structlog
 from cryptography.exceptions import InvalidTag
 
-from provmem.core.events import TurnRecorded
 from provmem.core.ports import Cleanup, EventLog, LogRecord, TopicAdmin
 from provmem.streams.erasure.ports import ErasureDeps, RecordedKeyStore
 from provmem.streams.pipeline import CONTROL_PREFIX
@@ -215,8 +214,7 @@ class _Opener:
         if record.topic.endswith("." + TURNS.suffix) and value.startswith(b"{"):
             try:
                 turn = TURNS.decode(value)
-                if isinstance(turn, TurnRecorded):
-                    found.append((await self.sealer.open(turn.text)).encode("utf-8"))
+                found.append((await self.sealer.open(turn.text)).encode("utf-8"))
             except (LookupError, ValueError, InvalidTag):
                 pass  # a control record, or its text's key is gone
         return found

@@ -38,12 +38,11 @@ def erasure_request_in(record: LogRecord) -> ErasureRequested | None:
     if record.value is None:
         return None
     try:
-        request = ERASURE_REQUESTS.decode(record.value)
+        return ERASURE_REQUESTS.decode(record.value)
     except ValueError as error:
         where = {"topic": record.topic, "partition": record.partition, "offset": record.offset}
         log.warning("erasure.undecodable", **where, reason=str(error))
         return None
-    return request if isinstance(request, ErasureRequested) else None
 
 
 def control_record(request: ErasureRequested, partitions: int) -> Append:
@@ -51,7 +50,7 @@ def control_record(request: ErasureRequested, partitions: int) -> Append:
     the scope's turns, in the order the partition's derive agent handles them."""
     return Append(
         partition_for(request.scope.key, partitions),
-        CONTROL_PREFIX + request.request_id.encode(),
+        CONTROL_PREFIX + ERASURE_REQUESTS.key(request),
         ERASURE_REQUESTS.encode(request),
     )
 
