@@ -220,7 +220,7 @@ def _budgeted(
         return ClauseOutcome(*said, why=found.why, detail=found.detail)
     if any(found is k for k in kept):
         return ClauseOutcome(*said, claim=found)
-    detail = f"salience {salience(found):.1f}, {CLAIM_BUDGET} claims kept"
+    detail = f"salience {salience(found):.1f}; a turn keeps its {CLAIM_BUDGET} most salient claims"
     return ClauseOutcome(*said, claim=found, why=Dropped.OVER_BUDGET, detail=detail)
 
 
