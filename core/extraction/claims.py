@@ -355,7 +355,7 @@ def _appositions(turn: _Turn, clause: Clause) -> list[Apposed]:
     return [] if clause.question else relation_appositions(turn.text, clause.start, clause.end)
 
 
-def _relation_claim(turn: _Turn, apposed: Apposed) -> Claim | None:
+def _relation_claim(turn: _Turn, apposed: Apposed) -> Claim:
     """ "my wife Keiko" -> "Keiko is Hiro's wife." (see core/language/appositions.py)."""
     spans = _support(turn, apposed.start, apposed.end)
     inside = tuple(s for s in turn.signals if apposed.start <= s.start and s.end <= apposed.end)
