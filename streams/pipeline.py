@@ -203,14 +203,22 @@ class Deriver:
         if turn.role != "user":
             return ()
         await self._deps.evidence.put(turn)
-        around = await self._deps.evidence.neighbours(turn.evidence_id, PARTICIPANT_WINDOW)
-        ids = [t.evidence_id for t in around]
-        earlier = around[: ids.index(turn.evidence_id)] if turn.evidence_id in ids else []
-        speakers = [t.speaker for t in reversed(earlier) if t.role == "user"]
-        return tuple(dict.fromkeys(s for s in speakers if s != turn.speaker))
+        return await participants_before(self._deps.evidence, turn)
 
     def _out(self, change: FactChanged, partition: int) -> Outgoing:
         return Outgoing(self._names.fact_changes, FACT_CHANGES.record(partition, change))
+
+
+async def participants_before(evidence: EvidenceStore, turn: TurnRecorded) -> tuple[str, ...]:
+    """The other users who spoke in the stored turn's source before it, most recent first
+    (none for a turn not of a user): what the extractor is given to read "you" by."""
+    if turn.role != "user":
+        return ()
+    around = await evidence.neighbours(turn.evidence_id, PARTICIPANT_WINDOW)
+    ids = [t.evidence_id for t in around]
+    earlier = around[: ids.index(turn.evidence_id)] if turn.evidence_id in ids else []
+    speakers = [t.speaker for t in reversed(earlier) if t.role == "user"]
+    return tuple(dict.fromkeys(s for s in speakers if s != turn.speaker))
 
 
 def candidates_of(embedder: Embedder, claims: Sequence[tuple[Claim, str]]) -> list[Candidate]:

@@ -6,6 +6,9 @@ imperatives, greetings or thanks), rewrite each so that it stands alone (first p
 the speaker, unambiguous he/she -> the named person, relative dates -> absolute dates),
 key it by a (subject, attribute) slot when a slot rule matches, check its provenance and
 keep the most salient few of the turn (:data:`~provmem.core.extraction.salience.CLAIM_BUDGET`).
+
+Each clause's fate is recorded once (:class:`~provmem.core.extraction.outcomes.ClauseOutcome`):
+:func:`extract_turn` keeps the claims, :func:`explain_turn` tells why the others were dropped.
 """
 
 from __future__ import annotations
@@ -17,9 +20,10 @@ from datetime import date, datetime, time
 
 from provmem.core.claim import Claim, Signal, SignalKind, Slot
 from provmem.core.events import SpeakerRole as Role
+from provmem.core.extraction.outcomes import ClauseOutcome, Drop, Dropped
 from provmem.core.extraction.pronouns import antecedent_before, referring_subject, with_antecedent
 from provmem.core.extraction.rewrite import addressee, rewrite_clause
-from provmem.core.extraction.salience import CLAIM_BUDGET, within_budget
+from provmem.core.extraction.salience import CLAIM_BUDGET, salience, within_budget
 from provmem.core.extraction.slot_rules import match_slot
 from provmem.core.extraction.validation import validate_claim
 from provmem.core.language.appositions import Apposed, relation_appositions, relation_statement
@@ -55,6 +59,7 @@ __all__ = [
     "EXTRACTION_VERSION",
     "Claim",
     "TurnExtraction",
+    "explain_turn",
     "extract_claims",
     "extract_turn",
     "normalize",
@@ -84,13 +89,15 @@ class TurnExtraction:
 
     ``claims`` are the kept claims in text order; ``anchors`` the turn's hard anchors
     (from prose, code and markup) for the evidence's exact-match index; ``over_budget``
-    counts the claims the budget left to the raw evidence.
+    counts the claims the budget left to the raw evidence; ``outcomes`` what became of each
+    clause, shared image and apposition (kept claim or why dropped), in the order looked at.
     """
 
     claims: tuple[Claim, ...]
     segments: tuple[Segment, ...]
     anchors: tuple[Signal, ...]
     over_budget: int = 0
+    outcomes: tuple[ClauseOutcome, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -153,39 +160,103 @@ def extract_turn(
     listener = listener and proper_name(listener)
     code = tuple(s for s in segments if s.kind in CODE_KINDS)
     turn = _Turn(view, text, signals, subject, listener, captured_at, role, code)
-    clauses = split_clauses(view)
-    found = [_claim_for(turn, clause) for clause in clauses]
-    if role == "user":
-        found += [_image_claim(turn, start, end) for start, end in shares]
-    claims = _validated(found, turn)
-    kept = within_budget(claims)
-    apposed = [_relation_claim(turn, a) for c in clauses for a in _appositions(turn, c)]
-    room = max(0, CLAIM_BUDGET - len(kept))  # the budget holds: relations fill what is left
-    related = _beside(_validated(apposed, turn), kept, claims)[:room]
-    over = len(claims) - len(kept)
-    return TurnExtraction(
-        tuple(sorted([*kept, *related], key=_first_char)), segments, anchors, over
+    outcomes = _outcomes(turn, split_clauses(view), shares)
+    claims = sorted((o.claim for o in outcomes if o.kept and o.claim), key=_first_char)
+    over = sum(o.why is Dropped.OVER_BUDGET for o in outcomes)
+    return TurnExtraction(tuple(claims), segments, anchors, over, tuple(outcomes))
+
+
+def explain_turn(
+    text: str,
+    *,
+    speaker: str,
+    captured_at: datetime,
+    role: Role = "user",
+    participants: Sequence[str] = (),
+) -> list[ClauseOutcome]:
+    """What became of each clause of the turn: the claim kept, or why it was dropped.
+
+    The same run as :func:`extract_turn` (whose claims are the kept ones here).
+
+    >>> from datetime import UTC
+    >>> at = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    >>> said = "Hi! Did you see it? I moved to Lisbon."
+    >>> [(o.text, o.why and o.why.name) for o in explain_turn(said, speaker="Al", captured_at=at)]
+    [('Hi!', 'NO_CONTENT'), ('Did you see it?', 'QUESTION'), ('I moved to Lisbon.', None)]
+    """
+    found = extract_turn(
+        text, speaker=speaker, captured_at=captured_at, role=role, participants=participants
     )
+    return list(found.outcomes)
 
 
-def _validated(found: Sequence[Claim | None], turn: _Turn) -> list[Claim]:
-    return [
-        validate_claim(
-            c, turn.original, speaker=turn.speaker, captured_at=turn.captured_at, role=turn.role
+_Written = tuple[int, int, Claim | Drop]
+
+
+def _outcomes(
+    turn: _Turn, clauses: Sequence[Clause], shares: Sequence[tuple[int, int]]
+) -> list[ClauseOutcome]:
+    """Each clause and shared image written as a claim or dropped; the budget keeps the
+    most salient; the relation claims of the clauses fill what room the budget leaves."""
+    written: list[_Written] = [(c.start, c.end, _claim_for(turn, c)) for c in clauses]
+    if turn.role == "user":
+        written += [(start, end, _image_claim(turn, start, end)) for start, end in shares]
+    checked = [(start, end, _checked(found, turn)) for start, end, found in written]
+    claims = sorted((c for _, _, c in checked if isinstance(c, Claim)), key=_first_char)
+    kept = within_budget(claims)
+    outcomes = [_budgeted(turn, start, end, found, kept) for start, end, found in checked]
+    return outcomes + _relations(turn, clauses, kept, claims)
+
+
+def _checked(found: Claim | Drop, turn: _Turn) -> Claim | Drop:
+    return _validated(found, turn) if isinstance(found, Claim) else found
+
+
+def _budgeted(
+    turn: _Turn, start: int, end: int, found: Claim | Drop, kept: list[Claim]
+) -> ClauseOutcome:
+    said = (turn.original[start:end].strip(), (start, end))
+    if isinstance(found, Drop):
+        return ClauseOutcome(*said, why=found.why, detail=found.detail)
+    if any(found is k for k in kept):
+        return ClauseOutcome(*said, claim=found)
+    detail = f"salience {salience(found):.1f}; a turn keeps its {CLAIM_BUDGET} most salient claims"
+    return ClauseOutcome(*said, claim=found, why=Dropped.OVER_BUDGET, detail=detail)
+
+
+def _relations(
+    turn: _Turn, clauses: Sequence[Clause], kept: list[Claim], claims: list[Claim]
+) -> list[ClauseOutcome]:
+    """The relation claims (core/language/appositions.py) of the kept claims' clauses, and of
+    clauses that yielded no claim (a statement with a question after it): one the budget left out
+    takes its appositions with it. The budget holds: relations fill what room is left."""
+    apposed = [(a, _relation_claim(turn, a)) for c in clauses for a in _appositions(turn, c)]
+    room = max(0, CLAIM_BUDGET - len(kept))
+    outcomes = []
+    for apposition, found in sorted(apposed, key=lambda pair: _first_char(pair[1])):
+        claim = _validated(found, turn)
+        said = (
+            turn.original[apposition.start : apposition.end],
+            (apposition.start, apposition.end),
         )
-        for c in sorted((c for c in found if c), key=_first_char)
-    ]
+        if _within(claim, claims) and not _within(claim, kept):
+            outcomes.append(ClauseOutcome(*said, claim=claim, why=Dropped.WITHIN_DROPPED))
+        elif room > 0:
+            room -= 1
+            outcomes.append(ClauseOutcome(*said, claim=claim))
+        else:
+            outcomes.append(ClauseOutcome(*said, claim=claim, why=Dropped.NO_ROOM))
+    return outcomes
+
+
+def _validated(claim: Claim, turn: _Turn) -> Claim:
+    return validate_claim(
+        claim, turn.original, speaker=turn.speaker, captured_at=turn.captured_at, role=turn.role
+    )
 
 
 def _first_char(claim: Claim) -> int:
     return claim.spans[0][0]
-
-
-def _beside(related: list[Claim], kept: list[Claim], claims: list[Claim]) -> list[Claim]:
-    """The relation claims (core/language/appositions.py) of the kept claims' clauses, and of
-    clauses that yielded no claim (a statement with a question after it): one the budget left out
-    takes its appositions with it."""
-    return [r for r in related if _within(r, kept) or not _within(r, claims)]
 
 
 def _within(claim: Claim, others: list[Claim]) -> bool:
@@ -209,29 +280,36 @@ def _without_image_shares(view: str) -> tuple[str, list[tuple[int, int]]]:
     return view, shares
 
 
-def _image_claim(turn: _Turn, start: int, end: int) -> Claim | None:
+def _image_claim(turn: _Turn, start: int, end: int) -> Claim | Drop:
     """A shared image as a sentence with its sharer as subject: "Melanie shared a photo
     of a dog on a beach." (a caption alone is no statement)."""
     caption = " ".join(_CAPTION_TEXT.findall(turn.original[start:end])).strip(" .")
     caption = _REPEATED_RUN.sub(r"\1", caption)  # "a car with a broken window and a broken window"
     if len(caption.split()) < 3 or caption.split()[-1].lower() in _DANGLING:
-        return None  # too short, or cut off ("a sign that says don't be afraid to")
+        return Drop(
+            Dropped.SHORT_CAPTION, caption
+        )  # cut off: "a sign that says don't be afraid to"
     return _assemble(f"{turn.speaker} shared {caption}.", ((start, end),), None, False, (), turn)
 
 
-def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
-    if clause.question or _in_code(turn, clause):
-        return None
+def _claim_for(turn: _Turn, clause: Clause) -> Claim | Drop:
+    if clause.question:
+        return Drop(Dropped.QUESTION)
+    if _in_code(turn, clause):
+        return Drop(Dropped.IN_CODE)
     text = turn.text
     start = content_start(turn.text, clause.start, clause.end, turn.listener)
     end = content_end(text, start, clause.end, turn.listener)
     if end <= start:
-        return None
+        return Drop(Dropped.NO_CONTENT)
     if turn.role == "assistant":
         return _assistant_claim(turn, clause, start, end)
     body = text[start:end]
-    if speech_act(body) is not None or _label(body):
-        return None
+    act = speech_act(body)
+    if act is not None:
+        return Drop(Dropped.SPEECH_ACT, act)
+    if _label(body):
+        return Drop(Dropped.LABEL)
     inside = _inside(turn, clause)
     has_verb = has_finite_verb(body)
     elided = elided_words(body, has_verb)
@@ -241,21 +319,23 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
     pronoun = None if elided else referring_subject(body, statement)
     antecedent = pronoun and antecedent_before(text, sentence_spans(text), start, pronoun)
     if pronoun is not None and not antecedent:
-        return None  # "It is a Vue 3 SPA." with nothing for "it" to name: raw evidence only
+        return Drop(Dropped.UNRESOLVED_PRONOUN, pronoun.word)  # "It is a Vue 3 SPA." alone
     named = text[antecedent.start : antecedent.end] + " " + body if antecedent else body
     slot_match = match_slot(body, turn.speaker, _stops(inside, start))
     if slot_match is None and not _informative(named, turn.listener is not None):
-        return None
+        return Drop(Dropped.NOT_INFORMATIVE)
     if no_assertion(body, has_verb, elided) or elliptical(body):
-        return None  # an imperative or a verbless fragment stays raw evidence
+        return Drop(Dropped.NO_ASSERTION)  # an imperative or a verbless fragment: raw evidence
     if pronoun is not None and antecedent:
         rewrite = (turn.signals, turn.speaker, turn.listener)
         resolved = with_antecedent(text, start + pronoun.end, end, antecedent, pronoun, rewrite)
         if resolved is None:
-            return None
+            return Drop(Dropped.UNRESOLVED_PRONOUN, f"{pronoun.word}: no rewrite names it")
         statement = resolved
-    if _tautology(statement) or _LISTENER_LEFT.search(statement):
-        return None  # "Your support means a lot to Jon": the addressee is not named
+    if _tautology(statement):
+        return Drop(Dropped.TAUTOLOGY, statement)
+    if _LISTENER_LEFT.search(statement):  # "Your support means a lot to Jon"
+        return Drop(Dropped.UNNAMED_LISTENER, statement)
     if elided:
         statement = with_subject(statement, turn.speaker, elided)
     else:
@@ -263,7 +343,7 @@ def _claim_for(turn: _Turn, clause: Clause) -> Claim | None:
     slot, rule_negated, ended = slot_match if slot_match else (None, False, False)
     spans = _support(turn, start, end)
     if not spans:
-        return None  # all of it is code
+        return Drop(Dropped.ALL_CODE)
     if antecedent:
         spans += ((antecedent.start, antecedent.end),)
     claim = _assemble(statement, spans, slot, rule_negated, inside, turn, ended)
@@ -275,7 +355,7 @@ def _appositions(turn: _Turn, clause: Clause) -> list[Apposed]:
     return [] if clause.question else relation_appositions(turn.text, clause.start, clause.end)
 
 
-def _relation_claim(turn: _Turn, apposed: Apposed) -> Claim | None:
+def _relation_claim(turn: _Turn, apposed: Apposed) -> Claim:
     """ "my wife Keiko" -> "Keiko is Hiro's wife." (see core/language/appositions.py)."""
     spans = _support(turn, apposed.start, apposed.end)
     inside = tuple(s for s in turn.signals if apposed.start <= s.start and s.end <= apposed.end)
@@ -283,21 +363,27 @@ def _relation_claim(turn: _Turn, apposed: Apposed) -> Claim | None:
     return _assemble(statement[:1].upper() + statement[1:], spans, None, False, inside, turn)
 
 
-def _assistant_claim(turn: _Turn, clause: Clause, start: int, end: int) -> Claim | None:
+def _assistant_claim(turn: _Turn, clause: Clause, start: int, end: int) -> Claim | Drop:
     """The assistant's own statement ("The assistant recommended ..."), never the user's."""
     reading = assistant_reading(turn.text[start:end])
-    rest_at = start + (reading.start if reading else 0)
+    if reading is None:
+        return Drop(Dropped.ASSISTANT_CHATTER)
+    rest_at = start + reading.start
     rest = turn.text[rest_at:end]
-    if reading is None or _label(rest) or not _informative(rest, True):
-        return None
+    if _label(rest):
+        return Drop(Dropped.LABEL)
+    if not _informative(rest, True):
+        return Drop(Dropped.NOT_INFORMATIVE)
     rest = rewrite_clause(turn.text, rest_at, end, turn.signals, turn.speaker, None)
     if not reading.prefix and not has_finite_verb(turn.text[start:end]):
-        return None
+        return Drop(Dropped.ASSISTANT_FRAGMENT)
     if reading.prefix and turn.text[rest_at : rest_at + 1].islower():
         rest = rest[:1].lower() + rest[1:]
     statement = you_as_user(reading.prefix + rest)
     spans = _support(turn, start, end)
-    return _assemble(statement, spans, None, False, _inside(turn, clause), turn) if spans else None
+    if not spans:
+        return Drop(Dropped.ALL_CODE)
+    return _assemble(statement, spans, None, False, _inside(turn, clause), turn)
 
 
 def _inside(turn: _Turn, clause: Clause) -> tuple[Signal, ...]:

@@ -157,14 +157,30 @@ def query(
 @app.command()
 @shared_options
 def facts(
-    scope: Annotated[str, typer.Argument(help="org/project/user, or a fact id (fact_...)")],
+    scope: Annotated[
+        str | None, typer.Argument(help="org/project/user, or a fact id (fact_...)")
+    ] = None,
     history: Annotated[
         bool, typer.Option("--history", help="With a fact id: all versions")
     ] = False,
+    explain: Annotated[
+        str | None,
+        typer.Option(
+            "--explain",
+            metavar="TURN",
+            help="A turn's evidence id (ev_...): each clause kept as a claim, or why dropped",
+        ),
+    ] = None,
     *,
     target: Target,
 ) -> None:
-    """List the facts of a scope, or show one fact with its evidence (and --history)."""
+    """List the facts of a scope, show one fact with its evidence (and --history), or
+    explain what the extractor made of each clause of a turn (--explain)."""
+    if explain is not None:
+        _explain(target, explain)
+        return
+    if scope is None:
+        _fail("facts: give a scope (org/project/user), a fact id, or --explain TURN")
     settings = target.reading()
     if scope.startswith("fact_"):
         _show_fact(settings, scope, history, target.json)
@@ -197,6 +213,22 @@ def _show_fact(settings: Settings, fact_id: str, history: bool, json_out: bool) 
         from provmem.services.cli.render import render_fact
 
         render_fact(console, detail, history)
+
+
+def _explain(target: Target, evidence_id: str) -> None:
+    async def work(memory: MemoryService) -> Any:
+        await memory.sync()  # the views name the facts each kept claim became
+        return await memory.explain(evidence_id)
+
+    found = target.read(work)
+    if found is None:
+        _fail(f"turn {evidence_id}: no evidence recorded under this id (see provmem scopes/facts)")
+    if target.json:
+        typer.echo(found.model_dump_json(indent=2))
+    else:
+        from provmem.services.cli.render import render_explanation
+
+        render_explanation(console, found)
 
 
 @app.command()

@@ -12,11 +12,13 @@ from rich.markup import escape
 
 from provmem.core.events import Fact
 from provmem.services.memory.results import (
+    ClauseExplained,
     EvidenceItem,
     EvidenceQuote,
     FactDetail,
     PublishResult,
     Recollection,
+    TurnExplained,
 )
 
 # Control characters (ANSI escapes, carriage returns) and bidi overrides in stored text
@@ -95,6 +97,33 @@ def render_fact(console: Console, detail: FactDetail, history: bool) -> None:
             )
         for other in fact.conflicts_with:
             console.print(f"  [yellow]conflicts with {other}[/yellow] (both active: which holds?)")
+
+
+def render_explanation(console: Console, turn: TurnExplained) -> None:
+    """Each clause of a turn: kept -> its claim (and the facts it became), or dropped -> why."""
+    console.print(
+        f"[bold]{turn.evidence_id}[/bold]  [dim]turn={shown(turn.source_turn_id)} "
+        f"{shown(turn.speaker)} ({turn.role}) {turn.captured_at.isoformat()} "
+        f"{turn.extraction_version}[/dim]",
+        soft_wrap=True,
+    )
+    if not turn.clauses:
+        console.print(
+            f"  [dim]no clauses: a {turn.action} turn of a {turn.role} yields no claims[/dim]"
+        )
+    for clause in turn.clauses:
+        console.print(f"  [bold]{shown(clause.text)}[/bold]", soft_wrap=True)
+        console.print(f"    {_fate(clause)}", soft_wrap=True)
+
+
+def _fate(clause: ClauseExplained) -> str:
+    if not clause.kept:
+        detail = f" [dim]({shown(clause.detail)})[/dim]" if clause.detail else ""
+        return f"[yellow]dropped[/yellow] {clause.why}: {shown(clause.reason or '')}{detail}"
+    facts = f"  [dim]{', '.join(clause.fact_ids)}[/dim]" if clause.fact_ids else ""
+    held = clause.review_reason
+    review = f"  [yellow]needs review: {shown(held)}[/yellow]" if held else ""
+    return f"[green]kept[/green] -> {shown(clause.statement or '')}{facts}{review}"
 
 
 def render_facts(console: Console, scope: str, facts: Sequence[Fact]) -> None:

@@ -34,6 +34,7 @@ from provmem.infra.crypto.envelope import is_blob
 from provmem.infra.stores.leases import folder_lock
 from provmem.services.erasure.subject import eraser_for
 from provmem.services.memory.corrections import IN_REVIEW, OPEN, action_turn, target_fact
+from provmem.services.memory.explain import explain_evidence
 from provmem.services.memory.faults import fault_point
 from provmem.services.memory.published import PublishedTurns
 from provmem.services.memory.recall import Recall, RecallDeps
@@ -44,6 +45,7 @@ from provmem.services.memory.results import (
     FactDetail,
     PublishResult,
     Recollection,
+    TurnExplained,
 )
 from provmem.streams.erasure.eraser import Eraser
 from provmem.streams.outcome import describe
@@ -411,6 +413,11 @@ class MemoryService:
             if quote is not None:
                 quotes.append(quote)
         return tuple(quotes)
+
+    async def explain(self, evidence_id: str) -> TurnExplained | None:
+        """What the extractor made of each clause of a recorded turn (memory/explain.py)."""
+        c = self._components
+        return await explain_evidence(c.evidence, c.sealer, c.views, evidence_id)
 
     async def evidence(
         self, evidence_id: str, scope_key: str | None = None, fact: Fact | None = None

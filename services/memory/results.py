@@ -157,3 +157,36 @@ class ErasureQueued(BaseModel):
 
     request_id: str
     status: Literal["queued"] = "queued"
+
+
+class ClauseExplained(BaseModel):
+    """One clause of a turn: kept as a claim (and the facts it became), or why it was dropped
+    (core/extraction/outcomes.py: ``why`` names a ``Dropped`` kind, ``reason`` says it)."""
+
+    model_config = _FROZEN
+
+    text: str
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    kept: bool
+    statement: str | None = Field(default=None, description="The claim written from it")
+    why: str | None = Field(default=None, description="The drop kind, when dropped")
+    reason: str | None = None
+    detail: str = ""
+    review_reason: str | None = Field(default=None, description="A kept claim held for review")
+    fact_ids: tuple[str, ...] = Field(default=(), description="Facts whose support it is")
+
+
+class TurnExplained(BaseModel):
+    """What the rules extractor made of each clause of one recorded turn."""
+
+    model_config = _FROZEN
+
+    evidence_id: str
+    source_turn_id: str
+    speaker: str
+    role: str
+    action: str
+    captured_at: datetime
+    extraction_version: str
+    clauses: tuple[ClauseExplained, ...]

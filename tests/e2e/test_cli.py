@@ -288,3 +288,30 @@ def test_fact_history_shows_the_supersession_chain(tmp_path: Path) -> None:
     assert [f["fact_id"] for f in detail["supersedes"]] == [paris["fact_id"]]
     shown = provmem("facts", berlin["fact_id"], "--history", *data).stdout
     assert f"superseded {paris['fact_id']}" in shown and "Paris" in shown
+
+
+def test_facts_explain_names_each_clause_kept_or_why_dropped(tmp_path: Path) -> None:
+    data = ["--data-dir", str(tmp_path / "d")]
+    text = "Where do you live? I keep my bike in the red shed. My name is Ann."
+    said = ["--scope", "acme/app/u1", "--speaker", "Ann", "--turn-id", "t1", "--text", text]
+    published = provmem("publish", *said, "--json", *data)
+    evidence_id = json.loads(published.stdout)[0]["evidence_id"]
+    (fact,) = json.loads(provmem("facts", "acme/app/u1", "--json", *data).stdout)
+    run = provmem("facts", "--explain", evidence_id, "--json", *data)
+    assert run.returncode == 0, run.stderr
+    clauses = json.loads(run.stdout)["clauses"]
+    assert [(c["text"], c["why"]) for c in clauses] == [
+        ("Where do you live?", "question"),
+        ("I keep my bike in the red shed.", None),
+        ("My name is Ann.", "tautology"),
+    ]
+    assert clauses[1]["statement"] == fact["statement"]
+    assert clauses[1]["fact_ids"] == [fact["fact_id"]]
+    shown = provmem("facts", "--explain", evidence_id, *data).stdout
+    assert f"kept -> {fact['statement']}" in shown and "dropped question" in shown
+
+
+def test_facts_explain_of_an_unknown_turn_names_it(tmp_path: Path) -> None:
+    (tmp_path / "d").mkdir()
+    run = provmem("facts", "--explain", "ev_missing", "--data-dir", str(tmp_path / "d"))
+    assert run.returncode == 2 and "ev_missing" in run.stderr and run.stdout == ""
