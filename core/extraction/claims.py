@@ -54,6 +54,7 @@ from provmem.core.language.lexicon import (
 from provmem.core.language.names import proper_name
 from provmem.core.language.segments import CODE_KINDS, Segment, prose_view, segment
 from provmem.core.language.signals import find_signals, structure_anchors
+from provmem.core.language.wordlists import word_list
 
 __all__ = [
     "EXTRACTION_VERSION",
@@ -79,7 +80,7 @@ _MIN_CONTENT_WORDS = 2
 _LISTENER_LEFT = re.compile(r"\b(?:you|your|yours|yourself|yourselves)\b", re.I)
 _IMAGE_SHARE = re.compile(r"\[shares? (?:an? )?(?:image|photo|picture)s?:\s*([^\]\n]+)\]", re.I)
 _CAPTION_TEXT = re.compile(r"[^\s\[\]]+")
-_DANGLING = frozenset("to and or of a an the with for from but because".split())
+_DANGLING = word_list("provmem.core.extraction", "dangling_words")
 _REPEATED_RUN = re.compile(r"\b((?:\w+ ){1,4}\w+)(?: and)? \1\b")
 
 
