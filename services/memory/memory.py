@@ -34,7 +34,6 @@ from provmem.infra.crypto.envelope import is_blob
 from provmem.infra.stores.leases import folder_lock
 from provmem.services.erasure.subject import eraser_for
 from provmem.services.memory.corrections import IN_REVIEW, OPEN, action_turn, target_fact
-from provmem.services.memory.explain import explain_evidence
 from provmem.services.memory.faults import fault_point
 from provmem.services.memory.published import PublishedTurns
 from provmem.services.memory.recall import Recall, RecallDeps
@@ -416,6 +415,8 @@ class MemoryService:
 
     async def explain(self, evidence_id: str) -> TurnExplained | None:
         """What the extractor made of each clause of a recorded turn (memory/explain.py)."""
+        from provmem.services.memory.explain import explain_evidence  # the rules: only here
+
         c = self._components
         return await explain_evidence(c.evidence, c.sealer, c.views, evidence_id)
 
