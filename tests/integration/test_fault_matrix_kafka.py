@@ -20,8 +20,10 @@ import base64
 import json
 import os
 import random
+import re
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -30,8 +32,12 @@ from typing import Any
 import pytest
 
 from provmem.config import Settings
+from provmem.core.scope import Scope, partition_for
+from provmem.infra.log.kafka import KafkaEventLog
+from provmem.infra.log.record_keys import is_keyed
 from provmem.streams.indexing import decode_turn
 from provmem.streams.runtime.components import build
+from provmem.streams.topics import TopicNames
 from tests.integration.test_api_workers import api_server
 from tests.integration.test_fault_matrix import SEED, killed_after, quote, rare, timed
 from tests.integration.test_findings_live_api import (
@@ -177,7 +183,8 @@ async def writers_beside_a_cli(live: LiveApi, acked: dict[str, list[str]]) -> No
 
     args = ["--scope", scope("w2"), "--speaker", "w2", "--text", quote("w2", 99), "--json"]
     publishing = asyncio.to_thread(cli, elsewhere(live.settings), "publish", "--at", AT, *args)
-    *_, published = await asyncio.gather(*(write(u) for u in users), publishing)
+    writing = asyncio.gather(*(write(u) for u in users))
+    _, published = await asyncio.gather(writing, publishing)
     assert published.returncode == 0, published.stdout + published.stderr
     rows = json.loads(published.stdout)
     acked["w2"] += [r["evidence_id"] for r in rows if r["status"] == "accepted"]
@@ -225,8 +232,10 @@ async def erasure_and_replay_killed(
     the cascade completed; then a replay killed at a drawn point."""
     with timed("killed worker during erasure", took):
         async with deployment.api() as live:
+            start = await turns_end(deployment.settings, "victim")
             request_id = await file_erasure(live, "victim")
-            await asyncio.sleep(draw.uniform(0.0, 2.5))
+            await first_tombstone(deployment.settings, "victim", start)  # the cascade runs
+            await asyncio.sleep(draw.uniform(0.0, 0.5))
             took["receipt before the kill"] = await receipt_of(live, request_id) is not None
             await deployment.worker.stop(kill=True)
             await deployment.start_worker()
@@ -234,6 +243,38 @@ async def erasure_and_replay_killed(
             assert receipt["residue_found"] == 0, receipt
     with timed("killed replay", took):
         await replay_killed(deployment.settings, deployment.logs, draw.uniform(0.0, 2.0))
+
+
+async def turns_end(settings: Settings, user: str) -> int:
+    """The end offset of ``user``'s partition of the turns topic."""
+    log = KafkaEventLog(settings.broker_url)
+    try:
+        return await log.end_offset(
+            TopicNames(settings.topic_prefix).turns, partition(settings, user)
+        )
+    finally:
+        await log.close()
+
+
+def partition(settings: Settings, user: str) -> int:
+    return partition_for(Scope.parse(scope(user)).key, settings.partitions)
+
+
+async def first_tombstone(settings: Settings, user: str, offset: int) -> None:
+    """Wait until the cascade has put a turn's tombstone on ``user``'s partition (the
+    control record's own tombstone is not keyed)."""
+    log, deadline = KafkaEventLog(settings.broker_url), time.monotonic() + 60
+    topic = TopicNames(settings.topic_prefix).turns
+    try:
+        while True:
+            for record in await log.read(topic, partition(settings, user), offset, 500):
+                offset = record.offset + 1
+                if record.value is None and is_keyed(record.key):
+                    return
+            assert time.monotonic() < deadline, "the erasure cascade never started"
+            await asyncio.sleep(0.02)
+    finally:
+        await log.close()
 
 
 async def replay_killed(settings: Settings, logs: Path, delay: float) -> None:
@@ -274,14 +315,15 @@ async def turns_on_topic(components: Any) -> list[str]:
 
 
 async def erased_bytes(settings: Settings) -> list[tuple[str, bytes]]:
-    """(where, the bytes around it) for every erased subject's rare word in the folder,
-    Redis or the log (a record: its key, then its value)."""
-    sought = {rare(user) for user in ERASED}
+    """(where, the bytes around it) for every erased subject's code word in the folder,
+    Redis or the log (a record: its key, then its value). The whole word: ``rare`` alone
+    is five letters, which can turn up by chance in the base64 of the log's ciphertext."""
+    users = b"|".join(rare(user)[2:-1] for user in sorted(ERASED))
+    word = re.compile(rb"zq(?:" + users + rb")x\d+vorp")
     places = [*files_under(settings.data_dir), *redis_values(settings)]
     places += [(where, key + b" | " + value) for where, key, value in await log_records(settings)]
     return [
-        (where, data[max(at - 120, 0) : at + 60])
+        (where, data[max(found.start() - 120, 0) : found.end() + 60])
         for where, data in places
-        for word in sought
-        if (at := data.lower().find(word)) >= 0
+        for found in word.finditer(data.lower())
     ]
