@@ -21,6 +21,7 @@ import json
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -30,11 +31,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 
 from provmem.config import Settings
 from provmem.core.scope import Scope, partition_for
 from provmem.infra.log.kafka import KafkaEventLog
 from provmem.infra.log.record_keys import is_keyed
+from provmem.infra.stores.generations import redis_pointer_key
 from provmem.streams.indexing import decode_turn
 from provmem.streams.runtime.components import build
 from provmem.streams.topics import TopicNames
@@ -242,7 +245,8 @@ async def erasure_and_replay_killed(
             receipt = await completed(live, request_id)
             assert receipt["residue_found"] == 0, receipt
     with timed("killed replay", took):
-        await replay_killed(deployment.settings, deployment.logs, draw.uniform(0.0, 2.0))
+        replay = replay_killed(deployment.settings, deployment.logs, draw.uniform(0.0, 1.5))
+        took["replay killed"] = await replay
 
 
 async def turns_end(settings: Settings, user: str) -> int:
@@ -277,15 +281,25 @@ async def first_tombstone(settings: Settings, user: str, offset: int) -> None:
         await log.close()
 
 
-async def replay_killed(settings: Settings, logs: Path, delay: float) -> None:
+async def replay_killed(settings: Settings, logs: Path, delay: float) -> bool:
     """``provmem replay --from fact-changes`` beside the running worker, SIGKILLed
-    ``delay`` s after it started (one done by then is not killed)."""
+    ``delay`` s after it put its pending generation in the pointer (one done by then is
+    not killed); whether it was killed."""
+    pointer = redis.Redis.from_url(settings.redis_url)
+    key = redis_pointer_key(settings.redis_prefix)
+    before = pointer.get(key)
     command = [sys.executable, "-m", "provmem.services.cli", "replay"]
     with (logs / "replay.log").open("ab") as out:
         replay = subprocess.Popen(
             command, env=settings_env(settings), stdout=out, stderr=subprocess.STDOUT
         )
+    while replay.poll() is None and pointer.get(key) == before:
+        await asyncio.sleep(0.02)
+    pointer.close()
     await killed_after(replay, delay)
+    said = (logs / "replay.log").read_text(errors="replace")[-3000:]
+    assert replay.returncode in (0, -signal.SIGKILL), said  # done, or killed: not failed
+    return replay.returncode == -signal.SIGKILL
 
 
 async def every_acked_turn_is_kept(settings: Settings, acked: dict[str, list[str]]) -> None:
