@@ -93,17 +93,22 @@ class GateStore:
         return found
 
     async def _ids(
-        self, scope_key: str, index: Mapping[str, Any], pending: Mapping[str, bytes]
+        self,
+        scope_key: str,
+        index: Mapping[str, Any],
+        pending: Mapping[str, bytes],
+        cleared: bool = False,
     ) -> list[str]:
-        """The scope's fact ids: from its pages, or from an index of the earlier form."""
+        """The scope's fact ids: from its pages, or from an index of the earlier form
+        (``cleared``: a page an interrupted :meth:`clear` deleted is skipped)."""
         if index.get("format") != FORMAT:
             return list(index["facts"])
         ids: list[str] = []
         for page in range(_pages(int(index["count"]))):
             raw = await self._read(self._page_key(scope_key, page), pending)
-            if raw is None:
+            if raw is None and not cleared:
                 raise LookupError(f"gate state of {scope_key}: id page {page} is missing")
-            ids.extend(json.loads(raw)["facts"])
+            ids.extend(json.loads(raw)["facts"] if raw is not None else [])
         return ids
 
     def _page_key(self, scope_key: str, page: int) -> str:
@@ -121,14 +126,20 @@ class GateStore:
 
     async def versions(self, scope_key: str) -> tuple[int, list[FactVersion]]:
         """The scope's revision and its facts' versions, without decoding vectors or
-        validating facts (from the cached memory when it is current)."""
+        validating facts (from the cached memory when it is current).
+
+        For an erasure, which may be the retry of one whose :meth:`clear` was interrupted
+        on a store without transactions (a worker's faust table deletes one key at a
+        time, the index last): the fact records and id pages it already deleted, whose
+        changes had gone out before (streams/erasure/cascade.py: send, then save), are
+        skipped, so the retry clears the rest instead of failing for ever."""
         index = await self._index(scope_key, {})
         revision = int(index["revision"])
         cached = self._cache.get(scope_key)
         if cached is not None and cached[0] == revision:
             facts = cached[1].facts.values()
             return revision, [FactVersion(f.fact_id, f.scope, f.version) for f in facts]
-        fact_ids = await self._ids(scope_key, index, {})
+        fact_ids = await self._ids(scope_key, index, {}, cleared=True)
         return revision, _versions(fact_ids, await self._fields(scope_key, fact_ids))
 
     async def _fields(self, scope_key: str, fact_ids: list[str]) -> list[_Fields | None]:
@@ -145,7 +156,8 @@ class GateStore:
         ids and the erased turns' ``seen`` marks, then save an empty index at the next
         revision."""
         stale = self.fact_keys(scope_key, fact_ids) + self.seen_keys(scope_key, erased_evidence)
-        stale += [self._page_key(scope_key, page) for page in range(_pages(len(fact_ids)))]
+        count = max(len(fact_ids), int((await self._index(scope_key, {})).get("count", 0)))
+        stale += [self._page_key(scope_key, page) for page in range(_pages(count))]
         index = _index_record(revision + 1, 0)
         await self._replace(stale, {self._key(scope_key, "index"): index})
         self._earlier_form.discard(scope_key)
@@ -277,7 +289,7 @@ def _versions(fact_ids: list[str], fields: list[_Fields | None]) -> list[FactVer
     found = []
     for fact_id, record in zip(fact_ids, fields, strict=True):
         if record is None:
-            raise LookupError(f"gate state of {fact_id} is missing")
+            continue  # deleted by an interrupted clear (GateStore.versions)
         version, scope = record
         if scope not in scopes:
             scopes[scope] = Scope.model_validate_json(scope)

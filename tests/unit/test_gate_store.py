@@ -174,3 +174,39 @@ async def test_attribute_phrases_are_sealed_at_rest(tmp_path: Path) -> None:
     at_rest = b"".join(f.read_bytes() for f in tmp_path.iterdir() if f.is_file())
     assert at_rest  # the store's files
     assert b"worker ram" not in at_rest and fact_id.encode() not in at_rest
+
+
+class _KilledAfter(DictState):
+    """A state store whose process dies after ``deletes`` more deletes."""
+
+    def __init__(self, data: dict[str, bytes], deletes: int) -> None:
+        super().__init__()
+        self.data, self.left = data, deletes
+
+    async def delete(self, key: str) -> None:
+        if self.left == 0:
+            raise SystemExit("killed")
+        self.left -= 1
+        await super().delete(key)
+
+
+async def test_an_erasure_retried_after_a_clear_killed_midway_clears_the_rest() -> None:
+    """A worker killed inside a subject erasure's clear (its faust table deletes one key
+    at a time, the index last) left an index naming deleted records; the retry read the
+    versions, failed with LookupError ("id page 0 is missing") and the derive agent
+    crash-looped. Now the retry skips what is gone and clears the rest."""
+    scope = turn("x").scope.key
+    for killed_at in (0, 70, 140, 141):  # among the fact records, then at each id page
+        state = DictState()
+        revision, memory = await _saved(state, 140)  # two pages of ids
+        store = GateStore(PerKeyBulkState(_KilledAfter(state.data, killed_at)))
+        _, versions = await store.versions(scope)
+        try:
+            await store.clear(scope, revision, [v.fact_id for v in versions], [])
+        except SystemExit:
+            pass
+        retry = GateStore(PerKeyBulkState(state))
+        revision, versions = await retry.versions(scope)
+        await retry.clear(scope, revision, [v.fact_id for v in versions], [])
+        assert [k for k in state.data if "|fact|" in k or "|ids|" in k] == [], killed_at
+        assert (await retry.load(scope, {}))[1].facts == {}
