@@ -1,6 +1,7 @@
 """bench/erasure: erase whole subjects with many facts on the embedded runtime.
 
     python -m bench.erasure [--subjects 3] [--facts 10000] [--repeats 1] [--cache DIR]
+    python -m bench.erasure --one-evidence 10 1000 10000 [--repeats 3] [--cache DIR]
 
 Builds each subject through the real pipeline (publish, extract, embed, gate, views,
 index), then erases it and reports the time to the receipt and the time to zero
@@ -15,6 +16,12 @@ folder (the SQLite files with their WAL and free pages, the vector shard's WAL a
 segments; the gate state and the ledger are files there too) and of the log's retained
 records, for the erased ids, words and numbers (keyed fingerprints, never text; short
 and structural numbers are no marks). 0: nothing of the subject was found anywhere.
+``--one-evidence N ...``: for each folder size N (turns), a data folder of N one-sentence
+turns in scopes of ten turns, built through the same pipeline; one evidence of the first
+scope is erased, in a fresh process's components per copy, and the time to the receipt is
+printed with its ratio to the smallest folder's (same run), the seconds of each step
+(``erasure.steps``) and the raw delete of one vector point beside it.
+
 The bench's own marker file is not copied into the data folder it erases (it is no part
 of a deployment's data).
 """
@@ -173,6 +180,101 @@ def report(results: list[tuple[int, float, float, int]], base: float) -> None:
     )
 
 
+SCOPE_TURNS = 10  # turns per scope in a --one-evidence folder
+
+
+def scope_of(turn: int) -> str:
+    return f"bench/erasure/scope-{turn // SCOPE_TURNS}"
+
+
+def folder_turns(count: int) -> list[dict[str, str]]:
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    return [
+        {
+            "scope": scope_of(t),
+            "speaker": "Sam",
+            "turn_id": f"t{t}",
+            "text": f"I met friend number {t} at the {PLACES[t % len(PLACES)]} in {1000 + t}.",
+            "captured_at": (start + timedelta(seconds=t)).isoformat(),
+        }
+        for t in range(count)
+    ]
+
+
+async def build_folder(turns: int, folder: Path) -> str:
+    """A data folder of ``turns`` turns (unless an earlier run built it); the evidence
+    id to erase (the first scope's second turn)."""
+    marker = folder / MARKER
+    if marker.exists():
+        return str(json.loads(marker.read_text())["erase"])
+    components = await build(Settings(data_dir=folder, partitions=4))
+    memory = MemoryService(components)
+    every = folder_turns(turns)
+    erase = ""
+    for start in range(0, len(every), 1000):
+        results = await memory.publish(every[start : start + 1000])
+        erase = erase or str(results[min(1, len(results) - 1)].evidence_id)
+    await memory.sync()
+    await components.close()
+    marker.write_text(json.dumps({"turns": turns, "erase": erase}))
+    return erase
+
+
+async def erase_one(folder: Path, evidence_id: str) -> tuple[float, float, int, dict[str, float]]:
+    """Erase one evidence in a fresh process's components over ``folder``: seconds to the
+    receipt, to zero residue (the full audit after it), residue, and the receipt's steps."""
+    components = await build(Settings(data_dir=folder, partitions=4))
+    try:
+        eraser = eraser_for(components)
+        started = time.perf_counter()
+        request = erasure_request(scope_of(0), [evidence_id], None, False)
+        receipt = await eraser.erase(request)
+        to_receipt = time.perf_counter() - started
+        steps = dict(eraser.clock.steps)
+        residue = await eraser.audit(request.request_id)
+        if residue.total:
+            print(f"residue where: { ({k: v for k, v in residue.found.items() if v}) }")
+        clean = time.perf_counter() - started
+    finally:
+        await components.close()
+    return to_receipt, clean, residue.total + receipt.residue_found, steps
+
+
+async def run_one_evidence(
+    sizes: list[int], repeats: int, folder: Path, cache: Path | None
+) -> None:
+    """Per folder size: build (or reuse), erase one evidence on ``repeats`` copies."""
+    built_in = cache if cache is not None else folder / "built"
+    receipts: dict[int, list[float]] = {}
+    for size in sizes:
+        source = built_in / f"one-evidence-{size}"
+        evidence_id = await build_folder(size, source)
+        for repeat in range(repeats):
+            work = folder / f"work-{size}-{repeat}"
+            copy_at_rest(source, work)
+            to_receipt, clean, residue, steps = await erase_one(work, evidence_id)
+            shutil.rmtree(work)
+            receipts.setdefault(size, []).append(to_receipt)
+            slow = {k: round(v, 2) for k, v in sorted(steps.items(), key=lambda i: -i[1])[:5]}
+            print(
+                f"{size} turns, copy {repeat}: receipt {to_receipt:.2f} s, zero residue "
+                f"{clean:.2f} s, residue {residue}, load {load_average()}, slowest {slow}"
+            )
+    report_sizes(receipts, await baseline(folder, 1))
+
+
+def report_sizes(receipts: dict[int, list[float]], base: float) -> None:
+    smallest = statistics.median(receipts[min(receipts)])
+    print("turns | time to receipt p50 | min | max | ratio to smallest")
+    for size in sorted(receipts):
+        times = sorted(receipts[size])
+        p50 = statistics.median(times)
+        print(
+            f"{size} | {p50:.2f} s | {times[0]:.2f} s | {times[-1]:.2f} s | {p50 / smallest:.2f}x"
+        )
+    print(f"baseline: raw delete of one vector point {base * 1000:.1f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -188,9 +290,20 @@ def main() -> None:
         help="keep the built subjects in this folder and reuse them in later runs "
         "(each run erases a copy)",
     )
+    parser.add_argument(
+        "--one-evidence",
+        type=int,
+        nargs="+",
+        metavar="TURNS",
+        help="erase one evidence in folders of these many turns instead of whole subjects",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="provmem-bench-erasure-") as folder:
-        asyncio.run(run(args.subjects, args.facts, args.repeats, Path(folder), args.cache))
+        if args.one_evidence:
+            work = run_one_evidence(args.one_evidence, args.repeats, Path(folder), args.cache)
+        else:
+            work = run(args.subjects, args.facts, args.repeats, Path(folder), args.cache)
+        asyncio.run(work)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from provmem.core.ports import ScrubbableStore
 from provmem.streams.erasure.baseline import common_words
 from provmem.streams.erasure.log_audit import Awaiting, LogAudit, key_copies
 from provmem.streams.erasure.ports import ErasureDeps
+from provmem.streams.erasure.steps import StepClock
 from provmem.streams.runtime.adapters import (
     ErasedMarks,
     Hit,
@@ -82,14 +83,17 @@ class ErasureResidue:
                 facts += await deps.views.facts_for_evidence(evidence_id)
         return cls(deps, request, erased_ids, words, list(dict.fromkeys(facts)))
 
-    async def purge(self) -> dict[str, int]:
+    async def purge(self, clock: StepClock | None = None) -> dict[str, int]:
         """Physically drop what the cascade deleted, store by store (the stores that
         cannot keep nothing deleted at rest, or cannot help it)."""
+        lap = (clock if clock is not None else StepClock()).lap
         done: dict[str, int] = {}
         for name, store in self.deps.capabilities.purgeable:
             done[name] = int(await store.purge())
         log.info("erasure.purged", request_id=self.request.request_id, stores=sorted(done))
+        lap("purge")
         await self._scrub()
+        lap("scrub")
         return done
 
     async def _scrub(self) -> None:
@@ -159,6 +163,7 @@ async def byte_audit(
     scope_key: str,
     files: bool = True,
     skip: tuple[str, ...] = (),
+    partition: int | None = None,
 ) -> ByteFindings:
     """Hits of the marks (the ledger field, :meth:`ErasureResidue.marks`) in every byte this
     process reaches: files under the data folder, Redis keys and values under the prefix
@@ -167,7 +172,9 @@ async def byte_audit(
     copies of the scope's data key (``log_data_keys``). No marks (an entry written before
     they were kept): nothing to scan. ``files`` False: not the data folder (see
     :func:`owns_its_folder`); ``skip``: entries of the data folder not scanned (live
-    readers' index slots, :func:`slots_apart`).
+    readers' index slots, :func:`slots_apart`). ``partition`` given (an evidence or session
+    erasure's scoped verification): only the scope's records on that partition of the
+    turns and fact-changes topics, no file and no store outside the folder.
 
     A record's key always counts: the turns and fact-changes keys are keyed fingerprints
     (infra/log/record_keys.py), so an erased id as a key, a tombstone's included, is residue.
@@ -180,7 +187,7 @@ async def byte_audit(
     if marks is None:
         return ByteFindings({})
     key = deps.secrets.audit_key
-    scan = LogAudit(ResidueScanner(key, ErasedMarks.from_json(marks)), scope_key)
+    scan = LogAudit(ResidueScanner(key, ErasedMarks.from_json(marks)), scope_key, partition)
     found = {
         "bytes_log": await scan.log(deps),
         "log_data_keys": await key_copies(deps, scope_key),
@@ -189,6 +196,8 @@ async def byte_audit(
         "bytes_qdrant": 0,
     }
     settings = deps.settings
+    if partition is not None:
+        return ByteFindings(found, scan.awaiting_compaction(), tuple(scan.reported))
     if files and settings.data_dir.exists():
         hits = await asyncio.to_thread(scan.hits.scan_folder, settings.data_dir, (), skip)
         found["bytes_files"] = scan.counted(hits)
