@@ -4,7 +4,11 @@
 receipt's ``residue_found``); :meth:`ErasureAudit.audit` runs any time later from the
 ledger entry (``provmem audit erasure``). Both run the same scans: by id and by keyed
 fingerprint in each store, and the byte audit (streams/erasure/residue.py) of every file
-under the data folder, Redis, the Qdrant server and the log's retained records.
+under the data folder, Redis, the Qdrant server and the log's retained records; but an
+evidence or session erasure's verification is scoped to where the erased content went
+(``provmem-audit-scoped/1``: its ids in the stores that held them, its marks in the
+scope's facts and in the scope's partition of the turns and fact-changes topics, the gate
+state, the embedding cache), so that its cost follows what is erased, not the folder.
 """
 
 from __future__ import annotations

@@ -12,10 +12,14 @@ streams/erasure/requests.py). :meth:`Eraser.erase` walks these steps:
 5. the cascade (streams/erasure/cascade.py): tombstones, re-derivation, fact changes,
    store cleanup, gate state, compaction; then the stores purge what was deleted;
 6. the verification (streams/erasure/audit.py): what of the request can still be found,
-   by the audit's own scans, every byte the process reaches included;
+   by the audit's own scans: a subject's, every byte the process reaches included; an
+   evidence or session erasure's, where the erased content went (the full byte audit is
+   ``provmem audit erasure``);
 7. the receipt, recorded in the ledger (with what the verification found) and on the
    erasure-receipts topic; the journal is closed. A receipt whose ``residue_found`` is
    not 0 says the erasure is not verified (logged as ``erasure.unverified``).
+
+The seconds of each step are logged as ``erasure.steps`` (streams/erasure/steps.py).
 """
 
 from __future__ import annotations

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -100,23 +99,14 @@ class ErasureResidue:
         """A view file that still holds a mark after the purge is rewritten: SQLite's
         secure_delete zeroes deleted cells, not a stale copy a page rebalance left in a
         page's free space. (The log is no ScrubbableStore: compaction with secure_delete
-        removes its records, and its keys are keyed fingerprints.)"""
-        held = await self._files_holding_marks()
-        for name, store in self.deps.capabilities.purgeable:
-            if isinstance(store, ScrubbableStore) and await store.scrub(partial(_in, held)):
-                log.info("erasure.scrubbed", request_id=self.request.request_id, store=name)
-                held = await self._files_holding_marks()  # rewritten: read again
-
-    async def _files_holding_marks(self) -> set[Path]:
-        """The SQLite files under the data folder (WALs included) that hold a mark, read
-        by a child process (infra/residue_apart.py: this one holds their connections)."""
-        folder = self.deps.settings.data_dir
-        if not folder.exists():
-            return set()
+        removes its records, and its keys are keyed fingerprints.) Only the files of the
+        stores that can be scrubbed are read, each when its store asks, once."""
         key = self.deps.secrets.audit_key
-        scanner = ResidueScanner(key, ErasedMarks.from_json(await self.marks()))
-        hits = await asyncio.to_thread(scanner.scan_folder, folder, (".db", ".db-wal"))
-        return {(folder / hit.location).resolve() for hit in hits}
+        held = HeldMarks(ResidueScanner(key, ErasedMarks.from_json(await self.marks())))
+        for name, store in self.deps.capabilities.purgeable:
+            if isinstance(store, ScrubbableStore) and await store.scrub(held.holds):
+                log.info("erasure.scrubbed", request_id=self.request.request_id, store=name)
+                held.read.clear()  # rewritten: read again if asked
 
     async def facts_gone(self) -> list[str]:
         """The facts that went: the candidates the views no longer hold."""
@@ -132,8 +122,31 @@ class ErasureResidue:
         return replace(self.words, ids=ids.ids).to_json()
 
 
-def _in(files: set[Path], path: Path) -> bool:
-    return path.resolve() in files
+@dataclass
+class HeldMarks:
+    """Which SQLite files hold a mark, each read when first asked about, by a child
+    process (infra/residue_apart.py: this one holds their connections), with its WAL."""
+
+    scanner: ResidueScanner
+    read: dict[Path, bool] = field(default_factory=dict)
+
+    def holds(self, path: Path) -> bool:
+        path = path.resolve()
+        if path not in self.read:
+            self.read.update(self._scan(_database_of(path)))
+        return self.read[path]
+
+    def _scan(self, database: Path) -> dict[Path, bool]:
+        files = (database, database.with_name(database.name + "-wal"))
+        names = tuple(f.name for f in files if f.exists())
+        hits = self.scanner.scan_folder(database.parent, names) if names else []
+        held = {(database.parent / hit.location).resolve() for hit in hits}
+        return {f: f in held for f in files}
+
+
+def _database_of(path: Path) -> Path:
+    """The database file of ``path`` (itself, or the database of its WAL)."""
+    return path.with_name(path.name.removesuffix("-wal"))
 
 
 async def _words(deps: ErasureDeps, turns: Sequence[TurnRecorded]) -> list[str]:
