@@ -100,7 +100,9 @@ class ErasureResidue:
         secure_delete zeroes deleted cells, not a stale copy a page rebalance left in a
         page's free space. (The log is no ScrubbableStore: compaction with secure_delete
         removes its records, and its keys are keyed fingerprints.) Only the files of the
-        stores that can be scrubbed are read, each when its store asks, once."""
+        stores that can be scrubbed are read, each when its store asks, once, and of a
+        database only its free space (infra/stores/sqlite_free.py): a live row holding a
+        mark is found by the audit, and a rewrite would keep it."""
         key = self.deps.secrets.audit_key
         held = HeldMarks(ResidueScanner(key, ErasedMarks.from_json(await self.marks())))
         for name, store in self.deps.capabilities.purgeable:
@@ -139,7 +141,8 @@ class HeldMarks:
     def _scan(self, database: Path) -> dict[Path, bool]:
         files = (database, database.with_name(database.name + "-wal"))
         names = tuple(f.name for f in files if f.exists())
-        hits = self.scanner.scan_folder(database.parent, names) if names else []
+        scan = self.scanner.scan_folder
+        hits = scan(database.parent, names, free_only=True) if names else []
         held = {(database.parent / hit.location).resolve() for hit in hits}
         return {f: f in held for f in files}
 
