@@ -17,11 +17,12 @@ segments; the gate state and the ledger are files there too) and of the log's re
 records, for the erased ids, words and numbers (keyed fingerprints, never text; short
 and structural numbers are no marks). 0: nothing of the subject was found anywhere.
 ``--one-evidence N ...``: for each folder size N (turns), a data folder of N one-sentence
-turns in scopes of ten turns, built through the same pipeline; one evidence of the first
-scope is erased, in fresh components per copy that first erased another turn of that
-scope (printed as the process's first erasure: it loads the model, the index and the
-stores' baseline words), and the time to the receipt is
-printed with its ratio to the smallest folder's (same run), the seconds of each step
+turns in scopes of ten turns, built through the same pipeline. Per copy, fresh components
+first erase another turn of the first scope (printed as the process's first erasure: it
+loads the model, the index and the stores' baseline words), then one evidence of that
+scope, timed to its receipt; on the first copy ``provmem audit erasure``'s full audit
+runs after it (the residue and zero-residue figures). Printed: the time to the receipt
+with its ratio to the smallest folder's (same run), the slowest steps
 (``erasure.steps``) and the raw delete of one vector point beside it.
 
 The bench's own marker file is not copied into the data folder it erases (it is no part
@@ -225,10 +226,13 @@ async def build_folder(turns: int, folder: Path) -> str:
     return erase
 
 
-async def erase_one(folder: Path, evidence_id: str) -> tuple[float, float, int, dict[str, float]]:
+async def erase_one(
+    folder: Path, evidence_id: str, audit: bool
+) -> tuple[float, float, int, dict[str, float]]:
     """Erase one evidence over ``folder`` in a process that already erased another (its
     model, index and baseline loaded, as in a running deployment): seconds to the receipt,
-    to zero residue (the full audit after it), residue, and the receipt's steps."""
+    to zero residue (the full audit after it, when ``audit``; else 0), residue, and the
+    receipt's steps."""
     components = await build(Settings(data_dir=folder, partitions=4))
     try:
         eraser = eraser_for(components)
@@ -239,13 +243,19 @@ async def erase_one(folder: Path, evidence_id: str) -> tuple[float, float, int, 
         receipt = await eraser.erase(request)
         to_receipt = time.perf_counter() - started
         steps = dict(eraser.clock.steps)
-        residue = await eraser.audit(request.request_id)
-        if residue.total:
-            print(f"residue where: { ({k: v for k, v in residue.found.items() if v}) }")
-        clean = time.perf_counter() - started
+        found = await full_audit(eraser, request.request_id) if audit else 0
+        clean = time.perf_counter() - started if audit else 0.0
     finally:
         await components.close()
-    return to_receipt, clean, residue.total + receipt.residue_found, steps
+    return to_receipt, clean, found + receipt.residue_found, steps
+
+
+async def full_audit(eraser: Eraser, request_id: str) -> int:
+    """``provmem audit erasure``: every byte of the folder and the log; what it found."""
+    residue = await eraser.audit(request_id)
+    if residue.total:
+        print(f"residue where: { ({k: v for k, v in residue.found.items() if v}) }")
+    return residue.total
 
 
 async def warm_up(eraser: Eraser, evidence_id: str) -> float:
@@ -269,7 +279,7 @@ async def run_one_evidence(
         for repeat in range(repeats):
             work = folder / f"work-{size}-{repeat}"
             copy_at_rest(source, work)
-            to_receipt, clean, residue, steps = await erase_one(work, evidence_id)
+            to_receipt, clean, residue, steps = await erase_one(work, evidence_id, repeat == 0)
             shutil.rmtree(work)
             receipts.setdefault(size, []).append(to_receipt)
             slow = {k: round(v, 2) for k, v in sorted(steps.items(), key=lambda i: -i[1])[:5]}

@@ -133,6 +133,8 @@ class LogAudit:
                 record, value = item.record, item.record.value
                 scope = _scope_of(value)
                 scopes.add(scope or "")
+                if self._elsewhere(scope):
+                    continue
                 parts = [(item.location, None, value)]
                 own = value is not None and config.name != names.erasure_requests
                 # a key always counts: record keys are keyed (infra/log/record_keys.py)
@@ -157,6 +159,11 @@ class LogAudit:
         tokens = content_tokens(part for scope in scopes for part in scope.split("/"))
         self.anywhere = {mark(self.hits.key, word) for word in tokens}
         return self._tally(found)
+
+    def _elsewhere(self, scope: str | None) -> bool:
+        """Scoped, a record of another scope is not read: the erased content was written
+        to the scope's own records only (their keys are keyed by their own ids)."""
+        return self.partition is not None and scope not in (None, self.scope_key)
 
     def _topics(self, names: TopicNames) -> list[TopicConfig]:
         """Every topic; scoped, the two the erased content was written to."""
