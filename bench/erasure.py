@@ -1,6 +1,7 @@
 """bench/erasure: erase whole subjects with many facts on the embedded runtime.
 
     python -m bench.erasure [--subjects 3] [--facts 10000] [--repeats 1] [--cache DIR]
+    python -m bench.erasure --one-evidence 10 1000 10000 [--repeats 3] [--cache DIR]
 
 Builds each subject through the real pipeline (publish, extract, embed, gate, views,
 index), then erases it and reports the time to the receipt and the time to zero
@@ -15,6 +16,15 @@ folder (the SQLite files with their WAL and free pages, the vector shard's WAL a
 segments; the gate state and the ledger are files there too) and of the log's retained
 records, for the erased ids, words and numbers (keyed fingerprints, never text; short
 and structural numbers are no marks). 0: nothing of the subject was found anywhere.
+``--one-evidence N ...``: for each folder size N (turns), a data folder of N one-sentence
+turns in scopes of ten turns, built through the same pipeline. Per copy, fresh components
+first erase another turn of the first scope (printed as the process's first erasure: it
+loads the model, the index and the stores' baseline words), then one evidence of that
+scope, timed to its receipt; on the first copy ``provmem audit erasure``'s full audit
+runs after it (the residue and zero-residue figures). Printed: the time to the receipt
+with its ratio to the smallest folder's (same run), the slowest steps
+(``erasure.steps``) and the raw delete of one vector point beside it.
+
 The bench's own marker file is not copied into the data folder it erases (it is no part
 of a deployment's data).
 """
@@ -34,9 +44,12 @@ from pathlib import Path
 
 from provmem.config import Settings
 from provmem.core.ports import VectorPoint
+from provmem.core.scope import Scope
 from provmem.infra.vectors.edge import EdgeVectorIndex
 from provmem.services.erasure.subject import eraser_for, erasure_request
 from provmem.services.memory.memory import MemoryService
+from provmem.streams.erasure.cascade import scope_log
+from provmem.streams.erasure.eraser import Eraser
 from provmem.streams.runtime.components import build
 
 PLACES = ["harbour", "museum", "market", "library", "station", "garden", "bakery", "bridge"]
@@ -173,6 +186,122 @@ def report(results: list[tuple[int, float, float, int]], base: float) -> None:
     )
 
 
+SCOPE_TURNS = 10  # turns per scope in a --one-evidence folder
+
+
+def scope_of(turn: int) -> str:
+    return f"bench/erasure/scope-{turn // SCOPE_TURNS}"
+
+
+def folder_turns(count: int) -> list[dict[str, str]]:
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    return [
+        {
+            "scope": scope_of(t),
+            "speaker": "Sam",
+            "turn_id": f"t{t}",
+            "text": f"I met friend number {t} at the {PLACES[t % len(PLACES)]} in {1000 + t}.",
+            "captured_at": (start + timedelta(seconds=t)).isoformat(),
+        }
+        for t in range(count)
+    ]
+
+
+async def build_folder(turns: int, folder: Path) -> str:
+    """A data folder of ``turns`` turns (unless an earlier run built it); the evidence
+    id to erase (the first scope's second turn)."""
+    marker = folder / MARKER
+    if marker.exists():
+        return str(json.loads(marker.read_text())["erase"])
+    components = await build(Settings(data_dir=folder, partitions=4))
+    memory = MemoryService(components)
+    every = folder_turns(turns)
+    erase = ""
+    for start in range(0, len(every), 1000):
+        results = await memory.publish(every[start : start + 1000])
+        erase = erase or str(results[min(1, len(results) - 1)].evidence_id)
+    await memory.sync()
+    await components.close()
+    marker.write_text(json.dumps({"turns": turns, "erase": erase}))
+    return erase
+
+
+async def erase_one(
+    folder: Path, evidence_id: str, audit: bool
+) -> tuple[float, float, int, dict[str, float]]:
+    """Erase one evidence over ``folder`` in a process that already erased another (its
+    model, index and baseline loaded, as in a running deployment): seconds to the receipt,
+    to zero residue (the full audit after it, when ``audit``; else 0), residue, and the
+    receipt's steps."""
+    components = await build(Settings(data_dir=folder, partitions=4))
+    try:
+        eraser = eraser_for(components)
+        cold = await warm_up(eraser, evidence_id)
+        print(f"first erasure of this process (another turn): receipt {cold:.2f} s")
+        started = time.perf_counter()
+        request = erasure_request(scope_of(0), [evidence_id], None, False)
+        receipt = await eraser.erase(request)
+        to_receipt = time.perf_counter() - started
+        steps = dict(eraser.clock.steps)
+        found = await full_audit(eraser, request.request_id) if audit else 0
+        clean = time.perf_counter() - started if audit else 0.0
+    finally:
+        await components.close()
+    return to_receipt, clean, found + receipt.residue_found, steps
+
+
+async def full_audit(eraser: Eraser, request_id: str) -> int:
+    """``provmem audit erasure``: every byte of the folder and the log; what it found."""
+    residue = await eraser.audit(request_id)
+    if residue.total:
+        print(f"residue where: { ({k: v for k, v in residue.found.items() if v}) }")
+    return residue.total
+
+
+async def warm_up(eraser: Eraser, evidence_id: str) -> float:
+    """Erase another turn of the same scope first; its seconds to the receipt."""
+    scope = await scope_log(eraser.deps, Scope.parse(scope_of(0)).key, None)
+    other = next(t.evidence_id for t in scope.turns if t.evidence_id != evidence_id)
+    started = time.perf_counter()
+    await eraser.erase(erasure_request(scope_of(0), [other], None, False))
+    return time.perf_counter() - started
+
+
+async def run_one_evidence(
+    sizes: list[int], repeats: int, folder: Path, cache: Path | None
+) -> None:
+    """Per folder size: build (or reuse), erase one evidence on ``repeats`` copies."""
+    built_in = cache if cache is not None else folder / "built"
+    receipts: dict[int, list[float]] = {}
+    for size in sizes:
+        source = built_in / f"one-evidence-{size}"
+        evidence_id = await build_folder(size, source)
+        for repeat in range(repeats):
+            work = folder / f"work-{size}-{repeat}"
+            copy_at_rest(source, work)
+            to_receipt, clean, residue, steps = await erase_one(work, evidence_id, repeat == 0)
+            shutil.rmtree(work)
+            receipts.setdefault(size, []).append(to_receipt)
+            slow = {k: round(v, 2) for k, v in sorted(steps.items(), key=lambda i: -i[1])[:5]}
+            print(
+                f"{size} turns, copy {repeat}: receipt {to_receipt:.2f} s, zero residue "
+                f"{clean:.2f} s, residue {residue}, load {load_average()}, slowest {slow}"
+            )
+    report_sizes(receipts, await baseline(folder, 1))
+
+
+def report_sizes(receipts: dict[int, list[float]], base: float) -> None:
+    smallest = statistics.median(receipts[min(receipts)])
+    print("turns | time to receipt p50 | min | max | ratio to smallest")
+    for size in sorted(receipts):
+        times = sorted(receipts[size])
+        p50 = statistics.median(times)
+        print(
+            f"{size} | {p50:.2f} s | {times[0]:.2f} s | {times[-1]:.2f} s | {p50 / smallest:.2f}x"
+        )
+    print(f"baseline: raw delete of one vector point {base * 1000:.1f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -188,9 +317,20 @@ def main() -> None:
         help="keep the built subjects in this folder and reuse them in later runs "
         "(each run erases a copy)",
     )
+    parser.add_argument(
+        "--one-evidence",
+        type=int,
+        nargs="+",
+        metavar="TURNS",
+        help="erase one evidence in folders of these many turns instead of whole subjects",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="provmem-bench-erasure-") as folder:
-        asyncio.run(run(args.subjects, args.facts, args.repeats, Path(folder), args.cache))
+        if args.one_evidence:
+            work = run_one_evidence(args.one_evidence, args.repeats, Path(folder), args.cache)
+        else:
+            work = run(args.subjects, args.facts, args.repeats, Path(folder), args.cache)
+        asyncio.run(work)
 
 
 if __name__ == "__main__":

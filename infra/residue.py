@@ -64,6 +64,7 @@ from pathlib import Path
 from typing import Any
 
 from provmem.core.ports import HeldBytes
+from provmem.infra.stores.sqlite_free import free_regions, is_database, mapped
 
 __all__ = [
     "SCHEME",
@@ -407,19 +408,28 @@ class ResidueScanner:
         return list(found.values())
 
     def scan_folder(
-        self, folder: Path, suffixes: tuple[str, ...] = (), skip: tuple[str, ...] = ()
+        self,
+        folder: Path,
+        suffixes: tuple[str, ...] = (),
+        skip: tuple[str, ...] = (),
+        free_only: bool = False,
     ) -> list[Hit]:
         """Every regular file under ``folder`` (named relative to it; ``suffixes``: only the
         files whose names end so; ``skip``: not what lies under these entries of the
-        folder), read by a child process (infra/residue_apart.py): this process may hold
-        SQLite connections to them, and closing any descriptor of a database file would
-        drop its POSIX locks on it."""
-        found = scan_apart(self.key, self.marks, folder, suffixes, skip)
+        folder; ``free_only``: of a SQLite database file, its free space only), read by a
+        child process (infra/residue_apart.py): this process may hold SQLite connections
+        to them, and closing any descriptor of a database file would drop its POSIX locks
+        on it."""
+        found = scan_apart(self.key, self.marks, folder, suffixes, skip, free_only)
         self.hits += found
         return found
 
     def scan_folder_here(
-        self, folder: Path, suffixes: tuple[str, ...] = (), skip: tuple[str, ...] = ()
+        self,
+        folder: Path,
+        suffixes: tuple[str, ...] = (),
+        skip: tuple[str, ...] = (),
+        free_only: bool = False,
     ) -> list[Hit]:
         """:meth:`scan_folder` in this process: only in one that holds no connection to a
         database under ``folder`` (the child of :meth:`scan_folder`)."""
@@ -428,9 +438,27 @@ class ResidueScanner:
             location = path.relative_to(folder)
             if location.parts[0] in skip:
                 continue
-            if not suffixes or path.name.endswith(suffixes):
+            if suffixes and not path.name.endswith(suffixes):
+                continue
+            if free_only and is_database(path):
+                found += self._scan_free(path, str(location))
+            else:
                 found += self._scan_file(path, str(location))
         return found
+
+    def _scan_free(self, path: Path, location: str) -> list[Hit]:
+        """The free space of a SQLite database file (infra/stores/sqlite_free.py)."""
+        data = mapped(path)
+        if data is None:
+            return []
+        found: dict[tuple[str, str], Hit] = {}
+        try:
+            for base, region in free_regions(data):
+                for hit in self.scan_bytes(region, location, base):
+                    found.setdefault((hit.kind, hit.fingerprint), hit)
+        finally:
+            data.close()
+        return list(found.values())
 
     def _scan_file(self, path: Path, location: str) -> list[Hit]:
         """Every byte of a file, in overlapping chunks (a file that vanished: nothing)."""
@@ -477,6 +505,7 @@ def scan_apart(
     folder: Path,
     suffixes: tuple[str, ...] = (),
     skip: tuple[str, ...] = (),
+    free_only: bool = False,
 ) -> list[Hit]:
     """The hits of ``marks`` in the files under ``folder`` (but ``skip``: entries of it),
     read by a child process."""
@@ -486,6 +515,7 @@ def scan_apart(
         "folder": str(folder),
         "suffixes": list(suffixes),
         "skip": list(skip),
+        "free_only": free_only,
     }
     done = subprocess.run(  # noqa: S603 - this interpreter, this module, no shell
         [sys.executable, "-P", "-m", _APART],  # -P: no folder of cwd shadows provmem

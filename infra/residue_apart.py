@@ -35,7 +35,8 @@ def main() -> None:
     request = json.loads(sys.stdin.buffer.read())
     scanner = ResidueScanner(bytes.fromhex(request["key"]), ErasedMarks.from_json(request["marks"]))
     folder, suffixes = Path(request["folder"]), tuple(request["suffixes"])
-    hits = scanner.scan_folder_here(folder, suffixes, tuple(request.get("skip", ())))
+    skip, free_only = tuple(request.get("skip", ())), bool(request.get("free_only"))
+    hits = scanner.scan_folder_here(folder, suffixes, skip, free_only)
     sys.stdout.write(json.dumps([asdict(hit) for hit in hits]))
 
 

@@ -4,7 +4,11 @@
 receipt's ``residue_found``); :meth:`ErasureAudit.audit` runs any time later from the
 ledger entry (``provmem audit erasure``). Both run the same scans: by id and by keyed
 fingerprint in each store, and the byte audit (streams/erasure/residue.py) of every file
-under the data folder, Redis, the Qdrant server and the log's retained records.
+under the data folder, Redis, the Qdrant server and the log's retained records; but an
+evidence or session erasure's verification is scoped to where the erased content went
+(``provmem-audit-scoped/1``: its ids in the stores that held them, its marks in the
+scope's facts and in the scope's partition of the turns and fact-changes topics, the gate
+state, the embedding cache), so that its cost follows what is erased, not the folder.
 """
 
 from __future__ import annotations
@@ -16,10 +20,16 @@ from typing import Any
 
 import structlog
 
-from provmem.core.events import ErasureRequested
+from provmem.core.events import ErasureRequested, ErasureTarget
 from provmem.core.facts.memory_state import ScopeMemory
+from provmem.core.scope import partition_for
 from provmem.streams.erasure.fingerprints import Fingerprint, fragments_in
-from provmem.streams.erasure.ledger import AuditKeys, Recorded
+from provmem.streams.erasure.ledger import (
+    SCOPED_VERIFIED_BY,
+    VERIFIED_BY,
+    AuditKeys,
+    Recorded,
+)
 from provmem.streams.erasure.log_audit import Awaiting
 from provmem.streams.erasure.ports import ErasureDeps, GateKeeper
 from provmem.streams.erasure.residue import (
@@ -46,6 +56,7 @@ class Residue:
     found: dict[str, int]
     awaiting: Awaiting = Awaiting()
     findings: tuple[dict[str, Any], ...] = ()  # each byte hit: store, location, offset...
+    verified_by: str = VERIFIED_BY  # SCOPED_VERIFIED_BY: where the erased content went
 
     @property
     def total(self) -> int:
@@ -76,7 +87,11 @@ class ErasureAudit:
         files = owns_its_folder(settings)
         skip = slots_apart(settings, request.request_id) if files else ()
         mark = self.keys.mark()
-        residue = await self._scan(scope_key, erased_ids, prints, mark, marks, files, skip)
+        if request.target is ErasureTarget.SUBJECT:
+            residue = await self._scan(scope_key, erased_ids, prints, mark, marks, files, skip)
+        else:
+            reach = partition_for(scope_key, settings.partitions)
+            residue = await self._scan(scope_key, erased_ids, prints, mark, marks, False, (), reach)
         residue.found["gate_state"] = await self._gate_residue(gate, scope_key, erased_ids)
         residue.found["embedding_cache"] = sum(self.deps.embedder.cached(t) for t in texts)
         if residue.total:
@@ -110,7 +125,10 @@ class ErasureAudit:
         marks: dict[str, Any] | None,
         files: bool = True,
         skip: tuple[str, ...] = (),
+        partition: int | None = None,
     ) -> Residue:
+        """The scans; ``partition`` given: scoped to where the erased content went
+        (:data:`~provmem.streams.erasure.ledger.SCOPED_VERIFIED_BY`)."""
         deps = self.deps
         found = {"evidence_store": 0, "fact_views": 0, "vector_index": 0, "log": 0}
         for evidence_id in erased_ids:
@@ -118,10 +136,12 @@ class ErasureAudit:
             found["fact_views"] += len(await deps.views.facts_for_evidence(evidence_id))
             found["vector_index"] += await self._indexed(evidence_id)
         found["fact_views"] += await self._fragment_residue(scope_key, prints, mark)
-        found["log"] = await self._log_residue(erased_ids)
-        findings = await byte_audit(deps, marks, scope_key, files, skip)
+        found["log"] = await self._log_residue(erased_ids, partition)
+        findings = await byte_audit(deps, marks, scope_key, files, skip, partition)
         found.update(findings.found)
-        return Residue(found, findings.awaiting, tuple(h.to_json() for h in findings.hits))
+        hits = tuple(h.to_json() for h in findings.hits)
+        by = VERIFIED_BY if partition is None else SCOPED_VERIFIED_BY
+        return Residue(found, findings.awaiting, hits, by)
 
     async def _indexed(self, item_id: str) -> bool:
         payloads = self.deps.capabilities.payloads
@@ -141,20 +161,25 @@ class ErasureAudit:
                 count += fragments_in(version.statement, prints, mark) > 0
         return count
 
-    async def _log_residue(self, erased_ids: list[str]) -> int:
+    async def _log_residue(self, erased_ids: list[str], only: int | None = None) -> int:
         """Readable traces that compaction would keep: the latest record of a key that is
         an erased turn, or a fact change still citing erased evidence. (The embedded log
-        compacts at once; a Kafka broker's log cleaner drops the older records later.)"""
+        compacts at once; a Kafka broker's log cleaner drops the older records later.)
+        ``only``: that partition alone (the scope's)."""
         erased, names, count = set(erased_ids), self.deps.names, 0
         printer = await record_keys(self.deps.log).printer()
         keys = {printer(i) for i in erased} | {TURNS.key_for(i) for i in erased}  # older: raw
-        for partition in range(await self.deps.log.partitions(names.turns)):
+        for partition in await self._partitions(names.turns, only):
             latest = await self._latest(names.turns, partition)
             count += sum(_turn_survives(key, value, keys) for key, value in latest.items())
-        for partition in range(await self.deps.log.partitions(names.fact_changes)):
+        for partition in await self._partitions(names.fact_changes, only):
             latest = await self._latest(names.fact_changes, partition)
             count += sum(_change_survives(value, erased) for value in latest.values())
         return count
+
+    async def _partitions(self, topic: str, only: int | None) -> list[int]:
+        every = range(await self.deps.log.partitions(topic))
+        return [p for p in every if only is None or p == only]
 
     async def _latest(self, topic: str, partition: int) -> dict[bytes, bytes | None]:
         latest: dict[bytes, bytes | None] = {}

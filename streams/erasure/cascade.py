@@ -30,6 +30,7 @@ from provmem.core.scope import partition_for
 from provmem.streams.erasure.journal import Journal
 from provmem.streams.erasure.log_compaction import CryptoCompaction
 from provmem.streams.erasure.ports import ErasureDeps, GateKeeper
+from provmem.streams.erasure.steps import StepClock
 from provmem.streams.gate_store import FactVersion
 from provmem.streams.outcome import Outgoing
 from provmem.streams.runner import send_all
@@ -148,36 +149,47 @@ class Erasing:
 class Cascade:
     """Runs the destructive steps against one runtime's stores and the scope's gate."""
 
-    def __init__(self, deps: ErasureDeps, gate: GateKeeper) -> None:
+    def __init__(self, deps: ErasureDeps, gate: GateKeeper, clock: StepClock | None = None) -> None:
         self.deps = deps
         self.gate = gate
+        self.clock = clock if clock is not None else StepClock()
 
     async def run(self, job: Erasing) -> dict[str, int]:
         """Send, then save state: tombstones and fact changes go out before the gate's
         new memory is saved, so a crash in between re-derives the same changes."""
-        deps = self.deps
+        deps, lap = self.deps, self.clock.lap
         partition = partition_for(job.request.scope.key, deps.settings.partitions)
         compaction = None if job.subject else await CryptoCompaction.begin(deps, job.scope_key)
+        lap("cascade.compaction_begin")
         tombstones = [TURNS.tombstone(partition, e) for e in job.erased_ids]
         await deps.log.append(deps.names.turns, tombstones)  # keyed by the sealed log
         await self._forget_legacy(TURNS, partition, job.legacy)
+        lap("cascade.tombstones")
         kept = remaining(job.live, set(job.erased_ids))
         if kept:
             changes, save = await self._rederive(job, kept)
         else:
             changes, save = await self._erase_all(job)
+        lap("cascade.rederive")
         await job.journal.note(fact_counts(changes))
         await self._publish(changes, partition, job)
+        lap("cascade.publish")
         if job.subject:
             counts = await self._clean_while_compacting(job, save)
+            lap("cascade.clean_and_compact")
             await deps.settle(partition)
+            lap("cascade.settle")
         else:
             counts = await self._clean_stores(job)
+            lap("cascade.clean_stores")
             if compaction is not None:
                 await compaction.switched()  # the gate state too is sealed under the new key
             await save()
+            lap("cascade.gate_save")
             await deps.settle(partition)
+            lap("cascade.settle")
             counts["log_records_compacted"] = await self._compact(compaction)
+            lap("cascade.compact")
         await job.journal.note(counts)
         return counts | fact_counts(changes)
 

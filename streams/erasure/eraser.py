@@ -12,10 +12,14 @@ streams/erasure/requests.py). :meth:`Eraser.erase` walks these steps:
 5. the cascade (streams/erasure/cascade.py): tombstones, re-derivation, fact changes,
    store cleanup, gate state, compaction; then the stores purge what was deleted;
 6. the verification (streams/erasure/audit.py): what of the request can still be found,
-   by the audit's own scans, every byte the process reaches included;
+   by the audit's own scans: a subject's, every byte the process reaches included; an
+   evidence or session erasure's, where the erased content went (the full byte audit is
+   ``provmem audit erasure``);
 7. the receipt, recorded in the ledger (with what the verification found) and on the
    erasure-receipts topic; the journal is closed. A receipt whose ``residue_found`` is
    not 0 says the erasure is not verified (logged as ``erasure.unverified``).
+
+The seconds of each step are logged as ``erasure.steps`` (streams/erasure/steps.py).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from provmem.streams.erasure.journal import merged
 from provmem.streams.erasure.ledger import AuditKeys, Erased, ErasureLedger
 from provmem.streams.erasure.ports import ErasureDeps
 from provmem.streams.erasure.residue import ErasureResidue
+from provmem.streams.erasure.steps import StepClock
 
 __all__ = ["Eraser", "Residue"]
 
@@ -44,6 +49,7 @@ class Eraser:
         self.keys = AuditKeys.of(deps.secrets)
         self.ledger = ErasureLedger(deps.ledger, deps.log, deps.names, self.keys)
         self.auditor = ErasureAudit(deps, self.keys)
+        self.clock = StepClock()  # the steps of the last request erased here
 
     async def erase(self, request: ErasureRequested, until: int | None = None) -> ErasureCompleted:
         """Erase what the request targets among the scope's turns (those before offset
@@ -53,32 +59,41 @@ class Eraser:
             return done
         deps, gate = self.deps, self.deps.gate_here()
         started = time.perf_counter()
+        clock = self.clock = StepClock(request.request_id)
         await deps.catch_up()
+        clock.lap("catch_up")
         scope = await scope_log(deps, request.scope.key, until)
         live = remaining(scope.turns, scope.tombstoned)
         erased_ids = erased_by(request, scope.turns)  # tombstoned too; orphaned actions
+        clock.lap("scope_read")
         journal = await self.ledger.journal(request.request_id, erased_ids)
         erased_ids = journal.evidence_ids  # with those a crashed run of it erased
+        clock.lap("journal")
         texts = await self._texts([t for t in live if t.evidence_id in erased_ids])
         trace = await ErasureResidue.start(deps, request, erased_ids, texts, live)
+        clock.lap("residue_start")
         views = await delete_views(deps, request)
         prints = await self._fingerprints(texts, remaining(live, set(erased_ids)))
         legacy = frozenset(scope.legacy & set(erased_ids))
+        clock.lap("views")
         job = Erasing(request, live, erased_ids, texts, views, journal, legacy)
-        removed = await Cascade(deps, gate).run(job)
-        await trace.purge()
+        removed = await Cascade(deps, gate, clock).run(job)
+        await trace.purge(clock)
         facts, marks = await trace.facts_gone(), await trace.marks()
         residue = await self.auditor.verify(request, erased_ids, texts, prints, marks, gate)
+        clock.lap("audit")
         seconds = time.perf_counter() - started
         counts = merged(journal.counts, removed)
         erased = Erased(
             request, erased_ids, counts, prints, seconds, residue.found, residue.awaiting,
-            tuple(facts), residue.findings,
+            tuple(facts), residue.findings, residue.verified_by,
         )  # fmt: skip
         receipt = self.ledger.receipt_of(erased)
         deps.before_receipt()
         await self.ledger.record(erased, receipt, marks)
         await journal.close()
+        clock.lap("receipt")
+        clock.report()
         return receipt
 
     async def audit(self, request_id: str) -> Residue:

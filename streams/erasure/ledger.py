@@ -29,6 +29,11 @@ from provmem.streams.topics import ERASURE_RECEIPTS, TopicNames
 LEDGER = "erasure|"
 #: /2: the verification runs the byte audit too (every byte the process reaches).
 VERIFIED_BY = "provmem-audit/2"
+#: An evidence or session erasure's verification: only where the erased content went (its
+#: ids in the stores that held them, its marks in the scope's facts and in the scope's
+#: partition of the turns and fact-changes topics, the gate state, the embedding cache);
+#: the byte scan of every file and store is ``provmem audit erasure`` (VERIFIED_BY).
+SCOPED_VERIFIED_BY = "provmem-audit-scoped/1"
 
 
 @dataclass(frozen=True)
@@ -74,6 +79,7 @@ class Erased:
     awaiting: Awaiting = Awaiting()  # log records that open until the broker compacts
     fact_ids: tuple[str, ...] = ()  # the facts that went
     findings: tuple[dict[str, Any], ...] = ()  # each byte hit of the verification
+    verified_by: str = VERIFIED_BY  # which verification ran (SCOPED_VERIFIED_BY: scoped)
 
 
 class ErasureLedger:
@@ -122,7 +128,7 @@ class ErasureLedger:
             removed_per_store={k: v for k, v in removed.items() if not k.startswith("facts_")},
             seconds_to_receipt=round(erased.seconds, 4),
             residue_found=sum(erased.residue.values()),
-            verified_by=VERIFIED_BY,
+            verified_by=erased.verified_by,
             completed_at=datetime.now(UTC),
             awaiting_compaction=erased.awaiting.records,
             compaction_bound_ms=erased.awaiting.bound_ms,

@@ -32,7 +32,7 @@ from typing import Any
 import structlog
 from cryptography.exceptions import InvalidTag
 
-from provmem.core.ports import Cleanup, EventLog, LogRecord, TopicAdmin
+from provmem.core.ports import Cleanup, EventLog, LogRecord, TopicAdmin, TopicConfig
 from provmem.streams.erasure.ports import ErasureDeps, RecordedKeyStore
 from provmem.streams.pipeline import CONTROL_PREFIX
 from provmem.streams.runtime.adapters import (
@@ -49,7 +49,13 @@ from provmem.streams.runtime.adapters import (
     raw_log,
     subject_key_id,
 )
-from provmem.streams.topics import COMPACTION, ERASURE_REQUESTS, TURNS, gate_changelog
+from provmem.streams.topics import (
+    COMPACTION,
+    ERASURE_REQUESTS,
+    TURNS,
+    TopicNames,
+    gate_changelog,
+)
 
 log = structlog.get_logger(__name__)
 _SCOPE = re.compile(rb'"scope":\{"org":"([^"]*)","project":"([^"]*)","user":"([^"]*)"')
@@ -76,11 +82,15 @@ class Retained:
     superseded: bool
 
 
-async def retained(log: EventLog, topic: str, compacted: bool) -> AsyncIterator[Retained]:
-    """Every record of every partition of ``topic``, as the log holds it now; on a
-    ``compacted`` topic, whether a later record of its key supersedes it (elsewhere
-    nothing is: a delete-policy topic keeps every record until its retention)."""
-    for partition in range(await log.partitions(topic)):
+async def retained(
+    log: EventLog, topic: str, compacted: bool, only: int | None = None
+) -> AsyncIterator[Retained]:
+    """Every record of every partition of ``topic`` (of partition ``only``, when given), as
+    the log holds it now; on a ``compacted`` topic, whether a later record of its key
+    supersedes it (elsewhere nothing is: a delete-policy topic keeps every record until
+    its retention)."""
+    every = range(await log.partitions(topic))
+    for partition in every if only is None else [p for p in every if p == only]:
         records = [r async for r in partition_records(log, topic, partition)]
         last = {r.key: r.offset for r in records if r.key is not None}
         for r in records:
@@ -102,6 +112,7 @@ class LogAudit:
 
     hits: ResidueScanner
     scope_key: str
+    partition: int | None = None  # scoped: only the scope's turns and fact changes there
     reported: list[Hit] = field(default_factory=list)
     log_only: set[str] = field(default_factory=set)  # allowed in the log and its file
     anywhere: set[str] = field(default_factory=set)  # scope-key words
@@ -116,12 +127,14 @@ class LogAudit:
         opener = _Opener(deps.secrets.live_sealer(deps.keys))
         found: list[_Found] = []
         scopes: set[str] = set()
-        for config in names.configs(key_ring=False):
+        for config in self._topics(names):
             compacted = config.cleanup is Cleanup.COMPACT
-            async for item in retained(raw_log(deps.log), config.name, compacted):
+            async for item in retained(raw_log(deps.log), config.name, compacted, self.partition):
                 record, value = item.record, item.record.value
                 scope = _scope_of(value)
                 scopes.add(scope or "")
+                if self._elsewhere(scope):
+                    continue
                 parts = [(item.location, None, value)]
                 own = value is not None and config.name != names.erasure_requests
                 # a key always counts: record keys are keyed (infra/log/record_keys.py)
@@ -140,11 +153,24 @@ class LogAudit:
                         opened = scan.scan_records([(item.location, None, p) for p in plain])
                 if at_rest or opened:
                     found.append(_Found(item.superseded, at_rest, opened))
-        found += await self._gate_state(deps, opener)
+        if self.partition is None:  # scoped: the gate state is read by the audit itself
+            found += await self._gate_state(deps, opener)
         self.log_only = {h.fingerprint for h in allowed.hits}
         tokens = content_tokens(part for scope in scopes for part in scope.split("/"))
         self.anywhere = {mark(self.hits.key, word) for word in tokens}
         return self._tally(found)
+
+    def _elsewhere(self, scope: str | None) -> bool:
+        """Scoped, a record of another scope is not read: the erased content was written
+        to the scope's own records only (their keys are keyed by their own ids)."""
+        return self.partition is not None and scope not in (None, self.scope_key)
+
+    def _topics(self, names: TopicNames) -> list[TopicConfig]:
+        """Every topic; scoped, the two the erased content was written to."""
+        every = names.configs(key_ring=False)
+        if self.partition is None:
+            return every
+        return [c for c in every if c.name in (names.turns, names.fact_changes)]
 
     async def _gate_state(self, deps: ErasureDeps, opener: _Opener) -> list[_Found]:
         """The workers' gate-state changelog (a compacted topic on Kafka): every retained

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,7 @@ from provmem.core.ports import ScrubbableStore
 from provmem.streams.erasure.baseline import common_words
 from provmem.streams.erasure.log_audit import Awaiting, LogAudit, key_copies
 from provmem.streams.erasure.ports import ErasureDeps
+from provmem.streams.erasure.steps import StepClock
 from provmem.streams.runtime.adapters import (
     ErasedMarks,
     Hit,
@@ -82,37 +82,33 @@ class ErasureResidue:
                 facts += await deps.views.facts_for_evidence(evidence_id)
         return cls(deps, request, erased_ids, words, list(dict.fromkeys(facts)))
 
-    async def purge(self) -> dict[str, int]:
+    async def purge(self, clock: StepClock | None = None) -> dict[str, int]:
         """Physically drop what the cascade deleted, store by store (the stores that
         cannot keep nothing deleted at rest, or cannot help it)."""
+        lap = (clock if clock is not None else StepClock()).lap
         done: dict[str, int] = {}
         for name, store in self.deps.capabilities.purgeable:
             done[name] = int(await store.purge())
         log.info("erasure.purged", request_id=self.request.request_id, stores=sorted(done))
+        lap("purge")
         await self._scrub()
+        lap("scrub")
         return done
 
     async def _scrub(self) -> None:
         """A view file that still holds a mark after the purge is rewritten: SQLite's
         secure_delete zeroes deleted cells, not a stale copy a page rebalance left in a
         page's free space. (The log is no ScrubbableStore: compaction with secure_delete
-        removes its records, and its keys are keyed fingerprints.)"""
-        held = await self._files_holding_marks()
-        for name, store in self.deps.capabilities.purgeable:
-            if isinstance(store, ScrubbableStore) and await store.scrub(partial(_in, held)):
-                log.info("erasure.scrubbed", request_id=self.request.request_id, store=name)
-                held = await self._files_holding_marks()  # rewritten: read again
-
-    async def _files_holding_marks(self) -> set[Path]:
-        """The SQLite files under the data folder (WALs included) that hold a mark, read
-        by a child process (infra/residue_apart.py: this one holds their connections)."""
-        folder = self.deps.settings.data_dir
-        if not folder.exists():
-            return set()
+        removes its records, and its keys are keyed fingerprints.) Only the files of the
+        stores that can be scrubbed are read, each when its store asks, once, and of a
+        database only its free space (infra/stores/sqlite_free.py): a live row holding a
+        mark is found by the audit, and a rewrite would keep it."""
         key = self.deps.secrets.audit_key
-        scanner = ResidueScanner(key, ErasedMarks.from_json(await self.marks()))
-        hits = await asyncio.to_thread(scanner.scan_folder, folder, (".db", ".db-wal"))
-        return {(folder / hit.location).resolve() for hit in hits}
+        held = HeldMarks(ResidueScanner(key, ErasedMarks.from_json(await self.marks())))
+        for name, store in self.deps.capabilities.purgeable:
+            if isinstance(store, ScrubbableStore) and await store.scrub(held.holds):
+                log.info("erasure.scrubbed", request_id=self.request.request_id, store=name)
+                held.read.clear()  # rewritten: read again if asked
 
     async def facts_gone(self) -> list[str]:
         """The facts that went: the candidates the views no longer hold."""
@@ -128,8 +124,32 @@ class ErasureResidue:
         return replace(self.words, ids=ids.ids).to_json()
 
 
-def _in(files: set[Path], path: Path) -> bool:
-    return path.resolve() in files
+@dataclass
+class HeldMarks:
+    """Which SQLite files hold a mark, each read when first asked about, by a child
+    process (infra/residue_apart.py: this one holds their connections), with its WAL."""
+
+    scanner: ResidueScanner
+    read: dict[Path, bool] = field(default_factory=dict)
+
+    def holds(self, path: Path) -> bool:
+        path = path.resolve()
+        if path not in self.read:
+            self.read.update(self._scan(_database_of(path)))
+        return self.read[path]
+
+    def _scan(self, database: Path) -> dict[Path, bool]:
+        files = (database, database.with_name(database.name + "-wal"))
+        names = tuple(f.name for f in files if f.exists())
+        scan = self.scanner.scan_folder
+        hits = scan(database.parent, names, free_only=True) if names else []
+        held = {(database.parent / hit.location).resolve() for hit in hits}
+        return {f: f in held for f in files}
+
+
+def _database_of(path: Path) -> Path:
+    """The database file of ``path`` (itself, or the database of its WAL)."""
+    return path.with_name(path.name.removesuffix("-wal"))
 
 
 async def _words(deps: ErasureDeps, turns: Sequence[TurnRecorded]) -> list[str]:
@@ -159,6 +179,7 @@ async def byte_audit(
     scope_key: str,
     files: bool = True,
     skip: tuple[str, ...] = (),
+    partition: int | None = None,
 ) -> ByteFindings:
     """Hits of the marks (the ledger field, :meth:`ErasureResidue.marks`) in every byte this
     process reaches: files under the data folder, Redis keys and values under the prefix
@@ -167,7 +188,9 @@ async def byte_audit(
     copies of the scope's data key (``log_data_keys``). No marks (an entry written before
     they were kept): nothing to scan. ``files`` False: not the data folder (see
     :func:`owns_its_folder`); ``skip``: entries of the data folder not scanned (live
-    readers' index slots, :func:`slots_apart`).
+    readers' index slots, :func:`slots_apart`). ``partition`` given (an evidence or session
+    erasure's scoped verification): only the scope's records on that partition of the
+    turns and fact-changes topics, no file and no store outside the folder.
 
     A record's key always counts: the turns and fact-changes keys are keyed fingerprints
     (infra/log/record_keys.py), so an erased id as a key, a tombstone's included, is residue.
@@ -180,7 +203,7 @@ async def byte_audit(
     if marks is None:
         return ByteFindings({})
     key = deps.secrets.audit_key
-    scan = LogAudit(ResidueScanner(key, ErasedMarks.from_json(marks)), scope_key)
+    scan = LogAudit(ResidueScanner(key, ErasedMarks.from_json(marks)), scope_key, partition)
     found = {
         "bytes_log": await scan.log(deps),
         "log_data_keys": await key_copies(deps, scope_key),
@@ -189,6 +212,8 @@ async def byte_audit(
         "bytes_qdrant": 0,
     }
     settings = deps.settings
+    if partition is not None:
+        return ByteFindings(found, scan.awaiting_compaction(), tuple(scan.reported))
     if files and settings.data_dir.exists():
         hits = await asyncio.to_thread(scan.hits.scan_folder, settings.data_dir, (), skip)
         found["bytes_files"] = scan.counted(hits)
