@@ -171,6 +171,12 @@ class FactViews(Protocol):
 
     async def facts_in_scope(self, scope_key: str) -> list[Fact]: ...
 
+    async def versions_under(self, prefix: str) -> dict[str, tuple[str, int]]:
+        """Fact id -> (scope key, version) of every stored fact of the scope ``prefix``
+        names (``org``, ``org/project`` or a user scope), read from an index of the views,
+        not from their bodies: what a fact-change stream of that prefix knows at its start."""
+        ...
+
     async def facts_for_evidence(self, evidence_id: str) -> list[str]: ...
 
     async def history(self, fact_id: str) -> list[Fact]:

@@ -166,6 +166,15 @@ class EmbeddedFactViews:
         ).fetchall()
         return await self._facts([body for (body,) in rows])
 
+    async def versions_under(self, prefix: str) -> dict[str, tuple[str, int]]:
+        rows = self._conn.execute(  # two ranges of the scope index: "0" sorts after "/"
+            "SELECT fact_id, scope_key, version FROM facts WHERE scope_key=?"
+            " UNION ALL SELECT fact_id, scope_key, version FROM facts"
+            " WHERE scope_key>=? AND scope_key<?",
+            (prefix, f"{prefix}/", f"{prefix}0"),
+        ).fetchall()
+        return {fact_id: (scope_key, int(version)) for fact_id, scope_key, version in rows}
+
     async def _facts(self, bodies: list[str]) -> list[Fact]:
         facts = [await self._bodies.fact(body) for body in bodies]
         return [fact for fact in facts if fact is not None]

@@ -194,6 +194,9 @@ class FollowingFactViews:
     async def facts_in_scope(self, scope_key: str) -> list[Fact]:
         return await (await self._current()).facts_in_scope(scope_key)
 
+    async def versions_under(self, prefix: str) -> dict[str, tuple[str, int]]:
+        return await (await self._current()).versions_under(prefix)
+
     async def facts_for_evidence(self, evidence_id: str) -> list[str]:
         return await (await self._current()).facts_for_evidence(evidence_id)
 

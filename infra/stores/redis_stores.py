@@ -61,6 +61,10 @@ class RedisKeys:
     def scope_facts(self, scope_key: str) -> str:
         return f"{self.prefix}:scope:{scope_key}:facts"
 
+    def scopes(self) -> str:
+        """The set of scope keys that have (or had) facts in these views."""
+        return f"{self.prefix}:scopes"
+
     def evidence_facts_prefix(self) -> str:
         return f"{self.prefix}:evfacts:"
 
@@ -242,6 +246,7 @@ class RedisFactViews:
             json.dumps(sorted(indexes)),
         ]
         await self._upsert(keys=keys, args=args, client=pipe)  # queued, not yet sent
+        pipe.sadd(self._keys.scopes(), fact.scope.key)
         previous = stored.fact
         if previous is not None and previous.version >= fact.version:
             return  # the script refuses it: an older or repeated version
@@ -290,6 +295,7 @@ class RedisFactViews:
         MULTI/EXEC (the scope's set names them all)."""
         members = await self._redis.smembers(self._keys.scope_facts(scope_key))
         current = await self._current(sorted(text_of(member) for member in members))
+        await self._redis.srem(self._keys.scopes(), scope_key)  # the subject's key goes too
         if not current:
             return 0
         stored = sum(entry.fact is not None for entry in current.values())
@@ -320,6 +326,41 @@ class RedisFactViews:
         ids = sorted(text_of(member) for member in members)
         facts = [await self.get(fact_id) for fact_id in ids]
         return [fact for fact in facts if fact is not None]
+
+    async def versions_under(self, prefix: str) -> dict[str, tuple[str, int]]:
+        scopes = [s for s in await self._scope_keys() if s == prefix or s.startswith(f"{prefix}/")]
+        pipe = self._redis.pipeline(transaction=False)
+        for scope in scopes:
+            pipe.smembers(self._keys.scope_facts(scope))
+        owners = [
+            (text_of(member), scope)
+            for scope, members in zip(scopes, await pipe.execute() if scopes else [], strict=True)
+            for member in members
+        ]
+        pipe = self._redis.pipeline(transaction=False)
+        for fact_id, _ in owners:
+            pipe.hget(self._keys.fact(fact_id), "version")
+        versions = await pipe.execute() if owners else []
+        return {
+            fact_id: (scope, int(version))
+            for (fact_id, scope), version in zip(owners, versions, strict=True)
+            if version is not None
+        }
+
+    async def _scope_keys(self) -> list[str]:
+        """The registered scopes; views written before the registry are found once by
+        their keys and registered."""
+        registry = self._keys.scopes()
+        if await self._redis.exists(registry):
+            return sorted(text_of(member) for member in await self._redis.smembers(registry))
+        head, tail = self._keys.scope_facts("\0").split("\0")
+        found = [
+            text_of(key)[len(head) : -len(tail)]
+            async for key in self._redis.scan_iter(match=f"{head}*{tail}", count=1000)
+        ]
+        if found:
+            await self._redis.sadd(registry, *found)
+        return sorted(found)
 
     async def facts_for_evidence(self, evidence_id: str) -> list[str]:
         members = await self._redis.smembers(self._keys.evidence_facts_prefix() + evidence_id)

@@ -213,34 +213,17 @@ async def change_frames(
             await asyncio.sleep(min(_POLL_S, heartbeat_s))
 
 
-async def facts_at_start(
-    views: FactViews, log: EventLog, topic: str, prefix: str, cursor: Cursor
-) -> Known:
+async def facts_at_start(views: FactViews, prefix: str, cursor: Cursor) -> Known:
     """The scope's live facts where the stream starts, so that a stream started at the end
-    (or resumed) streams the erasure of facts it never saw change: a user scope's from its
-    views; a wider scope's (an organisation, a project: many user scopes) from the log."""
-    if prefix.count("/") == 2:
-        facts = await views.facts_in_scope(prefix)
-        return {fact.fact_id: (fact.scope, fact.version) for fact in facts}
-    return await facts_on_log(log, topic, prefix, cursor)
-
-
-async def facts_on_log(log: EventLog, topic: str, prefix: str, cursor: Cursor) -> Known:
-    """What a stream of ``prefix`` read from the beginning would know at ``cursor``: every
-    record before it, applied as the stream applies what it reads (a compacted topic keeps
-    each fact's latest change, so this costs one pass over the live facts' records)."""
-    stream = await _Stream.of(log, {})
-    for partition, end in cursor.offsets.items():
-        offset = 0
-        while offset < end:
-            records = await log.read(topic, partition, offset, min(_BATCH, end - offset))
-            if not records:
-                break
-            for record in records:
-                if record.offset < end:
-                    _delivered(record, prefix, stream)
-            offset = records[-1].offset + 1
-    return stream.known
+    (or resumed) streams the erasure of facts it never saw change: read from the views'
+    index of fact versions by scope (a user scope's, or every user scope's of an
+    organisation or a project), so a connect costs the scope's facts, not the topic's
+    length. A stream from the beginning knows nothing yet and reads nothing here."""
+    if not any(cursor.offsets.values()):
+        return {}
+    found = await views.versions_under(prefix)
+    scopes = {key: Scope.parse(key) for key in {key for key, _ in found.values()}}
+    return {fact_id: (scopes[key], version) for fact_id, (key, version) in found.items()}
 
 
 def changes_router() -> APIRouter:
@@ -271,7 +254,7 @@ def changes_router() -> APIRouter:
         except ValueError as error:
             raise HTTPException(422, str(error)) from error
         views = state.memory.components.views
-        known = await facts_at_start(views, log, topic, prefix, cursor)
+        known = await facts_at_start(views, prefix, cursor)
         heartbeat = state.settings.api_heartbeat_s
         frames = change_frames(log, topic, prefix, cursor, heartbeat, known)
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -286,7 +269,6 @@ __all__ = [
     "change_frames",
     "changes_router",
     "facts_at_start",
-    "facts_on_log",
     "frame",
     "scope_partitions",
     "start_cursor",

@@ -150,7 +150,7 @@ class Embedded:
         async with self._lock:  # the views up to the log's end, then the start there
             await self._catch_up()
             cursor = await start_cursor(c.log, topic, partitions, None, start)
-            known = await facts_at_start(c.views, c.log, topic, scope, cursor)
+            known = await facts_at_start(c.views, scope, cursor)
         pump = asyncio.create_task(self._pump())
         try:
             async for frame in change_frames(c.log, topic, scope, cursor, 3600.0, known):

@@ -199,3 +199,57 @@ async def test_delete_many_removes_evidence_and_publication_claims(
     assert await evidence.reserve(turns[0].evidence_id)  # the claim went with it
     assert not await evidence.reserve(turns[1].evidence_id)
     assert await evidence.delete_many([]) == 0
+
+
+async def test_versions_under_a_prefix_name_the_facts_of_every_scope_below_it(
+    views: FactViews,
+) -> None:
+    """What an organisation's or a project's change stream knows at its start (services/
+    api/changes.py): its user scopes' facts and versions, not a neighbour's whose name
+    only begins the same, and nothing of an erased fact or a deleted scope."""
+    from provmem.core.scope import Scope
+
+    add, noop = _changes()
+    assert add.fact is not None
+    scope = add.scope
+    org, project = scope.key.split("/")[0], "/".join(scope.key.split("/")[:2])
+    elsewhere = Scope.parse(f"{project}-2/u-9")  # another project whose name begins the same
+    other = add.fact.model_copy(update={"fact_id": "fact_other", "scope": elsewhere})
+    stranger = Scope.parse(f"{org}x/p/u-1")  # another organisation, same beginning
+    far = add.fact.model_copy(update={"fact_id": "fact_far", "scope": stranger})
+    await views.apply_batch(
+        [
+            add,
+            noop,
+            add.model_copy(update={"fact_id": "fact_other", "scope": elsewhere, "fact": other}),
+            add.model_copy(update={"fact_id": "fact_far", "scope": stranger, "fact": far}),
+        ]
+    )
+    assert await views.versions_under(scope.key) == {add.fact_id: (scope.key, 2)}
+    assert await views.versions_under(project) == {add.fact_id: (scope.key, 2)}
+    assert await views.versions_under(org) == {
+        add.fact_id: (scope.key, 2),
+        "fact_other": (elsewhere.key, 1),
+    }
+    await views.delete_scope(scope.key)
+    assert await views.versions_under(org) == {"fact_other": (elsewhere.key, 1)}
+    assert await views.versions_under(f"{org}x") == {"fact_far": (stranger.key, 1)}
+
+
+async def test_redis_views_written_before_the_scope_registry_find_their_scopes(
+    redis_prefix: str,
+) -> None:
+    import redis.asyncio as aioredis
+
+    from provmem.infra.stores.redis_stores import RedisFactViews, RedisKeys
+
+    keys = RedisKeys(redis_prefix)
+    client = aioredis.Redis.from_url(REDIS_URL)
+    views = RedisFactViews(client, keys)
+    add, _ = _changes()
+    await views.apply(add)
+    await client.delete(keys.scopes())  # as views written by an older version
+    org = add.scope.key.split("/")[0]
+    assert await views.versions_under(org) == {add.fact_id: (add.scope.key, 1)}
+    assert await client.smembers(keys.scopes()) == {add.scope.key.encode()}
+    await client.aclose()

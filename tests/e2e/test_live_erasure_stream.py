@@ -4,8 +4,9 @@ and on an organisation or project scope over the user scopes under it.
 
 On 96a0921 it received nothing: the embedded log compacts an erasure's records at once,
 so the stream met only a tombstone, of a fact it did not know. A wider scope knew only the
-facts it had delivered until the stream preloaded them from the log (subscriptions.py:
-``facts_on_log``); a subject erasure on the embedded log appends the tombstones alone."""
+facts it had delivered until the stream preloaded them (now from the views' index of fact
+versions by scope, ``versions_under``); a subject erasure on the embedded log appends the
+tombstones alone."""
 
 from __future__ import annotations
 
