@@ -2,7 +2,8 @@
 
 Keys (``P`` is the deployment's prefix):
 ``P:evidence:{id}`` evidence JSON; ``P:fact:{id}`` hash {version, body};
-``P:scope:{scope}:facts`` set of fact ids; ``P:evfacts:{evidence}`` set of fact ids;
+``P:scope:{scope}:facts`` set of fact ids; ``P:scopes`` set of the scopes with facts (a
+subject erasure removes its scope); ``P:evfacts:{evidence}`` set of fact ids;
 ``P:history:{fact}`` sorted set of bodies by version; ``P:key:{id}`` wrapped data key.
 """
 
