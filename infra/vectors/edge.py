@@ -14,7 +14,7 @@ from typing import Any
 import qdrant_edge as edge
 import structlog
 
-from provmem.core.ports import SparseVector, VectorHit, VectorIndex, VectorPoint
+from provmem.core.ports import DenseSearch, SparseVector, VectorHit, VectorIndex, VectorPoint
 from provmem.infra.vectors.points import (
     ACTIVE,
     DENSE,
@@ -89,6 +89,25 @@ class EdgeVectorIndex(VectorIndex):
     ) -> list[VectorHit]:
         query = edge.Query.Nearest(dense_values(vector, self._dim), using=DENSE)
         return self._search(query, scope_key, limit, kind, entity)
+
+    async def search_many(
+        self, scope_key: str, searches: Sequence[DenseSearch]
+    ) -> list[list[VectorHit]]:
+        """One planned batch of the shard (about half the time of the searches one by one,
+        bench/query)."""
+        requests = [
+            self._request(
+                edge.Query.Nearest(dense_values(s.vector, self._dim), using=DENSE),
+                scope_key,
+                s.limit,
+                s.kind,
+                s.entity,
+            )
+            for s in searches
+        ]
+        wanted = [r for r in requests if r is not None]
+        found = iter(self._open().query_batch(edge.QueryBatchRequest(wanted)) if wanted else [])
+        return [[] if r is None else hits_of(next(found)) for r in requests]
 
     async def search_sparse(
         self, scope_key: str, sparse: SparseVector, limit: int, kind: str = "fact"
@@ -177,15 +196,21 @@ class EdgeVectorIndex(VectorIndex):
     def _search(
         self, query: edge.Query, scope_key: str, limit: int, kind: str, entity: str | None = None
     ) -> list[VectorHit]:
+        request = self._request(query, scope_key, limit, kind, entity)
+        return [] if request is None else hits_of(self._open().query(request))
+
+    def _request(
+        self, query: edge.Query, scope_key: str, limit: int, kind: str, entity: str | None
+    ) -> edge.QueryRequest | None:
+        """The query request of one search (None when it asks for nothing)."""
         search_filter = self._filter(scope_key, ACTIVE, checked_kind(kind), entity)
         if limit <= 0:
-            return []
+            return None
         # query() rather than search(): the same points, ~0.6 ms less CPU per dense
         # search over 100k points (bench/query)
-        request = edge.QueryRequest(
+        return edge.QueryRequest(
             query=query, limit=limit, filter=search_filter, with_payload=["fact_id"]
         )
-        return hits_of(self._open().query(request))
 
     @staticmethod
     def _filter(
