@@ -102,16 +102,18 @@ class Routes:
 
     async def searched(self, scope_key: str, asked: Asked) -> Searched:
         """The dense, spoken and entity routes and the query's nearest items, their
-        searches made as one batch of the index (:meth:`VectorIndex.search_many`)."""
+        searches made as one batch of the index (:meth:`VectorIndex.search_many`), each
+        distinct search once (the dense routes' searches with the query's own vector are
+        the nearest items' too)."""
         plans = [_dense_searches(asked), _spoken_searches(asked), _entity_searches(asked)]
         plans.append(
             [DenseSearch(asked.vector, ROUTE_DEPTH, kind) for kind in ("fact", "evidence")]
         )
-        hits = await self._vectors.search_many(scope_key, [s for plan in plans for s in plan])
-        parts = []
-        for plan in plans:
-            parts.append(hits[: len(plan)])
-            hits = hits[len(plan) :]
+        wanted: list[DenseSearch] = []
+        for search in (s for plan in plans for s in plan):
+            wanted += [] if search in wanted else [search]
+        hits = await self._vectors.search_many(scope_key, wanted)
+        parts = [[hits[wanted.index(search)] for search in plan] for plan in plans]
         spoken, speakers = _spoken(asked, parts[1])
         nearest = dict(zip(("fact", "evidence"), parts[3], strict=True))
         return Searched(

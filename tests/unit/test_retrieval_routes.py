@@ -129,8 +129,10 @@ async def test_the_vector_routes_search_in_one_batch_and_find_what_each_route_fi
     routes = _routes(index)
     for query in ("What did Alice and Bob paint?", "What was painted?"):
         asked = await routes.embed(query, analyze(query, NOW))
-        before = index.batches
+        before, before_searches = index.batches, len(index.searched)
         searched = await routes.searched(SCOPE, asked)
+        batch = index.searched[before_searches:]
+        assert len(batch) == len(set(batch))  # each distinct search once
         assert index.batches == before + 1
         assert searched.dense == await routes.dense(SCOPE, asked)
         assert (searched.spoken, searched.speakers) == await routes.spoken(SCOPE, asked)
