@@ -15,7 +15,6 @@ import asyncio
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import zip_longest
 
 from provmem.core.language.signals import query_anchor_terms
 from provmem.core.ports import (
@@ -230,10 +229,10 @@ def _dense_searches(asked: Asked) -> list[DenseSearch]:
 
 def _dense(asked: Asked, hits: Sequence[Sequence[VectorHit]]) -> list[RouteResult]:
     names = _UNNAMED_ROUTES if asked.unnamed else _DENSE_ROUTES
-    notes = [asked.unnamed] if asked.unnamed else []
+    notes = (asked.unnamed, "", "")  # the unnamed fact route says what it searched for
     return [
         RouteResult(name, tuple(h.fact_id for h in found), note)
-        for name, found, note in zip_longest(names, hits, notes, fillvalue="")
+        for name, found, note in zip(names, hits, notes, strict=False)
     ]
 
 
