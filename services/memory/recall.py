@@ -14,7 +14,6 @@ from typing import Any
 
 from provmem.core.events import Fact, FactStatus
 from provmem.core.ports import (
-    DenseSearch,
     EvidenceSealing,
     EvidenceStore,
     FactViews,
@@ -267,15 +266,15 @@ class Recall:
         self, scope_key: str, bundles: list[FusedBundle], vector: Sequence[float]
     ) -> list[FusedBundle]:
         """Bounded multi-hop: the facts closest to the query among those about the names
-        the top facts mention (an entity-scoped dense search per name, in one batch)."""
+        the top facts mention (an entity-scoped dense search per name, until five are found)."""
         seen = {b.key for b in bundles}
         extra: list[FusedBundle] = []
         statements = [b.fact.statement for b in bundles[:ESCALATE_TOP] if b.fact]
-        names = dict.fromkeys(name for statement in statements for name in _names(statement))
-        searches = [DenseSearch(vector, HOP_FACTS, "fact", name) for name in names]
-        for hits in await self._deps.vectors.search_many(scope_key, searches):
+        names = [name for statement in statements for name in _names(statement)]
+        for name in dict.fromkeys(names):
             if len(extra) >= HOP_FACTS * HOPS:  # what a further name would add is cut below
                 break
+            hits = await self._deps.vectors.search(scope_key, vector, HOP_FACTS, entity=name)
             found = await self._deps.views.get_many([hit.fact_id for hit in hits])
             for hit in hits:
                 fact = found.get(hit.fact_id)
