@@ -94,7 +94,10 @@ class EventLog(Protocol):
         ...
 
     async def read(self, topic: str, partition: int, start: int, limit: int) -> list[LogRecord]:
-        """Records of one partition from offset ``start``, at most ``limit``."""
+        """Records of one partition from offset ``start``, at most ``limit``. An empty list
+        means there is nothing from ``start`` to the partition's end (every scan stops
+        there); a log that cannot read what is there raises instead (a stalled Kafka fetch:
+        infra/log/kafka.py ``ReadStalled``)."""
         ...
 
     async def end_offset(self, topic: str, partition: int) -> int:
