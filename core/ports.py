@@ -296,6 +296,14 @@ class VectorIndex(Protocol):
 
 
 @runtime_checkable
+class ListedItems(Protocol):
+    """An index that lists the ids of the items of a kind it holds: a reading process's
+    local index names the turns' tombstones among its own points (streams/indexing.py)."""
+
+    async def item_ids(self, kind: str) -> list[str]: ...
+
+
+@runtime_checkable
 class ScrubbableStore(Protocol):
     """A store kept in SQLite files. secure_delete zeroes deleted cells, but a page
     rebalance can leave a stale copy of a cell in a page's unallocated space: ``scrub``

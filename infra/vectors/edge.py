@@ -158,6 +158,21 @@ class EdgeVectorIndex(VectorIndex):
         self._closed = self._written = False
         self._open()
 
+    async def item_ids(self, kind: str) -> list[str]:
+        """The ids of every item of ``kind`` held (live points; ids only, no vectors)."""
+        kinds = edge.Filter(
+            must=[edge.FieldCondition(key="kind", match=edge.MatchValue(checked_kind(kind)))]
+        )
+        ids, offset = [], None
+        while True:
+            request = edge.ScrollRequest(
+                offset=offset, limit=_COPY_BATCH, filter=kinds, with_payload=["fact_id"]
+            )
+            records, offset = self._open().scroll(request)
+            ids += [str((r.payload or {})["fact_id"]) for r in records]
+            if offset is None:
+                return ids
+
     async def payload(self, item_id: str) -> dict[str, Any] | None:
         """The stored payload of an item, or None when absent (for audits)."""
         records = self._open().retrieve([point_id(item_id)], with_payload=True, with_vector=False)

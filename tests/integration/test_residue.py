@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from provmem.config import Settings
 from provmem.core.ports import Append, VectorPoint
 from provmem.core.scope import partition_for
 from provmem.infra.log.sealed import raw_log
@@ -153,6 +154,32 @@ async def test_after_a_subject_erasure_no_byte_under_the_data_folder_holds_it(
     await at_rest.append(memory.components.names.turns, [Append(partition, ids[0].encode(), None)])
     audit = await eraser_for(memory.components).audit(request.request_id)
     assert audit.found["bytes_log"] >= 1
+
+
+async def test_a_kafka_local_index_restarted_before_an_erasure_drops_the_erased_turns(
+    kafka_settings: Settings, tmp_path: Path
+) -> None:
+    """A reading process on Kafka indexes the turns into its local index. Restarted, it
+    no longer remembers which turn a tombstone's keyed key names, and after a subject
+    erasure the subject's turns no longer open on the log (their key is shredded): it
+    names them among the points it holds, and deletes them."""
+    runtime = await Runtime(kafka_settings, tmp_path).start()
+    try:
+        memory = runtime.memory
+        await memory.publish([said(f"a{i}", t, i, ALICE) for i, t in enumerate(ALICE_SAYS)])
+
+        async def indexed() -> bool:
+            return await runtime.caught_up() and bool(await memory.facts(ALICE))
+
+        await runtime.settle(indexed)
+        ids = [t.evidence_id for t in await _evidence(runtime, ALICE)]
+        scanner = ResidueScanner(KEY, marks_of(KEY, ids, [], []))
+        assert scanner.scan_folder(kafka_settings.data_dir)  # the local index holds them
+        await runtime.restart()
+        await runtime.erase(erasure_request(ALICE, [], None, True))
+        assert scanner.scan_folder(kafka_settings.data_dir) == []
+    finally:
+        await runtime.stop()
 
 
 async def log_residue(runtime: Runtime, planted: ErasedMarks) -> list[Hit]:
