@@ -3,7 +3,8 @@
 
 A running ``provmem api --runtime kafka`` and a faust worker process share one deployment
 (a Tansu broker, Redis, one data folder and so one master key). Four HTTP writers and a CLI
-``provmem publish`` write at once, then SIGKILLs land at seeded random points
+``provmem publish`` on the API's own data folder (a reader slot of its local vector index
+beside the API's) write at once, then SIGKILLs land at seeded random points
 (``PROVMEM_FAULT_SEED``, printed): case ``ingest`` kills the API, then the worker, while
 turns are written one by one; case ``erasure`` kills the worker during a subject's erasure
 cascade, then a ``provmem replay --from fact-changes`` beside the running deployment. What
@@ -61,18 +62,11 @@ ERASED = {"victim", "w0"}
 
 
 def deployment_settings(kafka_settings: Settings) -> Settings:
-    """Two partitions (a faster test) and one master key for every process, the CLI's too
-    (which runs on a data folder of its own: on Kafka the API's local vector index has no
-    reader slots, so a CLI on its folder is refused "open elsewhere")."""
+    """Two partitions (a faster test) and one master key for every process, the CLI's too."""
     key = base64.b64encode(os.urandom(32)).decode()
     return Settings.model_validate(
         {**kafka_settings.model_dump(), "partitions": 2, "master_key": key}
     )
-
-
-def elsewhere(settings: Settings) -> Settings:
-    """The deployment as a CLI on its own data folder sees it."""
-    return settings.model_copy(update={"data_dir": settings.data_dir.parent / "cli"})
 
 
 def scope(user: str) -> str:
@@ -177,7 +171,7 @@ async def test_no_accepted_write_is_lost_and_no_erased_byte_stays_on_kafka(
 
 
 async def writers_beside_a_cli(live: LiveApi, acked: dict[str, list[str]]) -> None:
-    """Four HTTP writers at once, and a ``provmem publish`` on the deployment beside them."""
+    """Four HTTP writers at once, and a ``provmem publish`` on the API's folder beside them."""
     users = ["victim", *(f"w{i}" for i in range(WRITERS - 1))]
 
     async def write(user: str) -> None:
@@ -185,7 +179,7 @@ async def writers_beside_a_cli(live: LiveApi, acked: dict[str, list[str]]) -> No
             acked.setdefault(user, []).extend(await add(live, user, quote(user, index)))
 
     args = ["--scope", scope("w2"), "--speaker", "w2", "--text", quote("w2", 99), "--json"]
-    publishing = asyncio.to_thread(cli, elsewhere(live.settings), "publish", "--at", AT, *args)
+    publishing = asyncio.to_thread(cli, live.settings, "publish", "--at", AT, *args)
     writing = asyncio.gather(*(write(u) for u in users))
     _, published = await asyncio.gather(writing, publishing)
     assert published.returncode == 0, published.stdout + published.stderr
