@@ -94,7 +94,10 @@ class EventLog(Protocol):
         ...
 
     async def read(self, topic: str, partition: int, start: int, limit: int) -> list[LogRecord]:
-        """Records of one partition from offset ``start``, at most ``limit``."""
+        """Records of one partition from offset ``start``, at most ``limit``. An empty list
+        means there is nothing from ``start`` to the partition's end (every scan stops
+        there); a log that cannot read what is there raises instead (a stalled Kafka fetch:
+        infra/log/kafka.py ``ReadStalled``)."""
         ...
 
     async def end_offset(self, topic: str, partition: int) -> int:
@@ -296,6 +299,14 @@ class VectorIndex(Protocol):
         ...
 
     async def close(self) -> None: ...
+
+
+@runtime_checkable
+class ListedItems(Protocol):
+    """An index that lists the ids of the items of a kind it holds: a reading process's
+    local index names the turns' tombstones among its own points (streams/indexing.py)."""
+
+    async def item_ids(self, kind: str) -> list[str]: ...
 
 
 @runtime_checkable
