@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
 from provmem import Memory
+from provmem.config import Settings
 
 AT = datetime(2026, 5, 1, 10, 0, tzinfo=UTC)
 CHAT = [
@@ -67,6 +69,40 @@ def test_a_query_memory_cannot_answer_escalates_with_nothing(memory: Memory) -> 
     for query in ("x", "What's the weather in Porto?"):
         found = memory.search(query, user_id="ann")
         assert found.path == "ESCALATE" and len(found) == 0, query
+
+
+UNMENTIONED = ("What is my passport number?", "What is Lena's blood type?")
+
+
+def test_a_question_on_what_memory_never_mentions_escalates_with_nothing(
+    memory: Memory,
+) -> None:
+    """Ann and Lena are known, a passport and a blood type never said: the escalate path,
+    no result, and why."""
+    for query in UNMENTIONED:
+        found = memory.search(query, user_id="ann")
+        assert found.path == "ESCALATE" and len(found) == 0, query
+        assert any("never mentions" in reason for reason in found.path_reasons), query
+
+
+def test_without_the_mention_check_the_same_questions_are_padded(
+    tmp_path: Path,
+) -> None:
+    """The setting off (``PROVMEM_SEARCH_UNMENTIONED_ESCALATES=false``), facts about Ann
+    and Lena come back for the same questions: the check above is what escalates them."""
+    settings = Settings(data_dir=tmp_path / "d", search_unmentioned_escalates=False)
+    with Memory(settings=settings) as local:
+        local.add(CHAT, user_id="ann", session_id="s1", at=AT)
+        for query in UNMENTIONED:
+            assert len(local.search(query, user_id="ann")) > 0, query
+
+
+def test_questions_memory_answers_in_other_words_still_answer(memory: Memory) -> None:
+    """What is asked is a kind ("job") or said in other words ("city"): results come back."""
+    job = memory.search("What is my job?", user_id="ann")
+    assert job and "baker" in " ".join(b.statement for b in job)
+    city = memory.search("Which city does Lena live in?", user_id="ann")
+    assert city and "Berlin" in city[0].statement
 
 
 def test_first_person_queries_answer(memory: Memory) -> None:
