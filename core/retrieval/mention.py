@@ -19,7 +19,10 @@ The words that name the kind of answer wanted or a generic act ("hobby", "job", 
 "happened": words/asked_kinds.txt) are no terms: a question names the kind, a fact names a
 member of it ("What hobby does Alice have?" is answered by "Alice repairs old bicycles").
 A query with no term left ("Tell me about Alice", "What happened two weeks ago?") is left
-to the router.
+to the router, and so is a question asking for a judgement ("Would Caroline pursue
+writing as a career?", "What might John's financial status be?"): its answer is never
+said, it is read from what was said about the holder. A query with no word at all to look
+up ("x", "?") asks nothing memory holds.
 
 Pure: the searches are the caller's (services/memory/search_routes.py).
 
@@ -68,18 +71,48 @@ def asked_terms(query: str, holders: Sequence[str]) -> tuple[str, ...]:
     )
 
 
+_JUDGEMENT = re.compile(r"\b(?:would|might|could|likely|probably|possibly)\b", re.I)
+
+
+def asks_judgement(query: str) -> bool:
+    """Whether ``query`` asks what would or might hold (an inference from what was said).
+
+    >>> asks_judgement("What might John's financial status be?")
+    True
+    """
+    return _JUDGEMENT.search(query) is not None
+
+
+def asks_nothing(query: str) -> bool:
+    """Whether ``query`` holds no word to look up: none of two letters or more but question
+    and function words, and no number.
+
+    >>> asks_nothing("x"), asks_nothing("Who?"), asks_nothing("lol")
+    (True, True, False)
+    """
+    words = _WORD.findall(query.lower())
+    looked_up = [w for w in words if len(w) >= 2 and w not in FUNCTION_WORDS | _QUESTION_WORDS]
+    return not looked_up and not _DIGIT.search(query)
+
+
+_DIGIT = re.compile(r"\d")
+
+
 @dataclass(frozen=True)
 class Mentions:
-    """What memory holds of a query: its terms found in no fact or turn, and how close
-    what it asks is to the closest fact or turn (cosine)."""
+    """What memory holds of a query: its terms found in no fact or turn, how close what it
+    asks is to the closest fact or turn (cosine), and whether it holds no word at all."""
 
     unmentioned: tuple[str, ...]
     closeness: float
+    nothing_asked: bool = False
 
 
 def unanswerable(mentions: Mentions, floor: float = ASKED_FLOOR) -> Routing | None:
-    """ESCALATE (no result) when memory mentions some term of the query nowhere and nothing
-    is close to what it asks; None when the router decides."""
+    """ESCALATE (no result) when the query asks nothing, or when memory mentions some term
+    of it nowhere and nothing is close to what it asks; None when the router decides."""
+    if mentions.nothing_asked:
+        return Routing(Path.ESCALATE, ("the query names nothing to look up",))
     if not mentions.unmentioned or mentions.closeness >= floor:
         return None
     said = ", ".join(f'"{term}"' for term in mentions.unmentioned)

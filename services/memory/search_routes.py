@@ -19,7 +19,13 @@ from dataclasses import dataclass
 from provmem.core.language.signals import query_anchor_terms
 from provmem.core.ports import EvidenceStore, FactViews, QueryEmbedder, VectorIndex
 from provmem.core.retrieval.fusion import RouteResult, TimeAsked, agreed_raw_hits, neighbour_route
-from provmem.core.retrieval.mention import Mentions, asked_terms, unmentioned
+from provmem.core.retrieval.mention import (
+    Mentions,
+    asked_terms,
+    asks_judgement,
+    asks_nothing,
+    unmentioned,
+)
 from provmem.core.retrieval.sufficiency import QueryIntent, introduced_name, unnamed_query
 from provmem.infra.models.sparse import anchor_vector
 from provmem.streams.indexing import KeywordEncoder
@@ -196,6 +202,10 @@ class Routes:
         its terms and the names it mentions (but the scope's ``user``) that no raw turn and no
         fact holds, each by a one-term word search, and the cosine of what it asks to the
         closest fact or turn."""
+        if asks_nothing(asked.query):
+            return Mentions((), 0.0, nothing_asked=True)
+        if asks_judgement(asked.query):  # never said: read from what was said of them
+            return Mentions((), 1.0)
         names = [w.lower() for n in asked.intent.entities if n != user for w in n.split()]
         terms = [*asked_terms(asked.query, asked.intent.entities), *names]
         found = [term for term in dict.fromkeys(terms) if await self._said(scope_key, term)]

@@ -8,6 +8,8 @@ from provmem.core.retrieval.mention import (
     ASKED_FLOOR,
     Mentions,
     asked_terms,
+    asks_judgement,
+    asks_nothing,
     unanswerable,
     unmentioned,
 )
@@ -61,3 +63,18 @@ def test_every_term_mentioned_is_left_to_the_router() -> None:
 
 def test_the_unmentioned_terms_keep_their_order() -> None:
     assert unmentioned(["tax", "pay", "year"], {"pay"}) == ("tax", "year")
+
+
+def test_a_query_with_nothing_to_look_up_escalates() -> None:
+    assert asks_nothing("x") and asks_nothing("What is it?")
+    assert not asks_nothing("lol") and not asks_nothing("2026")
+    routing = unanswerable(Mentions((), closeness=1.0, nothing_asked=True))
+    assert routing is not None and routing.path is Path.ESCALATE
+
+
+def test_a_question_asking_a_judgement_is_told_apart() -> None:
+    """Its answer is never said (read from what was said): the service leaves it to the
+    router."""
+    assert asks_judgement("What would Caroline's political leaning likely be?")
+    assert asks_judgement("Would Caroline pursue writing as a career option?")
+    assert not asks_judgement("What is Caroline's passport number?")
