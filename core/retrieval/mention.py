@@ -35,12 +35,12 @@ Pure: the searches are the caller's (services/memory/search_routes.py).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from provmem.core.language.lexicon import FUNCTION_WORDS
 from provmem.core.language.wordlists import word_list
-from provmem.core.retrieval.sufficiency import Path, Routing, unnamed_query
+from provmem.core.retrieval.sufficiency import Path, Routing
 
 KIND_WORDS = word_list("provmem.core.retrieval", "asked_kinds")
 _QUESTION_WORDS = frozenset(
@@ -55,20 +55,55 @@ _MIN_LENGTH = 3  # "x", "wi" (of "wi-fi"): too short to name a thing
 
 
 def asked_terms(query: str, holders: Sequence[str]) -> tuple[str, ...]:
-    """The words of ``query`` that name what it asks of its ``holders`` (their names, the
-    question and function words and the words of a kind taken out), in order, each once."""
-    asked = unnamed_query(query, holders) if holders else query
-    words = (w.split("'")[0].split("’")[0] for w in _WORD.findall(asked.lower()))
-    return tuple(
-        dict.fromkeys(
-            w
-            for w in words
-            if len(w) >= _MIN_LENGTH
-            and w not in FUNCTION_WORDS
-            and w not in _QUESTION_WORDS
-            and w not in KIND_WORDS
-        )
-    )
+    """The words of ``query`` that name the things it asks about, in order, each once: the
+    words in a noun's place (after a determiner, a possessive, "which"/"what", "how
+    much/many" or a number, up to the next function word), less the words of a kind and
+    the ``holders``' names. A query of keywords alone (no function or question word) is
+    all terms. The verbs and adverbs of a question are no terms: they say how the thing is
+    held, which people tell in many words ("based" for "lives", "for fun" for a hobby).
+
+    >>> asked_terms("How much tax did Jon pay last year?", ("Jon",))
+    ('tax',)
+    >>> asked_terms("What is the name of Jon's iguana?", ("Jon",))
+    ('iguana',)
+    >>> asked_terms("Where is Sofia based?", ("Sofia",))
+    ()
+    """
+    names = {w for holder in holders for w in holder.split()}
+    tokens = _TOKEN.findall(query)
+    plain = [t.lower() for t in tokens]
+    if not any(t in FUNCTION_WORDS or t in _QUESTION_WORDS for t in plain):
+        return _terms(t for t, token in zip(plain, tokens, strict=True) if token not in names)
+    terms: list[str] = []
+    in_noun = False
+    for token, word in zip(tokens, plain, strict=True):
+        owner, possessive = _POSSESSIVE.subn("", token)
+        if owner in names:
+            in_noun = bool(possessive)
+            continue
+        if word in _NOUN_MARKERS or word.isdigit():
+            in_noun = True
+        elif word in FUNCTION_WORDS or word in _QUESTION_WORDS:
+            in_noun = False
+        elif in_noun:
+            terms.append(owner.lower())
+            in_noun = True
+    return _terms(terms)
+
+
+def _terms(words: Iterable[str]) -> tuple[str, ...]:
+    kept = (w for w in words if len(w) >= _MIN_LENGTH and w not in KIND_WORDS)
+    return tuple(dict.fromkeys(w for w in kept if w not in FUNCTION_WORDS))
+
+
+_TOKEN = re.compile(r"[A-Za-z]+(?:['’]s\b)?|\d+")
+_POSSESSIVE = re.compile(r"['’]s$")
+# After these a noun comes: determiners, possessive pronouns, "which"/"what"/"whose" before
+# a noun, "how much/many".
+_NOUN_MARKERS = frozenset(
+    "a an the my your his her their our its this that these those some any each every "
+    "which what whose much many".split()
+)
 
 
 _JUDGEMENT = re.compile(r"\b(?:would|might|could|likely|probably|possibly)\b", re.I)

@@ -20,10 +20,12 @@ from provmem.core.retrieval.sufficiency import Path
     ("query", "holders", "terms"),
     [
         ("What is Caroline's passport number?", ("Caroline",), ("passport",)),
-        ("Which submarine did Jon command?", ("Jon",), ("submarine", "command")),
-        ("How much tax did Jon pay last year?", ("Jon",), ("tax", "pay")),
+        ("Which submarine did Jon command?", ("Jon",), ("submarine",)),
+        ("How much tax did Jon pay last year?", ("Jon",), ("tax",)),
         ("What is Jon's wi-fi password?", ("Jon",), ("password",)),
-        ("What's the weather in Porto?", (), ("weather", "porto")),
+        ("What's the weather in Porto?", ("Porto",), ("weather",)),
+        ("How does Ann reset Ann's router?", ("Ann",), ("router",)),
+        ("Convert 5 miles to kilometres.", (), ("miles",)),
         ("asdf qwerty", (), ("asdf", "qwerty")),
     ],
 )
@@ -37,13 +39,16 @@ def test_the_terms_name_what_is_asked(
     ("query", "holders"),
     [
         ("What hobby does Alice have?", ("Alice",)),  # the kind asked, a fact names a member
+        ("What was Priya's previous job?", ("Priya",)),
+        ("What does Priya do for fun?", ("Priya",)),  # a verb or an adverb: how it is held
+        ("Where is Sofia based?", ("Sofia",)),
         ("Tell me about Alice", ("Alice",)),
         ("What happened two weeks ago?", ()),
         ("Which city does Lena like?", ("Lena",)),
         ("x", ()),
     ],
 )
-def test_a_kind_a_generic_act_or_a_time_is_no_term(query: str, holders: tuple[str, ...]) -> None:
+def test_a_kind_a_verb_or_a_time_is_no_term(query: str, holders: tuple[str, ...]) -> None:
     assert asked_terms(query, holders) == ()
 
 
