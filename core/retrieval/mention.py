@@ -38,7 +38,7 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from provmem.core.language.lexicon import FUNCTION_WORDS
+from provmem.core.language.lexicon import CALENDAR_WORDS, FUNCTION_WORDS
 from provmem.core.language.wordlists import word_list
 from provmem.core.retrieval.sufficiency import Path, Routing
 
@@ -89,6 +89,20 @@ def asked_terms(query: str, holders: Sequence[str]) -> tuple[str, ...]:
             terms.append(owner.lower())
             in_noun = True
     return _terms(terms)
+
+
+def named_terms(query: str, names: Sequence[str], user: str) -> tuple[str, ...]:
+    """The words of the ``names`` a query mentions that memory must mention too: not the
+    scope's ``user`` (known by their id), not a word of the calendar (a time is the temporal
+    route's: "What did I do in March?"), not the query's first word (a capital there says
+    nothing: "Convert 5 miles ...", "Remind me ...").
+
+    >>> named_terms("Remind me where Ben works in May", ("Remind", "Ben", "May"), "Ann")
+    ('ben',)
+    """
+    first = query.split(maxsplit=1)[0] if query.strip() else ""
+    words = (w.lower() for name in names if name not in (user, first) for w in name.split())
+    return tuple(dict.fromkeys(w for w in words if w not in CALENDAR_WORDS))
 
 
 def _terms(words: Iterable[str]) -> tuple[str, ...]:

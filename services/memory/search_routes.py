@@ -24,6 +24,7 @@ from provmem.core.retrieval.mention import (
     asked_terms,
     asks_judgement,
     asks_nothing,
+    named_terms,
     unmentioned,
 )
 from provmem.core.retrieval.sufficiency import QueryIntent, introduced_name, unnamed_query
@@ -206,7 +207,7 @@ class Routes:
             return Mentions((), 0.0, nothing_asked=True)
         if asks_judgement(asked.query):  # never said: read from what was said of them
             return Mentions((), 1.0)
-        names = [w.lower() for n in asked.intent.entities if n != user for w in n.split()]
+        names = named_terms(asked.query, asked.intent.entities, user)
         terms = [*asked_terms(asked.query, asked.intent.entities), *names]
         found = [term for term in dict.fromkeys(terms) if await self._said(scope_key, term)]
         closest = [
