@@ -10,9 +10,9 @@ target: >= 90 %), LoCoMo dev R@10 of categories 1-4 in the same run, and the cou
 queries where a raw turn of the assistant, system or a tool ranks above a result holding
 the gold evidence (LoCoMo's speakers are all users: the count checks the ranking rule,
 tests/e2e/test_prompt_fit.py checks it on a chat with those roles). The same-run
-baselines: the search without the check that memory mentions what is asked
-(core/retrieval/mention.py; the floor only), and without a floor (``threshold=0``,
-every role's raw turns).
+baselines: the default search, without the check that memory mentions what is asked
+(core/retrieval/mention.py, ``PROVMEM_SEARCH_UNMENTIONED_ESCALATES``; the floor only), and
+without a floor (``threshold=0``, every role's raw turns).
 """
 
 from __future__ import annotations
@@ -55,9 +55,9 @@ NEVER_SAID = (
 )
 # name -> (the mention check on, the search's fit)
 SETTINGS: dict[str, tuple[bool, dict[str, Any]]] = {
-    "ours": (True, {}),
-    "without the mention check": (False, {}),
-    "no floor": (True, {"threshold": 0.0, "raw_turns_of": "all"}),
+    "mention check on": (True, {}),
+    "default (floor only)": (False, {}),
+    "no floor": (False, {"threshold": 0.0, "raw_turns_of": "all"}),
 }
 
 

@@ -56,7 +56,7 @@ from provmem.streams.topology import ERASE
 MAX_BATCH = 1000
 
 
-def recall_for(components: Components, *, unmentioned_escalates: bool = True) -> Recall:
+def recall_for(components: Components, *, unmentioned_escalates: bool = False) -> Recall:
     """The search over ``components`` (``unmentioned_escalates``: see :class:`Recall`)."""
     deps = RecallDeps(
         views=components.views,

@@ -85,9 +85,11 @@ class Recall:
 
     ``unmentioned_escalates``: a query asking what memory never mentions takes the escalate
     path with no result (:mod:`provmem.core.retrieval.mention`; off: the router decides).
+    Off by default: on the blind split it costs answerable questions (docs/benchmarks.md,
+    bench/unanswerable).
     """
 
-    def __init__(self, deps: RecallDeps, *, unmentioned_escalates: bool = True) -> None:
+    def __init__(self, deps: RecallDeps, *, unmentioned_escalates: bool = False) -> None:
         self._deps = deps
         self._unmentioned_escalates = unmentioned_escalates
         self._routes = Routes(deps.views, deps.evidence, deps.vectors, deps.embedder, deps.keywords)
