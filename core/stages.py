@@ -12,10 +12,20 @@ from dataclasses import dataclass, field, replace
 from provmem.core.claim import Claim
 from provmem.core.events import Fact, FactChanged, FactOp, FactStatus, SupportSpan, TurnRecorded
 from provmem.core.extraction.slot_rules import is_open_attribute
+from provmem.core.extraction.values import ValueReading
 from provmem.core.facts.contradictions import claim_role
 from provmem.core.facts.gate import Decision, GateConfig, MergeAdvisor, Verdict, decide, slotted
 from provmem.core.facts.memory_state import AttributeVectors, ScopeMemory, Vector
 from provmem.core.facts.old_values import stating_old_value
+from provmem.core.facts.value_state import (
+    Change,
+    Match,
+    SaidValue,
+    carriers,
+    match,
+    old_value_facts,
+    state_of,
+)
 from provmem.core.ids import fact_id
 
 
@@ -51,8 +61,11 @@ def derive_fact_changes(
     config: GateConfig,
     extraction_version: str,
     advisor: MergeAdvisor | None = None,
+    said: Sequence[SaidValue] = (),
 ) -> GateResult:
-    """Pass each candidate of one turn through the gate; later ones see earlier decisions."""
+    """Pass each candidate of one turn through the gate; later ones see earlier decisions.
+    Then each value the turn states (``said``) is kept as state and changes what an
+    earlier value of the same holder and attribute left (core/facts/value_state.py)."""
     result = GateResult(memory)
     for index, given in enumerate(candidates):
         candidate = replace(given, claim=slotted(given.claim, turn.speaker))
@@ -69,7 +82,94 @@ def derive_fact_changes(
         result = GateResult(
             step.memory, [*result.changes, *step.changes], [*result.decisions, decision]
         )
+    for number, value in enumerate(said):
+        index = len(candidates) + number
+        result = _said_value(value, turn, index, extraction_version, result)
     return result
+
+
+def _said_value(
+    said: SaidValue, turn: TurnRecorded, index: int, version: str, result: GateResult
+) -> GateResult:
+    """One value of the turn: kept on the turn's facts that state it (or on a state record
+    of its own), then an update or a conflict with the earlier value it changes."""
+    memory = result.memory
+    found = match(memory, said, turn.evidence_id, turn.captured_at)
+    state = state_of(said, turn.evidence_id, turn.captured_at)
+    mine = [f for f in memory.latest_first() if turn.evidence_id in f.evidence_ids]
+    carrying = carriers(mine, said.reading)
+    changes: list[FactChanged] = []
+    if not carrying:
+        record = _state_record(turn, index, said, version)
+        memory = memory.put(record, said.record, values=(state,))
+        changes.append(fact_changed(FactOp.ADD, record, "value stated", turn.evidence_id))
+        carrying = [record.fact_id]
+    else:
+        for carrier in carrying:
+            memory = memory.put(memory.facts[carrier], memory.vectors[carrier], values=(state,))
+    if found is not None:
+        memory, more = _value_change(memory, found, carrying, said, turn)
+        changes += more
+    return GateResult(memory, [*result.changes, *changes], result.decisions)
+
+
+def _value_change(
+    memory: ScopeMemory, found: Match, carrying: list[str], said: SaidValue, turn: TurnRecorded
+) -> tuple[ScopeMemory, list[FactChanged]]:
+    """The facts stating the new value take the old ones as predecessors (an update), or
+    the first of each is linked to the other (a conflict)."""
+    reading = said.reading
+    why = f"value of {reading.holder}'s {reading.attribute}: {found.state.value} -> {reading.value}"
+    fresh = memory.facts[carrying[0]]
+    if found.change is Change.CONFLICT:
+        old = memory.facts[found.fact_id]
+        linked = [
+            _linked(fresh, old.fact_id),
+            _linked(old, fresh.fact_id),
+        ]
+        return _put_all(memory, linked, f"conflict: {why}", turn.evidence_id)
+    olds = old_value_facts(memory, found, reading.holder, turn.evidence_id)
+    updated = [_superseded(memory.facts[i], fresh) for i in olds]
+    for carrier in carrying:
+        fact = memory.facts[carrier]
+        if fact.supersedes is None:
+            update = {"supersedes": found.fact_id, "version": fact.version + 1}
+            updated.append(fact.model_copy(update=update))
+    return _put_all(memory, updated, f"update: {why}", turn.evidence_id)
+
+
+def _linked(fact: Fact, other: str) -> Fact:
+    if other in fact.conflicts_with:
+        return fact
+    update = {"conflicts_with": (*fact.conflicts_with, other), "version": fact.version + 1}
+    return fact.model_copy(update=update)
+
+
+def _put_all(
+    memory: ScopeMemory, facts: list[Fact], reason: str, caused_by: str
+) -> tuple[ScopeMemory, list[FactChanged]]:
+    changes = []
+    for fact in facts:
+        memory = memory.put(fact, memory.vectors[fact.fact_id])
+        changes.append(fact_changed(FactOp.UPDATE, fact, reason, caused_by))
+    return memory, changes
+
+
+def record_statement(turn: TurnRecorded, reading: ValueReading) -> str:
+    """The statement of a value's state record: "Maya's sister's rent is $1,900."."""
+    holder = reading.holder
+    if holder != turn.speaker and not holder[:1].isupper():
+        holder = f"{turn.speaker}'s {holder}"
+    return f"{holder}'s {reading.attribute} is {reading.said}."
+
+
+def _state_record(turn: TurnRecorded, index: int, said: SaidValue, version: str) -> Fact:
+    """A value said with no fact around it ("I've only sold 4 of the prints so far, is
+    that normal?"): "Maya's prints sold is 4.", citing the value in the turn."""
+    reading = said.reading
+    statement = record_statement(turn, reading)
+    claim = Claim(statement, ((reading.start, reading.end),), entities=(turn.speaker,))
+    return new_fact(turn, index, claim, version)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,186 @@
+"""Value state across turns: a later value of the same holder's attribute updates the earlier.
+
+Each value a turn states (core/extraction/values.py) is kept beside the fact(s) that state
+it as a :class:`ValueState`: who holds it, the attribute phrase and its sentence as unit
+vectors, the value, its kind and when it was said. A later reading of the same holder and
+kind whose attribute matches an earlier one by meaning (the cosine of the attribute
+phrases, with the sentences' cosine as a tie-break) and whose value differs is a change:
+
+- an **update** when the new sentence says it changed or corrects it, or when it is said
+  in a later session (values said days apart are read as the state then); the facts
+  stating the new value get the facts stating the old one as predecessors, and every
+  active fact of the holder that states the old value stops being active;
+- a **conflict** when it is said in the same session with no change cue: the two are
+  linked, both stay.
+
+Pure: :func:`match` and :func:`old_value_facts` read a :class:`ScopeMemory` and return ids;
+core/stages.py turns them into fact changes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from enum import Enum
+
+import numpy as np
+
+from provmem.core.events import Fact, FactStatus
+from provmem.core.extraction.values import ValueKind, ValueReading
+from provmem.core.facts.memory_state import ScopeMemory, ValueState, Vector
+
+#: Attribute phrases whose cosine reaches this name one attribute (all-MiniLM-L6-v2).
+ATTRIBUTE_SIMILARITY = 0.62
+#: Below it, a pair still matches when the sentences they were said in are this close.
+CONTEXT_SIMILARITY = 0.6
+ATTRIBUTE_FLOOR = 0.45
+#: The weight of the attribute phrase (the rest: the sentence) in a match's score.
+ATTRIBUTE_WEIGHT = 0.75
+
+
+class Change(Enum):
+    UPDATE = "update"
+    CONFLICT = "conflict"
+
+
+@dataclass(frozen=True)
+class SaidValue:
+    """A reading of the turn with its attribute phrase's and sentence's unit vectors and
+    the vector of the state record that carries it if no fact of the turn does."""
+
+    reading: ValueReading
+    attribute: Vector
+    context: Vector
+    record: Vector
+
+
+@dataclass(frozen=True)
+class Match:
+    """The earlier value a reading changes: the fact that carries it and its state."""
+
+    fact_id: str
+    state: ValueState
+    change: Change
+    score: float
+
+
+def state_of(said: SaidValue, evidence_id: str, at: datetime) -> ValueState:
+    reading = said.reading
+    return ValueState(
+        holder=reading.holder,
+        attribute=reading.attribute,
+        value=reading.value,
+        group=reading.group,
+        evidence_id=evidence_id,
+        at=at,
+        attribute_vector=said.attribute,
+        context_vector=said.context,
+    )
+
+
+def match(memory: ScopeMemory, said: SaidValue, evidence_id: str, at: datetime) -> Match | None:
+    """The active earlier value of the same holder and attribute that this reading changes,
+    if any (None when the best match states the same value: nothing changed)."""
+    reading = said.reading
+    best: tuple[float, str, ValueState] | None = None
+    for fact_id, state in _active_states(memory, reading.holder, reading.group):
+        if state.evidence_id == evidence_id:
+            continue
+        score = _score(said, state)
+        if score is not None and (best is None or score > best[0]):
+            best = (score, fact_id, state)
+    if best is None or same_value(best[2].value, reading.value, reading.kind):
+        return None
+    score, fact_id, state = best
+    later_session = (at.date() - state.at.date()).days >= 1
+    change = Change.UPDATE if reading.changed or later_session else Change.CONFLICT
+    return Match(fact_id, state, change, score)
+
+
+def _active_states(
+    memory: ScopeMemory, holder: str, group: str
+) -> Iterable[tuple[str, ValueState]]:
+    for fact_id in memory.value_facts:
+        fact = memory.facts[fact_id]
+        if fact.status is not FactStatus.ACTIVE:
+            continue
+        for state in memory.values.get(fact_id, ()):
+            if state.holder == holder and state.group == group:
+                yield fact_id, state
+
+
+def _score(said: SaidValue, state: ValueState) -> float | None:
+    attribute = float(np.dot(said.attribute, state.attribute_vector))
+    context = float(np.dot(said.context, state.context_vector))
+    if attribute >= ATTRIBUTE_SIMILARITY or (
+        attribute >= ATTRIBUTE_FLOOR and context >= CONTEXT_SIMILARITY
+    ):
+        return ATTRIBUTE_WEIGHT * attribute + (1 - ATTRIBUTE_WEIGHT) * context
+    return None
+
+
+def same_value(old: str, new: str, kind: ValueKind) -> bool:
+    """Two values are one when equal, or when a name or date is said in part ("May 9" and
+    "9 May", "Acme" and "Acme Corp")."""
+    if old == new:
+        return True
+    if kind in (ValueKind.NAME, ValueKind.DATE):
+        a, b = set(old.split()), set(new.split())
+        return a <= b or b <= a
+    return False
+
+
+def old_value_facts(memory: ScopeMemory, found: Match, holder: str, evidence_id: str) -> list[str]:
+    """Every active fact of the holder that states the old value: those carrying the
+    matched state's value (or citing its turn and stating it) and, for a name, every active
+    fact that names it (a corrected name or a change of home or employer)."""
+    old = found.state
+    ids = [found.fact_id]
+    for fact_id in memory.value_facts:
+        fact = memory.facts[fact_id]
+        if fact_id in ids or fact.status is not FactStatus.ACTIVE:
+            continue
+        if evidence_id in fact.evidence_ids:
+            continue
+        if any(
+            s.holder == holder and s.value == old.value and s.group == old.group
+            for s in memory.values.get(fact_id, ())
+        ):
+            ids.append(fact_id)
+    for fact in memory.latest_first():
+        if fact.fact_id in ids or evidence_id in fact.evidence_ids:
+            continue
+        cites = old.evidence_id in fact.evidence_ids
+        if (cites or old.group == "name") and states(fact.statement, old.value):
+            ids.append(fact.fact_id)
+    return ids
+
+
+def carriers(facts: Iterable[Fact], reading: ValueReading) -> list[str]:
+    """The facts among ``facts`` whose statement states the reading's value."""
+    return [f.fact_id for f in facts if states(f.statement, reading.said, reading.value)]
+
+
+def states(statement: str, *values: str) -> bool:
+    """A value occurs in a statement: a number not inside a longer number, words as
+    whole words."""
+    for value in values:
+        if re.search(r"[a-z]", value.lower()) and not re.match(r"^[\d.,$£€%\s]+", value):
+            words = re.escape(" ".join(value.lower().split())).replace(r"\ ", r"\s+")
+            if re.search(rf"\b{words}\b", statement.lower()):
+                return True
+            continue
+        form = _squash(value)
+        if not form:
+            continue
+        before = r"(?<![0-9.])" if form[:1].isdigit() else ""
+        after = r"(?![0-9]|\.[0-9])" if form[-1:].isdigit() else ""
+        if re.search(before + re.escape(form) + after, _squash(statement)):
+            return True
+    return False
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[\s,$£€'’]", "", text.lower()).replace("percent", "%")
