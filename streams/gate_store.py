@@ -340,10 +340,11 @@ def _value_record(value: ValueState) -> dict[str, object]:
         "at": value.at.isoformat(),
         "attribute_vector": _packed(value.attribute_vector, np.float16),
         "context_vector": _packed(value.context_vector, np.float16),
+        "aliases": list(value.aliases),
     }
 
 
-def _value(found: dict[str, str]) -> ValueState:
+def _value(found: dict[str, Any]) -> ValueState:
     """A value state as saved (its vectors float16), back with float32 vectors."""
     return ValueState(
         holder=found["holder"],
@@ -354,6 +355,7 @@ def _value(found: dict[str, str]) -> ValueState:
         at=datetime.fromisoformat(found["at"]),
         attribute_vector=_unpacked16(found["attribute_vector"]),
         context_vector=_unpacked16(found["context_vector"]),
+        aliases=tuple(found.get("aliases", ())),
     )
 
 

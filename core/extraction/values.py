@@ -39,6 +39,10 @@ PERSON_NOUNS = word_list("provmem.core.extraction", "person_nouns")
 CHANGE_WORDS = word_list("provmem.core.extraction", "change_words")
 #: Verbs whose place or organisation object is where the holder is: lives in, works at.
 WHERE_VERBS = word_list("provmem.core.extraction", "where_verbs")
+#: Verbs that give a thing its name ("the shop is now called X", "we named the puppy X").
+NAMING_VERBS = {"name", "named", "call", "called", "rename", "renamed", "dub", "dubbed"}
+#: Verbs whose "at/by/for" organisation is an employer ("hired by", "started at").
+_JOB_VERBS = {"hire", "employ", "start", "begin", "intern", "volunteer"}
 #: What a where-verb's object is the value of: "moved to Denver" says where one lives.
 WHERE_ATTRIBUTES = {
     "live": "home city", "lives": "home city", "lived": "home city", "living": "home city",
@@ -101,6 +105,8 @@ class ValueReading:
     end: int
     time: str | None = None
     changed: bool = False
+    aliases: tuple[str, ...] = ()
+    """The holder's other names in the turn ("my brother Tom": "brother" and "Tom")."""
 
     @property
     def group(self) -> str:
@@ -143,7 +149,11 @@ def _values(parsed: ParsedText) -> list[tuple[int, int, ValueKind]]:
             continue
         if _VERSION.match(token.text) and _after_name(parsed, index):
             found.append((index, index + 1, ValueKind.VERSION))
-        elif token.pos == "PROPN" and token.dep == "attr" and _copular_name(parsed, index):
+        elif (
+            token.pos == "PROPN"
+            and token.dep in ("attr", "oprd", "dobj")
+            and _assigned_name(parsed, index)
+        ):
             found.append((_compound_start(parsed, index), index + 1, ValueKind.NAME))
     return sorted(found)
 
@@ -182,7 +192,8 @@ def _entity_kind(parsed: ParsedText, entity: Entity) -> ValueKind | None:
             return ValueKind.VERSION
         return ValueKind.DATE if _DIGIT.search(said) or _MONTH.search(said) else None
     if label in _NAME_LABELS:
-        return ValueKind.NAME if _assigned_name(parsed, entity.last - 1) else None
+        root = _root_of(parsed, entity.first, entity.last)
+        return ValueKind.NAME if _assigned_name(parsed, root) else None
     return None
 
 
@@ -211,16 +222,53 @@ def _after_name(parsed: ParsedText, index: int) -> bool:
 
 
 def _assigned_name(parsed: ParsedText, index: int) -> bool:
-    """A name the clause assigns: the complement of a copula, or the place or employer
-    of a where-verb ("lives in Portland", "moved to Denver", "works at Acme")."""
+    """A name the clause assigns: the complement of a copula ("my cat's name is Pixie"),
+    the place or employer of a where-verb ("lives in Portland", "works at Acme"), the
+    name a thing is given ("the shop is now called Fern"), an organisation one has a job
+    at ("a nurse at Mercy Hospital")."""
     token = parsed.tokens[index]
     if token.dep in ("attr", "appos") and _copular_name(parsed, index):
         return True
-    if token.dep in ("pobj", "dobj"):
-        head = parsed.tokens[token.head]
-        verb = parsed.tokens[head.head] if token.dep == "pobj" else head
-        return verb.pos in ("VERB", "AUX") and (verb.lemma or verb.lower) in WHERE_VERBS
-    return False
+    return _framed_name(parsed, index) is not None
+
+
+def _framed_name(parsed: ParsedText, index: int) -> str | None:
+    """The attribute a where-verb, a naming verb or a job gives the name at ``index``."""
+    token = parsed.tokens[index]
+    head = parsed.tokens[token.head]
+    if token.dep in ("oprd", "dobj") and (head.lemma or head.lower) in NAMING_VERBS:
+        return f"{_named_thing(parsed, index, token.head)} name".strip()
+    if token.dep not in ("pobj", "dobj"):
+        return None
+    verb = parsed.tokens[head.head] if token.dep == "pobj" else head
+    if verb.pos in ("VERB", "AUX"):
+        where = WHERE_ATTRIBUTES.get(verb.lower) or WHERE_ATTRIBUTES.get(verb.lemma)
+        if where is not None:
+            return where
+    at_job = token.dep == "pobj" and head.lower in ("at", "for", "with", "by")
+    if at_job and token.entity == "ORG" and (verb.pos == "NOUN" or verb.lemma in _JOB_VERBS):
+        return "employer"
+    return None
+
+
+def _named_thing(parsed: ParsedText, name: int, verb: int) -> str:
+    """What a naming verb names: its passive subject or object ("the shop is called X",
+    "named the puppy X", "a blog called X")."""
+    tokens = parsed.tokens
+    for child in [*parsed.children(name), *parsed.children(verb)]:
+        if (
+            tokens[child].dep in ("nsubjpass", "dobj", "compound")
+            and tokens[child].pos
+            in (
+                "NOUN",
+                "ADJ",
+            )
+            and tokens[child].lower == tokens[child].text
+        ):
+            return tokens[child].lower
+    if tokens[verb].dep == "acl":
+        return tokens[tokens[verb].head].lower
+    return ""
 
 
 def _copular_name(parsed: ParsedText, index: int) -> bool:
@@ -234,7 +282,11 @@ def _copular_name(parsed: ParsedText, index: int) -> bool:
 
 def _compound_start(parsed: ParsedText, index: int) -> int:
     start = index
-    while start > 0 and parsed.tokens[start - 1].dep == "compound":
+    while (
+        start > 0
+        and parsed.tokens[start - 1].dep == "compound"
+        and (parsed.tokens[start - 1].pos == "PROPN")
+    ):
         start -= 1
     return start
 
@@ -254,8 +306,10 @@ def _reading(
         return None
     sentence = parsed.sentence_of(root)
     context = parsed.span_text(*sentence)
+    holder, aliases = _holder(parsed, owner, speaker)
     return ValueReading(
-        holder=_holder(parsed, owner, speaker),
+        holder=holder,
+        aliases=aliases,
         attribute=attribute,
         value=value,
         kind=kind,
@@ -286,7 +340,7 @@ def _attribute(
     noun = _noun_of(parsed, root) if counted is None else None
     predicate = _predicate(parsed, counted if counted is not None else root)
     subject = _subject(parsed, predicate) if predicate is not None else None
-    where = _where(parsed, predicate, root) if kind is ValueKind.NAME else None
+    where = _framed_name(parsed, root) if kind is ValueKind.NAME else None
     words: list[str] = []
     owner: int | None = subject
     if where is not None:
@@ -297,6 +351,7 @@ def _attribute(
     elif subject is not None and tokens[subject].pos in ("NOUN", "PROPN"):
         if not _is_person(parsed, subject) or tokens[root].dep == "attr":
             words.append(_phrase(parsed, subject))
+            words += _qualifiers(parsed, predicate, root)
     if counted is not None:
         words.append(_phrase(parsed, counted))
         owner = owner if owner is not None else counted
@@ -307,6 +362,23 @@ def _attribute(
     if not words:
         words.append(_topic_before(parsed, first))
     return " ".join(w for w in words if w).strip(), owner
+
+
+def _qualifiers(parsed: ParsedText, predicate: int | None, root: int) -> list[str]:
+    """What narrows a subject's value: the adjective of its copula ("is due") and what the
+    value is for ("due on 3 May for the first chapter")."""
+    words: list[str] = []
+    heads = [root] if predicate is None else [predicate, root]
+    for head in heads:
+        for child in parsed.children(head):
+            token = parsed.tokens[child]
+            if token.dep == "acomp" and token.pos == "ADJ":
+                words.append(token.lower)
+            elif token.dep == "prep" and token.lower == "for":
+                objects = [c for c in parsed.children(child) if parsed.tokens[c].dep == "pobj"]
+                if objects and parsed.tokens[objects[0]].pos == "NOUN":
+                    words.append(f"for {_phrase(parsed, objects[0])}")
+    return words
 
 
 def _noun_of(parsed: ParsedText, root: int) -> int | None:
@@ -320,13 +392,6 @@ def _noun_of(parsed: ParsedText, root: int) -> int | None:
     prep = parsed.tokens[token.head]
     owner = parsed.tokens[prep.head]
     return prep.head if owner.pos == "NOUN" and prep.head != token.head else None
-
-
-def _where(parsed: ParsedText, predicate: int | None, root: int) -> str | None:
-    if predicate is None or parsed.tokens[root].dep not in ("pobj", "dobj"):
-        return None
-    verb = parsed.tokens[predicate]
-    return WHERE_ATTRIBUTES.get(verb.lower) or WHERE_ATTRIBUTES.get(verb.lemma)
 
 
 def _counted(parsed: ParsedText, root: int) -> int | None:
@@ -371,7 +436,13 @@ def _phrase(parsed: ParsedText, head: int) -> str:
     words = [
         parsed.tokens[c].lower
         for c in parsed.children(head)
-        if c < head and parsed.tokens[c].dep == "compound"
+        if c < head
+        and (
+            parsed.tokens[c].dep == "compound"
+            or parsed.tokens[c].dep == "poss"
+            and parsed.tokens[c].pos == "NOUN"
+            and not _is_person(parsed, c)
+        )
     ]
     words.append(parsed.tokens[head].lower)
     for child in parsed.children(head):
@@ -385,7 +456,7 @@ def _phrase(parsed: ParsedText, head: int) -> str:
 
 def _verb_phrase(parsed: ParsedText, verb: int, value: int) -> str:
     """The verb and the preposition before the value: "work at", "sold"."""
-    word = parsed.tokens[verb].lemma or parsed.tokens[verb].lower
+    word = parsed.tokens[verb].lower
     head = parsed.tokens[value].head
     if parsed.tokens[value].dep == "pobj" and parsed.tokens[head].head == verb:
         return f"{word} {parsed.tokens[head].lower}"
@@ -402,7 +473,11 @@ def _topic_before(parsed: ParsedText, first: int) -> str:
     before = [i for i in nouns if i < first]
     after = [i for i in nouns if i > first]
     chosen = before[-1] if before else after[0] if after else None
-    return _phrase(parsed, chosen) if chosen is not None else ""
+    if chosen is None:
+        return ""
+    verb = parsed.tokens[parsed.tokens[chosen].head]
+    doing = verb.pos == "VERB" and verb.lemma not in ("be", "have", "do", "get")
+    return f"{verb.lower} {_phrase(parsed, chosen)}" if doing else _phrase(parsed, chosen)
 
 
 def _is_person(parsed: ParsedText, index: int) -> bool:
@@ -410,20 +485,36 @@ def _is_person(parsed: ParsedText, index: int) -> bool:
     return token.entity == "PERSON" or token.lower in PERSON_NOUNS
 
 
-def _holder(parsed: ParsedText, owner: int | None, speaker: str) -> str:
-    """Whose value it is: a named person or a person noun owning the attribute (its
-    subject or possessor), else the speaker."""
+def _holder(parsed: ParsedText, owner: int | None, speaker: str) -> tuple[str, tuple[str, ...]]:
+    """Whose value it is, and the holder's other names in the turn: a named person or a
+    person noun owning the attribute (its subject or possessor), else the speaker."""
     if owner is None:
-        return speaker
+        return speaker, ()
     for index in (owner, *_possessors(parsed, owner)):
         token = parsed.tokens[index]
         if token.lower in _SPEAKER_WORDS:
-            return speaker
+            return speaker, ()
         if _is_person(parsed, index):
-            return _person(parsed, index)
+            return _person(parsed, index), _other_names(parsed, index)
         if token.lower in _THIRD:
-            return _last_person(parsed, index) or speaker
-    return speaker
+            found = _last_person(parsed, index)
+            if found is None:
+                return speaker, ()
+            return _person(parsed, found), _other_names(parsed, found)
+    return speaker, ()
+
+
+def _other_names(parsed: ParsedText, index: int) -> tuple[str, ...]:
+    """A person's other name beside it: "my brother Tom" (an apposition either way)."""
+    token = parsed.tokens[index]
+    names = [
+        _person(parsed, c)
+        for c in parsed.children(index)
+        if parsed.tokens[c].dep in ("appos", "compound") and _is_person(parsed, c)
+    ]
+    if token.dep in ("appos", "compound") and _is_person(parsed, token.head):
+        names.append(_person(parsed, token.head))
+    return tuple(n for n in names if n != _person(parsed, index))
 
 
 def _possessors(parsed: ParsedText, index: int) -> list[int]:
@@ -445,10 +536,10 @@ def _person(parsed: ParsedText, index: int) -> str:
     return f"{token.lower}"
 
 
-def _last_person(parsed: ParsedText, before: int) -> str | None:
+def _last_person(parsed: ParsedText, before: int) -> int | None:
     for index in range(before - 1, -1, -1):
         if _is_person(parsed, index):
-            return _person(parsed, index)
+            return index
     return None
 
 

@@ -109,6 +109,12 @@ class ValueState:
     at: datetime
     attribute_vector: Vector
     context_vector: Vector
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def holders(self) -> set[str]:
+        """The holder and its other names ("brother", "Tom")."""
+        return {self.holder, *self.aliases}
 
 
 class RowBuffer:

