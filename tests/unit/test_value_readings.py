@@ -88,10 +88,6 @@ def test_a_corrected_name_is_read_and_the_denied_one_is_not() -> None:
     assert found.changed
 
 
-@pytest.mark.parametrize(
-    "text",
-    ["Can you suggest one of the options?", "I talked to Dana about the garden.", "Thanks!"],
-)
 def test_names_a_thing_is_given_and_an_employer_at_a_job() -> None:
     puppy = only("We named the puppy Biscuit.")
     shop = only("The shop is now called Fern & Field.")
@@ -111,5 +107,9 @@ def test_a_deadline_reads_what_it_is_for() -> None:
     assert (found.attribute, found.value) == ("draft due for chapter", "3 may")
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["Can you suggest one of the options?", "I talked to Dana about the garden.", "Thanks!"],
+)
 def test_no_value_no_reading(text: str) -> None:
     assert readings(text) == []
