@@ -128,14 +128,53 @@ def _value_change(
             _linked(old, fresh.fact_id),
         ]
         return _put_all(memory, linked, f"conflict: {why}", turn.evidence_id)
-    olds = old_value_facts(memory, found, reading.holder, turn.evidence_id)
-    updated = [_superseded(memory.facts[i], fresh) for i in olds]
+    olds = sorted(
+        (memory.facts[i] for i in old_value_facts(memory, found, reading.holder, turn.evidence_id)),
+        key=lambda f: f.last_verified_at,
+        reverse=True,
+    )
+    updated = [
+        _retired(old, fresh, olds[k + 1].fact_id if k + 1 < len(olds) else None)
+        for k, old in enumerate(olds)
+    ]
     for carrier in carrying:
         fact = memory.facts[carrier]
         if fact.supersedes is None:
-            update = {"supersedes": found.fact_id, "version": fact.version + 1}
+            update = {"supersedes": olds[0].fact_id, "version": fact.version + 1}
             updated.append(fact.model_copy(update=update))
+        else:
+            updated += _joined(memory, fact, olds)
     return _put_all(memory, updated, f"update: {why}", turn.evidence_id)
+
+
+def _retired(old: Fact, fresh: Fact, older: str | None = None) -> Fact:
+    """The old fact superseded by ``fresh``; the next older fact stating the same old value
+    becomes its predecessor if it had none (so the history runs back to the first)."""
+    update: dict[str, object] = {
+        "status": FactStatus.SUPERSEDED,
+        "superseded_by": fresh.fact_id,
+        "version": old.version + 1,
+    }
+    if old.supersedes is None and older is not None:
+        update["supersedes"] = older
+    return old.model_copy(update=update)
+
+
+def _joined(memory: ScopeMemory, fact: Fact, olds: list[Fact]) -> list[Fact]:
+    """A fact the gate already gave a predecessor: the end of that history takes the
+    newest old value as its own predecessor (unless the history already holds it)."""
+    ids = {old.fact_id for old in olds}
+    tail, seen = fact, {fact.fact_id}
+    while tail.supersedes is not None and tail.supersedes in memory.facts and len(seen) < 10:
+        if tail.supersedes in ids:
+            return []
+        tail = memory.facts[tail.supersedes]
+        if tail.fact_id in seen:
+            return []
+        seen.add(tail.fact_id)
+    if tail.fact_id == fact.fact_id or tail.supersedes is not None:
+        return []
+    return [tail.model_copy(update={"supersedes": olds[0].fact_id, "version": tail.version + 1})]
 
 
 def _linked(fact: Fact, other: str) -> Fact:

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from provmem.core.claim import Claim
 from provmem.core.events import FactChanged, TurnRecorded
-from provmem.core.extraction.values import ValueReading, read_values
+from provmem.core.extraction.values import ValueReading, read_turn_values
 from provmem.core.facts.attribute_similarity import attribute_parts
 from provmem.core.facts.corrections import ActionInput, Original, apply_action, target_of
 from provmem.core.facts.gate import GateConfig, MergeAdvisor
@@ -116,26 +116,38 @@ class Deriver:
 
     async def _prepare_values(self, records: Sequence[LogRecord]) -> dict[str, list[SaidValue]]:
         """The values the batch's users' turns state, parsed and embedded together."""
-        turns: dict[str, tuple[TurnRecorded, str]] = {}
+        turns: dict[str, tuple[TurnRecorded, str, list[Claim]]] = {}
         for record in records:
             turn = _spoken_turn(record)
             if turn is None or turn.role != "user" or turn.evidence_id in turns:
                 continue
             try:
-                turns[turn.evidence_id] = (turn, await self._deps.sealer.open(turn.text))
+                text = await self._deps.sealer.open(turn.text)
             except LookupError:
                 continue
+            claims = [c.claim for c in self._prepared.get(turn.evidence_id, [])]
+            turns[turn.evidence_id] = (turn, text, claims)
         return self._values_of(list(turns.values()))
 
-    def _values_of(self, turns: list[tuple[TurnRecorded, str]]) -> dict[str, list[SaidValue]]:
+    def _values_of(
+        self, turns: list[tuple[TurnRecorded, str, list[Claim]]]
+    ) -> dict[str, list[SaidValue]]:
+        """Each turn's values read from its text and its user claims' statements (parsed
+        in one call), embedded in another."""
         parser = self._deps.parser
         if parser is None or not turns:
             return {}
-        parsed = parser.parse([text for _, text in turns])
-        readings = {
-            turn.evidence_id: (turn, read_values(parse, turn.speaker))
-            for (turn, _), parse in zip(turns, parsed, strict=True)
-        }
+        mine = [[c for c in claims if c.role == "user"] for _, _, claims in turns]
+        texts = [text for _, text, _ in turns] + [c.statement for cs in mine for c in cs]
+        parsed = iter(parser.parse(texts))
+        turn_parses = [next(parsed) for _ in turns]
+        readings = {}
+        for (turn, _, _), parse, claims in zip(turns, turn_parses, mine, strict=True):
+            statements = [(next(parsed), (c.start, c.end)) for c in claims]
+            readings[turn.evidence_id] = (
+                turn,
+                read_turn_values(parse, statements, turn.speaker),
+            )
         every = [(turn, r) for turn, found in readings.values() for r in found]
         said = iter(said_values(self._deps.embedder, every))
         return {key: [next(said) for _ in found] for key, (_, found) in readings.items()}
@@ -188,17 +200,20 @@ class Deriver:
             action = await self._action(turn, memory)
             return apply_action(action, memory, deps.config)
         candidates = await self._candidates(turn)
-        said = await self._said_values(turn)
+        said = await self._said_values(turn, candidates)
         return derive_fact_changes(
             turn, candidates, memory, deps.config, deps.extractor.version, deps.advisor, said
         )
 
-    async def _said_values(self, turn: TurnRecorded) -> list[SaidValue]:
+    async def _said_values(
+        self, turn: TurnRecorded, candidates: Sequence[Candidate]
+    ) -> list[SaidValue]:
         prepared = self._said.pop(turn.evidence_id, None)
         if prepared is not None or turn.role != "user" or self._deps.parser is None:
             return prepared or []
         text = await self._deps.sealer.open(turn.text)
-        return self._values_of([(turn, text)]).get(turn.evidence_id, [])
+        claims = [c.claim for c in candidates]
+        return self._values_of([(turn, text, claims)]).get(turn.evidence_id, [])
 
     async def _action(self, turn: TurnRecorded, memory: ScopeMemory) -> ActionInput:
         """Decrypt the action's text; embed a new statement; read the original evidence

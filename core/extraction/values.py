@@ -26,7 +26,8 @@ Pure: no I/O beyond the package's word files.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from provmem.core.extraction.attributes import change_cue
@@ -63,6 +64,11 @@ _THIRD = {"he", "she", "his", "her", "him", "they", "their"}
 _DIGIT = re.compile(r"\d")
 _MONTH = re.compile(
     r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b\d{4}\b", re.I
+)
+_MONTH_NAME = re.compile(
+    r"^(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?"
+    r"|oct(ober)?|nov(ember)?|dec(ember)?)$",
+    re.I,
 )
 _VERSION = re.compile(r"^v?\d+(\.\d+)+$")
 _ARGUMENTS = {"nsubj", "nsubjpass", "dobj", "attr", "oprd"}
@@ -126,6 +132,25 @@ def read_values(parsed: ParsedText, speaker: str) -> list[ValueReading]:
     return readings
 
 
+def read_turn_values(
+    turn: ParsedText,
+    statements: Sequence[tuple[ParsedText, tuple[int, int]]],
+    speaker: str,
+) -> list[ValueReading]:
+    """The values of a turn read from its text and from the statements extracted from it
+    (each with its span in the turn): a statement's regular form ("Maya works at X.") reads
+    what the turn's wording may hide. One reading per holder, attribute and value."""
+    found = read_values(turn, speaker)
+    keys = {(r.holder, r.attribute, r.value) for r in found}
+    for parsed, (start, end) in statements:
+        for reading in read_values(parsed, speaker):
+            key = (reading.holder, reading.attribute, reading.value)
+            if key not in keys:
+                keys.add(key)
+                found.append(replace(reading, start=start, end=end))
+    return found
+
+
 def normalized(said: str, kind: ValueKind) -> str:
     """A value as compared: lower case, no currency signs, spaces or thousands commas."""
     text = said.lower().strip()
@@ -136,13 +161,16 @@ def normalized(said: str, kind: ValueKind) -> str:
 
 
 def _values(parsed: ParsedText) -> list[tuple[int, int, ValueKind]]:
-    found: list[tuple[int, int, ValueKind]] = []
-    taken: set[int] = set()
+    found = _month_days(parsed)
+    taken = {i for first, last, _ in found for i in range(first, last)}
     for entity in _merged(parsed):
+        if any(i in taken for i in range(entity.first, entity.last)):
+            continue
         kind = _entity_kind(parsed, entity)
         if kind is not None and not _denied(parsed, entity.first, entity.last):
+            first = _after_to(parsed, entity)
             last = entity.first + 1 if kind is ValueKind.VERSION else entity.last
-            found.append((entity.first, last, kind))
+            found.append((first, last, kind))
             taken.update(range(entity.first, entity.last))
     for index, token in enumerate(parsed.tokens):
         if index in taken:
@@ -151,11 +179,38 @@ def _values(parsed: ParsedText) -> list[tuple[int, int, ValueKind]]:
             found.append((index, index + 1, ValueKind.VERSION))
         elif (
             token.pos == "PROPN"
-            and token.dep in ("attr", "oprd", "dobj")
+            and token.dep in ("attr", "oprd", "dobj", "pobj")
             and _assigned_name(parsed, index)
         ):
             found.append((_compound_start(parsed, index), index + 1, ValueKind.NAME))
     return sorted(found)
+
+
+def _after_to(parsed: ParsedText, entity: Entity) -> int:
+    """Where the new value of a "30 to 40" entity starts (the whole entity otherwise)."""
+    for index in range(entity.last - 2, entity.first, -1):
+        if parsed.tokens[index].lower in ("to", "-", "–"):
+            return index + 1
+    return entity.first
+
+
+def _month_days(parsed: ParsedText) -> list[tuple[int, int, ValueKind]]:
+    """Day-and-month dates the entity tagger may miss ("is 9 May", "May 9th")."""
+    found = []
+    tokens = parsed.tokens
+    for index, token in enumerate(tokens):
+        if token.pos != "PROPN" or not _MONTH_NAME.match(token.text):
+            continue
+        first = index - 1 if index > 0 and tokens[index - 1].text.isdigit() else index
+        last = index + 1
+        if last < len(tokens) and re.match(r"^\d{1,2}(st|nd|rd|th)?$", tokens[last].text):
+            last += 1
+        if first == index and last == index + 1:
+            continue
+        if last < len(tokens) and re.match(r"^\d{4}$", tokens[last].text):
+            last += 1
+        found.append((first, last, ValueKind.DATE))
+    return found
 
 
 def _merged(parsed: ParsedText) -> list[Entity]:
@@ -240,6 +295,9 @@ def _framed_name(parsed: ParsedText, index: int) -> str | None:
         return f"{_named_thing(parsed, index, token.head)} name".strip()
     if token.dep not in ("pobj", "dobj"):
         return None
+    changed = _changed_object(parsed, index)
+    if changed is not None:
+        return _phrase(parsed, changed)
     verb = parsed.tokens[head.head] if token.dep == "pobj" else head
     if verb.pos in ("VERB", "AUX"):
         where = WHERE_ATTRIBUTES.get(verb.lower) or WHERE_ATTRIBUTES.get(verb.lemma)
@@ -338,6 +396,7 @@ def _attribute(
     tokens = parsed.tokens
     counted = _counted(parsed, root)
     noun = _noun_of(parsed, root) if counted is None else None
+    noun = _changed_object(parsed, root) if noun is None and counted is None else noun
     predicate = _predicate(parsed, counted if counted is not None else root)
     subject = _subject(parsed, predicate) if predicate is not None else None
     where = _framed_name(parsed, root) if kind is ValueKind.NAME else None
@@ -379,6 +438,20 @@ def _qualifiers(parsed: ParsedText, predicate: int | None, root: int) -> list[st
                 if objects and parsed.tokens[objects[0]].pos == "NOUN":
                     words.append(f"for {_phrase(parsed, objects[0])}")
     return words
+
+
+def _changed_object(parsed: ParsedText, root: int) -> int | None:
+    """The thing a verb changes to the value: "raised the budget to $15,000", "changed
+    the band name to The Owls"."""
+    token = parsed.tokens[root]
+    if token.dep != "pobj" or parsed.tokens[token.head].lower not in ("to", "from"):
+        return None
+    verb = parsed.tokens[token.head].head
+    if parsed.tokens[verb].pos != "VERB":
+        return None
+    objects = [c for c in parsed.children(verb) if parsed.tokens[c].dep in ("dobj", "nsubjpass")]
+    found = [c for c in objects if parsed.tokens[c].pos == "NOUN"]
+    return found[0] if found else None
 
 
 def _noun_of(parsed: ParsedText, root: int) -> int | None:

@@ -39,6 +39,9 @@ ATTRIBUTE_FLOOR = 0.45
 #: Attribute phrases sharing a word ("budget for wedding", "budget") match from this on.
 SHARED_WORD_SIMILARITY = 0.45
 _FUNCTION_WORDS = {"of", "for", "in", "on", "at", "to", "the", "a", "an"}
+#: Two values said in one session without a change cue conflict from this attribute
+#: similarity on (below it the pair is left alone: a conflict link must be precise).
+CONFLICT_SIMILARITY = 0.8
 #: The weight of the attribute phrase (the rest: the sentence) in a match's score.
 ATTRIBUTE_WEIGHT = 0.75
 
@@ -100,8 +103,11 @@ def match(memory: ScopeMemory, said: SaidValue, evidence_id: str, at: datetime) 
         return None
     score, fact_id, state = best
     later_session = (at.date() - state.at.date()).days >= 1
-    change = Change.UPDATE if reading.changed or later_session else Change.CONFLICT
-    return Match(fact_id, state, change, score)
+    if reading.changed or later_session:
+        return Match(fact_id, state, Change.UPDATE, score)
+    if float(np.dot(said.attribute, state.attribute_vector)) < CONFLICT_SIMILARITY:
+        return None  # a conflict link only between values of one attribute said alike
+    return Match(fact_id, state, Change.CONFLICT, score)
 
 
 def _active_states(
