@@ -179,7 +179,7 @@ def _values(parsed: ParsedText) -> list[tuple[int, int, ValueKind]]:
             found.append((index, index + 1, ValueKind.VERSION))
         elif (
             token.pos == "PROPN"
-            and token.dep in ("attr", "oprd", "dobj", "pobj")
+            and token.dep in ("attr", "oprd", "dobj", "pobj", "appos", "nsubj")
             and _assigned_name(parsed, index)
         ):
             found.append((_compound_start(parsed, index), index + 1, ValueKind.NAME))
@@ -293,6 +293,9 @@ def _framed_name(parsed: ParsedText, index: int) -> str | None:
     head = parsed.tokens[token.head]
     if token.dep in ("oprd", "dobj") and (head.lemma or head.lower) in NAMING_VERBS:
         return f"{_named_thing(parsed, index, token.head)} name".strip()
+    thing = _named_beside(parsed, index)
+    if thing is not None:
+        return f"{_phrase(parsed, thing)} name"
     if token.dep not in ("pobj", "dobj"):
         return None
     changed = _changed_object(parsed, index)
@@ -304,9 +307,30 @@ def _framed_name(parsed: ParsedText, index: int) -> str | None:
         if where is not None:
             return where
     at_job = token.dep == "pobj" and head.lower in ("at", "for", "with", "by")
-    if at_job and token.entity == "ORG" and (verb.pos == "NOUN" or verb.lemma in _JOB_VERBS):
+    job = (
+        verb.pos == "NOUN" or verb.lemma in _JOB_VERBS or verb.lemma == "be" and head.lower == "at"
+    )
+    if at_job and token.entity == "ORG" and job:
         return "employer"
     return None
+
+
+def _named_beside(parsed: ParsedText, index: int) -> int | None:
+    """The thing a name stands beside ("my protagonist, Elena,", "my cat Pixel"): a
+    speaker's noun that is not a person (a person's name is who they are, not a value)."""
+    tokens = parsed.tokens
+    token = tokens[index]
+    if token.dep == "appos":
+        noun = token.head
+    elif index > 0 and tokens[index - 1].pos == "NOUN" and tokens[index - 1].dep != "compound":
+        noun = index - 1
+    else:
+        return None
+    owner = [c for c in parsed.children(noun) if tokens[c].dep == "poss"]
+    mine = bool(owner) and tokens[owner[0]].lower in _SPEAKER_WORDS
+    if tokens[noun].pos != "NOUN" or _is_person(parsed, noun) or not mine:
+        return None
+    return noun
 
 
 def _named_thing(parsed: ParsedText, name: int, verb: int) -> str:
@@ -401,7 +425,7 @@ def _attribute(
     subject = _subject(parsed, predicate) if predicate is not None else None
     where = _framed_name(parsed, root) if kind is ValueKind.NAME else None
     words: list[str] = []
-    owner: int | None = subject
+    owner: int | None = subject if subject is None or not first <= subject < last else None
     if where is not None:
         words.append(where)
     elif noun is not None:
