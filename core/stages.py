@@ -82,19 +82,27 @@ def derive_fact_changes(
         result = GateResult(
             step.memory, [*result.changes, *step.changes], [*result.decisions, decision]
         )
+    retired = [
+        c.fact_id for c in result.changes if c.fact and c.fact.status is FactStatus.SUPERSEDED
+    ]
     for number, value in enumerate(said):
         index = len(candidates) + number
-        result = _said_value(value, turn, index, extraction_version, result)
+        result = _said_value(value, turn, index, extraction_version, result, retired)
     return result
 
 
 def _said_value(
-    said: SaidValue, turn: TurnRecorded, index: int, version: str, result: GateResult
+    said: SaidValue,
+    turn: TurnRecorded,
+    index: int,
+    version: str,
+    result: GateResult,
+    retired: Sequence[str] = (),
 ) -> GateResult:
     """One value of the turn: kept on the turn's facts that state it (or on a state record
     of its own), then an update or a conflict with the earlier value it changes."""
     memory = result.memory
-    found = match(memory, said, turn.evidence_id, turn.captured_at)
+    found = match(memory, said, turn.evidence_id, turn.captured_at, retired)
     state = state_of(said, turn.evidence_id, turn.captured_at)
     mine = [f for f in memory.latest_first() if turn.evidence_id in f.evidence_ids]
     carrying = carriers(mine, said.reading)
@@ -108,13 +116,18 @@ def _said_value(
         for carrier in carrying:
             memory = memory.put(memory.facts[carrier], memory.vectors[carrier], values=(state,))
     if found is not None:
-        memory, more = _value_change(memory, found, carrying, said, turn)
+        memory, more = _value_change(memory, found, carrying, said, turn, retired)
         changes += more
     return GateResult(memory, [*result.changes, *changes], result.decisions)
 
 
 def _value_change(
-    memory: ScopeMemory, found: Match, carrying: list[str], said: SaidValue, turn: TurnRecorded
+    memory: ScopeMemory,
+    found: Match,
+    carrying: list[str],
+    said: SaidValue,
+    turn: TurnRecorded,
+    retired: Sequence[str],
 ) -> tuple[ScopeMemory, list[FactChanged]]:
     """The facts stating the new value take the old ones as predecessors (an update), or
     the first of each is linked to the other (a conflict)."""
@@ -129,7 +142,10 @@ def _value_change(
         ]
         return _put_all(memory, linked, f"conflict: {why}", turn.evidence_id)
     olds = sorted(
-        (memory.facts[i] for i in old_value_facts(memory, found, reading.holder, turn.evidence_id)),
+        (
+            memory.facts[i]
+            for i in old_value_facts(memory, found, reading.holder, turn.evidence_id, retired)
+        ),
         key=lambda f: f.last_verified_at,
         reverse=True,
     )

@@ -181,6 +181,7 @@ def _values(parsed: ParsedText) -> list[tuple[int, int, ValueKind]]:
             token.pos == "PROPN"
             and token.dep in ("attr", "oprd", "dobj", "pobj", "appos", "nsubj")
             and _assigned_name(parsed, index)
+            and not _denied(parsed, index, index + 1)
         ):
             found.append((_compound_start(parsed, index), index + 1, ValueKind.NAME))
     return sorted(found)
@@ -263,10 +264,11 @@ def _cardinal_kind(parsed: ParsedText, entity: Entity, said: str) -> ValueKind |
 
 
 def _denied(parsed: ParsedText, first: int, last: int) -> bool:
-    """The value is the one a correction denies ("Pixie, not Pixel")."""
+    """The value is the one a correction denies ("Pixie, not Pixel"): a negation right
+    before it or hanging on it from before."""
     before = parsed.tokens[first - 1] if first > 0 else None
     return (before is not None and before.dep == "neg") or any(
-        parsed.tokens[child].dep == "neg"
+        parsed.tokens[child].dep == "neg" and child < first
         for index in range(first, last)
         for child in parsed.children(index)
     )

@@ -20,7 +20,7 @@ core/stages.py turns them into fact changes.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
@@ -87,13 +87,20 @@ def state_of(said: SaidValue, evidence_id: str, at: datetime) -> ValueState:
     )
 
 
-def match(memory: ScopeMemory, said: SaidValue, evidence_id: str, at: datetime) -> Match | None:
+def match(
+    memory: ScopeMemory,
+    said: SaidValue,
+    evidence_id: str,
+    at: datetime,
+    retired: Sequence[str] = (),
+) -> Match | None:
     """The active earlier value of the same holder and attribute that this reading changes,
-    if any (None when the best match states the same value: nothing changed)."""
+    if any (None when the best match states the same value: nothing changed). ``retired``:
+    the facts the gate superseded for this turn, still an earlier value to link to."""
     reading = said.reading
     best: tuple[float, str, ValueState] | None = None
     holders = {reading.holder, *reading.aliases}
-    for fact_id, state in _active_states(memory, holders, reading.group):
+    for fact_id, state in _active_states(memory, holders, reading.group, retired):
         if state.evidence_id == evidence_id:
             continue
         score = _score(said, state)
@@ -111,11 +118,11 @@ def match(memory: ScopeMemory, said: SaidValue, evidence_id: str, at: datetime) 
 
 
 def _active_states(
-    memory: ScopeMemory, holders: set[str], group: str
+    memory: ScopeMemory, holders: set[str], group: str, retired: Sequence[str] = ()
 ) -> Iterable[tuple[str, ValueState]]:
-    for fact_id in memory.value_facts:
+    for fact_id in (*memory.value_facts, *retired):
         fact = memory.facts[fact_id]
-        if fact.status is not FactStatus.ACTIVE:
+        if fact.status is not FactStatus.ACTIVE and fact_id not in retired:
             continue
         for state in memory.values.get(fact_id, ()):
             if state.group == group and state.holders & holders:
@@ -152,15 +159,21 @@ def same_value(old: str, new: str, kind: ValueKind) -> bool:
     return False
 
 
-def old_value_facts(memory: ScopeMemory, found: Match, holder: str, evidence_id: str) -> list[str]:
+def old_value_facts(
+    memory: ScopeMemory,
+    found: Match,
+    holder: str,
+    evidence_id: str,
+    retired: Sequence[str] = (),
+) -> list[str]:
     """Every active fact of the holder that states the old value: those carrying the
     matched state's value (or citing its turn and stating it) and, for a name, every active
     fact that names it (a corrected name or a change of home or employer)."""
     old = found.state
     ids = [found.fact_id]
-    for fact_id in memory.value_facts:
+    for fact_id in (*memory.value_facts, *retired):
         fact = memory.facts[fact_id]
-        if fact_id in ids or fact.status is not FactStatus.ACTIVE:
+        if fact_id in ids or fact.status is not FactStatus.ACTIVE and fact_id not in retired:
             continue
         if evidence_id in fact.evidence_ids:
             continue
