@@ -129,8 +129,10 @@ def _value_change(
     turn: TurnRecorded,
     retired: Sequence[str],
 ) -> tuple[ScopeMemory, list[FactChanged]]:
-    """The facts stating the new value take the old ones as predecessors (an update), or
-    the first of each is linked to the other (a conflict)."""
+    """The facts stating the new value take the first fact that stated the old one as
+    predecessor and every fact stating the old value is retired, each taking the next
+    older one as predecessor if it had none (an update); or the first of each is linked
+    to the other (a conflict)."""
     reading = said.reading
     why = f"value of {reading.holder}'s {reading.attribute}: {found.state.value} -> {reading.value}"
     fresh = memory.facts[carrying[0]]
@@ -156,7 +158,7 @@ def _value_change(
     for carrier in carrying:
         fact = memory.facts[carrier]
         if fact.supersedes is None:
-            update = {"supersedes": olds[0].fact_id, "version": fact.version + 1}
+            update = {"supersedes": olds[-1].fact_id, "version": fact.version + 1}
             updated.append(fact.model_copy(update=update))
         else:
             updated += _joined(memory, fact, olds)
@@ -178,7 +180,7 @@ def _retired(old: Fact, fresh: Fact, older: str | None = None) -> Fact:
 
 def _joined(memory: ScopeMemory, fact: Fact, olds: list[Fact]) -> list[Fact]:
     """A fact the gate already gave a predecessor: the end of that history takes the
-    newest old value as its own predecessor (unless the history already holds it)."""
+    first fact of the old value as its own predecessor (unless the history holds one)."""
     ids = {old.fact_id for old in olds}
     tail, seen = fact, {fact.fact_id}
     while tail.supersedes is not None and tail.supersedes in memory.facts and len(seen) < 10:
@@ -190,7 +192,7 @@ def _joined(memory: ScopeMemory, fact: Fact, olds: list[Fact]) -> list[Fact]:
         seen.add(tail.fact_id)
     if tail.fact_id == fact.fact_id or tail.supersedes is not None:
         return []
-    return [tail.model_copy(update={"supersedes": olds[0].fact_id, "version": tail.version + 1})]
+    return [tail.model_copy(update={"supersedes": olds[-1].fact_id, "version": tail.version + 1})]
 
 
 def _linked(fact: Fact, other: str) -> Fact:

@@ -44,6 +44,8 @@ WHERE_VERBS = word_list("provmem.core.extraction", "where_verbs")
 NAMING_VERBS = {"name", "named", "call", "called", "rename", "renamed", "dub", "dubbed"}
 #: Verbs whose "at/by/for" organisation is an employer ("hired by", "started at").
 _JOB_VERBS = {"hire", "employ", "start", "begin", "intern", "volunteer"}
+#: Homes whose "in X" is where the holder lives ("a small place in Oakland").
+_HOME_NOUNS = {"place", "house", "home", "apartment", "flat", "condo", "townhouse", "studio"}
 #: What a where-verb's object is the value of: "moved to Denver" says where one lives.
 WHERE_ATTRIBUTES = {
     "live": "home city", "lives": "home city", "lived": "home city", "living": "home city",
@@ -308,11 +310,12 @@ def _framed_name(parsed: ParsedText, index: int) -> str | None:
         where = WHERE_ATTRIBUTES.get(verb.lower) or WHERE_ATTRIBUTES.get(verb.lemma)
         if where is not None:
             return where
+    if token.dep == "pobj" and head.lower == "in" and verb.lower in _HOME_NOUNS:
+        return "home city"
     at_job = token.dep == "pobj" and head.lower in ("at", "for", "with", "by")
-    job = (
-        verb.pos == "NOUN" or verb.lemma in _JOB_VERBS or verb.lemma == "be" and head.lower == "at"
-    )
-    if at_job and token.entity == "ORG" and job:
+    be_at = verb.lemma == "be" and head.lower in ("at", "with")
+    job = verb.pos == "NOUN" or verb.lemma in _JOB_VERBS or be_at
+    if at_job and token.entity in ("ORG", "FAC", "PERSON") and job:
         return "employer"
     return None
 
