@@ -99,15 +99,20 @@ def match(
     the facts the gate superseded for this turn, still an earlier value to link to."""
     reading = said.reading
     best: tuple[float, str, ValueState] | None = None
+    kept: ValueState | None = None  # the latest earlier statement of this very value
     holders = {reading.holder, *reading.aliases}
     for fact_id, state in _active_states(memory, holders, reading.group, retired):
         if state.evidence_id == evidence_id:
             continue
         score = _score(said, state)
-        if score is not None and (best is None or score > best[0]):
+        if score is None:
+            continue
+        if same_value(state.value, reading.value, reading.kind):
+            kept = state if kept is None or state.at > kept.at else kept
+        elif best is None or score > best[0]:
             best = (score, fact_id, state)
-    if best is None or same_value(best[2].value, reading.value, reading.kind):
-        return None
+    if best is None or kept is not None and kept.at >= best[2].at:
+        return None  # no other value, or the change was already said
     score, fact_id, state = best
     later_session = (at.date() - state.at.date()).days >= 1
     if reading.changed or later_session:
