@@ -87,7 +87,9 @@ def derive_fact_changes(
     ]
     for number, value in enumerate(said):
         index = len(candidates) + number
-        result = _said_value(value, turn, index, extraction_version, result, retired)
+        result = _said_value(
+            value, turn, index, extraction_version, result, retired, not candidates
+        )
     return result
 
 
@@ -98,15 +100,19 @@ def _said_value(
     version: str,
     result: GateResult,
     retired: Sequence[str] = (),
+    unclaimed: bool = True,
 ) -> GateResult:
-    """One value of the turn: kept on the turn's facts that state it (or on a state record
-    of its own), then an update or a conflict with the earlier value it changes."""
+    """One value of the turn: kept on the turn's facts that state it, or on a state record
+    of its own when none does and the turn yielded no claim (a value inside a question)
+    or the value changes an earlier one; then an update or a conflict with that one."""
     memory = result.memory
     found = match(memory, said, turn.evidence_id, turn.captured_at, retired)
     state = state_of(said, turn.evidence_id, turn.captured_at)
     mine = [f for f in memory.latest_first() if turn.evidence_id in f.evidence_ids]
     carrying = carriers(mine, said.reading)
     changes: list[FactChanged] = []
+    if not carrying and not unclaimed and found is None:
+        return result  # the turn's claims say what it says: no record beside them
     if not carrying:
         record = _state_record(turn, index, said, version)
         memory = memory.put(record, said.record, values=(state,))

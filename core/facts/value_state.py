@@ -193,7 +193,9 @@ def old_value_facts(
         if fact.fact_id in ids or evidence_id in fact.evidence_ids:
             continue
         cites = old.evidence_id in fact.evidence_ids
-        if (cites or old.group == "name") and states(fact.statement, old.value):
+        if not states(fact.statement, old.value):
+            continue
+        if old.group == "name" or cites and _nouns(old.attribute) & _nouns(fact.statement.lower()):
             ids.append(fact.fact_id)
     return ids
 
