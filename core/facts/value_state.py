@@ -174,8 +174,9 @@ def old_value_facts(
     retired: Sequence[str] = (),
 ) -> list[str]:
     """Every active fact of the holder that states the old value: those carrying the
-    matched state's value (or citing its turn and stating it) and, for a name, every active
-    fact that names it (a corrected name or a change of home or employer)."""
+    matched state's value, and those that state it and a word of its attribute, citing
+    its turn or, for a name, any turn ("Maya's cat Pixel keeps Maya company" after "my
+    cat's name is Pixie, not Pixel")."""
     old = found.state
     ids = [found.fact_id]
     for fact_id in (*memory.value_facts, *retired):
@@ -195,7 +196,9 @@ def old_value_facts(
         cites = old.evidence_id in fact.evidence_ids
         if not states(fact.statement, old.value):
             continue
-        if old.group == "name" or cites and _nouns(old.attribute) & _nouns(fact.statement.lower()):
+        if (cites or old.group == "name") and _nouns(old.attribute) & _nouns(
+            fact.statement.lower()
+        ):
             ids.append(fact.fact_id)
     return ids
 
