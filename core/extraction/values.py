@@ -443,6 +443,8 @@ def _attribute(
     if counted is not None:
         words.append(_phrase(parsed, counted))
         owner = owner if owner is not None else counted
+    if kind is ValueKind.DATE and not _date_state(parsed, predicate, noun, words):
+        return "", owner  # the date of an event ("went there on 7 May"): not a state
     if predicate is not None and noun is None and where is None and len(words) < 2:
         verb = tokens[predicate]
         if verb.pos == "VERB" and verb.lemma not in ("be", "have") and (counted or not words):
@@ -450,6 +452,17 @@ def _attribute(
     if not words:
         words.append(_topic_before(parsed, first))
     return " ".join(w for w in words if w).strip(), owner
+
+
+def _date_state(
+    parsed: ParsedText, predicate: int | None, noun: int | None, words: list[str]
+) -> bool:
+    """A date is a state's value when a noun holds it ("the deadline is 9 May", "a
+    deadline of 9 May", "moved the appointment to 3 June"), not when it dates an event."""
+    if noun is not None:
+        return True
+    verb = parsed.tokens[predicate] if predicate is not None else None
+    return bool(words) and verb is not None and verb.lemma == "be"
 
 
 def _qualifiers(parsed: ParsedText, predicate: int | None, root: int) -> list[str]:

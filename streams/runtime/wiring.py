@@ -48,7 +48,7 @@ def derive_deps(
         extractor=make_extractor(settings),
         embedder=embedder,
         config=settings.gate_config(),
-        parser=SpacyParser(),
+        parser=SpacyParser() if settings.read_values else None,
     )
 
 
