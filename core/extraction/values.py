@@ -72,6 +72,7 @@ _MONTH_NAME = re.compile(
     r"|oct(ober)?|nov(ember)?|dec(ember)?)$",
     re.I,
 )
+_CODE = re.compile(r"`|==|\(\)|[{}]|\w\.\w+\(|^\s*[$>#] ")
 _VERSION = re.compile(r"^v?\d+(\.\d+)+$")
 _ARGUMENTS = {"nsubj", "nsubjpass", "dobj", "attr", "oprd"}
 
@@ -313,7 +314,7 @@ def _framed_name(parsed: ParsedText, index: int) -> str | None:
     if token.dep == "pobj" and head.lower == "in" and verb.lower in _HOME_NOUNS:
         return "home city"
     at_job = token.dep == "pobj" and head.lower in ("at", "for", "with", "by")
-    be_at = verb.lemma == "be" and head.lower in ("at", "with")
+    be_at = verb.lemma == "be" and head.lower == "at"
     job = verb.pos == "NOUN" or verb.lemma in _JOB_VERBS or be_at
     if at_job and token.entity in ("ORG", "FAC", "PERSON") and job:
         return "employer"
@@ -393,6 +394,8 @@ def _reading(
         return None
     sentence = parsed.sentence_of(root)
     context = parsed.span_text(*sentence)
+    if _CODE.search(context):
+        return None  # a value in code or markup is not a state of the holder
     holder, aliases = _holder(parsed, owner, speaker)
     return ValueReading(
         holder=holder,
