@@ -113,3 +113,14 @@ def test_a_deadline_reads_what_it_is_for() -> None:
 )
 def test_no_value_no_reading(text: str) -> None:
     assert readings(text) == []
+
+
+def test_an_events_date_is_not_a_state_and_a_moved_appointment_is() -> None:
+    assert readings("Caroline went to the LGBTQ support group on 7 May 2023.") == []
+    moved = only("We moved the appointment to 3 June.")
+    assert (moved.attribute, moved.value, moved.changed) == ("appointment", "3 june", True)
+
+
+def test_values_in_code_are_not_read() -> None:
+    assert readings("Set `logs_line = 42` in the config.") == []
+    assert only("My budget is $500; can you help?").value == "500"
