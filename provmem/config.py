@@ -90,6 +90,9 @@ class Settings(BaseSettings):
         description="A query asking what memory never mentions gets no result and the "
         "escalate path (core/retrieval/mention.py); off (default): the router decides",
     )
+    read_values: bool = Field(
+        True, description="Read value states with the parser (core/extraction/values.py)"
+    )
     llm_base_url: str | None = Field(None, description="OpenAI-compatible endpoint (off if unset)")
     llm_model: str = "gpt-4o-mini"
     llm_api_key: SecretStr | None = None
