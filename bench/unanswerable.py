@@ -10,7 +10,9 @@ target: >= 90 %), LoCoMo dev R@10 of categories 1-4 in the same run, and the cou
 queries where a raw turn of the assistant, system or a tool ranks above a result holding
 the gold evidence (LoCoMo's speakers are all users: the count checks the ranking rule,
 tests/e2e/test_prompt_fit.py checks it on a chat with those roles). The same-run
-baseline is the search without a floor (``threshold=0``, every role's raw turns).
+baselines: the default search, without the check that memory mentions what is asked
+(core/retrieval/mention.py, ``PROVMEM_SEARCH_UNMENTIONED_ESCALATES``; the floor only), and
+without a floor (``threshold=0``, every role's raw turns).
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from typing import Any
 
 from bench.common import embedded_memory
 from bench.locomo import DEFAULT_DATA, coverage, ingest
-from provmem.services.memory.memory import MemoryService
+from provmem.core.scope import Scope
+from provmem.services.memory.memory import recall_for
+from provmem.services.memory.recall import Recall
 from provmem.services.memory.results import Recollection
 from provmem.services.tools.evaluation_data import last_session_time, questions
 
@@ -49,7 +53,12 @@ NEVER_SAID = (
     ("glacier", "Which glacier did {name} climb?"),
     ("chess rating", "What is {name}'s chess rating?"),
 )
-SETTINGS = {"ours": {}, "no floor": {"threshold": 0.0, "raw_turns_of": "all"}}
+# name -> (the mention check on, the search's fit)
+SETTINGS: dict[str, tuple[bool, dict[str, Any]]] = {
+    "mention check on": (True, {}),
+    "default (floor only)": (False, {}),
+    "no floor": (False, {"threshold": 0.0, "raw_turns_of": "all"}),
+}
 
 
 @dataclass
@@ -87,16 +96,20 @@ def chatter_above(result: Recollection, dia_of: dict[str, str], gold: Sequence[s
 
 
 async def score(
-    memory: MemoryService, sample: dict[str, Any], dia_of: dict[str, str], tally: dict[str, Tally]
+    searches: dict[bool, Recall],
+    sample: dict[str, Any],
+    dia_of: dict[str, str],
+    tally: dict[str, Tally],
 ) -> None:
-    scope = f"locomo/{sample['sample_id']}/dialogue"
+    scope = Scope.parse(f"locomo/{sample['sample_id']}/dialogue").key
     now = last_session_time(sample)
-    for name, fit in SETTINGS.items():
+    for name, (check, fit) in SETTINGS.items():
+        search = searches[check]
         for text in unanswerable(sample):
-            found = await memory.query(scope, text, limit=10, now=now, **fit)
+            found = await search.recall(scope, text, limit=10, now=now, **fit)
             tally[name].escalated.append(found.path == "ESCALATE" and not found.bundles)
         for question in questions(sample):
-            found = await memory.query(scope, question.text, limit=10, now=now, **fit)
+            found = await search.recall(scope, question.text, limit=10, now=now, **fit)
             if question.category not in (1, 2, 3, 4):
                 tally[name].adversarial.append(found.path == "ESCALATE" and not found.bundles)
                 continue
@@ -108,8 +121,11 @@ async def score(
 async def run(data: Path, folder: Path) -> dict[str, Tally]:
     tally = {name: Tally() for name in SETTINGS}
     async with embedded_memory(folder) as memory:
+        searches = {
+            on: recall_for(memory.components, unmentioned_escalates=on) for on in (True, False)
+        }
         for sample in json.loads(data.read_text()):
-            await score(memory, sample, await ingest(memory, sample), tally)
+            await score(searches, sample, await ingest(memory, sample), tally)
     return tally
 
 

@@ -11,6 +11,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from provmem.core.claim import Claim
 from provmem.core.events import Fact, FactChanged, SealedText, SpeakerRole, TurnRecorded
+from provmem.core.language.parsed import ParsedText
 
 
 class Cleanup(StrEnum):
@@ -94,7 +95,10 @@ class EventLog(Protocol):
         ...
 
     async def read(self, topic: str, partition: int, start: int, limit: int) -> list[LogRecord]:
-        """Records of one partition from offset ``start``, at most ``limit``."""
+        """Records of one partition from offset ``start``, at most ``limit``. An empty list
+        means there is nothing from ``start`` to the partition's end (every scan stops
+        there); a log that cannot read what is there raises instead (a stalled Kafka fetch:
+        infra/log/kafka.py ``ReadStalled``)."""
         ...
 
     async def end_offset(self, topic: str, partition: int) -> int:
@@ -322,6 +326,14 @@ class VectorIndex(Protocol):
 
 
 @runtime_checkable
+class ListedItems(Protocol):
+    """An index that lists the ids of the items of a kind it holds: a reading process's
+    local index names the turns' tombstones among its own points (streams/indexing.py)."""
+
+    async def item_ids(self, kind: str) -> list[str]: ...
+
+
+@runtime_checkable
 class ScrubbableStore(Protocol):
     """A store kept in SQLite files. secure_delete zeroes deleted cells, but a page
     rebalance can leave a stale copy of a cell in a page's unallocated space: ``scrub``
@@ -473,6 +485,15 @@ class Extractor(Protocol):
         assistant's own statements (``Claim.role``), system and tool turns none.
         ``participants``: the session's other speakers from earlier turns in log order
         (most recent first), so that "you" can name the listener."""
+        ...
+
+
+class Parser(Protocol):
+    """Parses texts into tokens, dependency arcs and entities (spaCy's small English
+    pipeline: infra/models/parser.py), a batch at a time."""
+
+    def parse(self, texts: Sequence[str]) -> list[ParsedText]:
+        """One parse per text, in order."""
         ...
 
 

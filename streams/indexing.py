@@ -23,6 +23,7 @@ from provmem.core.ports import (
     CachingEmbedder,
     EventLog,
     EvidenceSealing,
+    ListedItems,
     LogRecord,
     PurgeableStore,
     SparseVector,
@@ -141,13 +142,22 @@ class TombstonedTurns:
 
     A tombstone's key is a keyed fingerprint of the evidence id (infra/log/record_keys.py):
     its id is found among the turns this reader met (the latest :data:`REMEMBERED`),
-    else, given ``log``, among the partition's turns before the tombstone (read through
-    the log's sealer; a turn compacted away is not found, nor needed: whoever read it
-    met its tombstone then). A raw key (a tombstone of an older log) is the id."""
+    else, given ``held``, among the evidence points the reader's own index holds (a
+    reader restarted since it indexed them: after a subject erasure the subject's turns
+    no longer open on the log), else, given ``log``, among the partition's turns before
+    the tombstone (read through the log's sealer; a turn compacted away is not found, nor
+    needed: whoever read it met its tombstone then). A raw key (a tombstone of an older
+    log) is the id."""
 
-    def __init__(self, keys: RecordKeys = PLAIN_KEYS, log: EventLog | None = None) -> None:
+    def __init__(
+        self,
+        keys: RecordKeys = PLAIN_KEYS,
+        log: EventLog | None = None,
+        held: ListedItems | None = None,
+    ) -> None:
         self._keys = keys
         self._log = log
+        self._held = held
         self._met: OrderedDict[bytes, str] = OrderedDict()
 
     async def remember(self, turns: Sequence[TurnRecorded]) -> None:
@@ -172,6 +182,10 @@ class TombstonedTurns:
                 found[key] = self._met[key]
             else:
                 unknown.append(record)
+        if unknown and self._held is not None:
+            wanted = {t.key or b"" for t in unknown}
+            found.update(await self._keys.names(wanted, await self._held.item_ids("evidence")))
+            unknown = [t for t in unknown if (t.key or b"") not in found]
         if unknown and self._log is not None:
             for partition in sorted({t.partition for t in unknown}):
                 mine = [t for t in unknown if t.partition == partition]

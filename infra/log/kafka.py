@@ -14,6 +14,12 @@ Two Tansu quirks shape this adapter:
   It costs throughput (~7.5k records/s instead of ~190k/s on loopback) and is
   the default; pass a larger ``max_batch_size`` only for a real Kafka cluster.
 
+A read returns no record only at the partition's end (``start`` at or past the end offset,
+or everything before the end deleted by retention): a fetch that gives nothing before the
+end is a stall (a broker under load, a wedged connection), read again with a fresh reader,
+then :class:`ReadStalled`. Every partition scan (``while batch := await log.read(...)``)
+takes an empty read for the end, so a stall must never look like one.
+
 Tansu also auto-creates unknown topics on any topic Metadata request, so every
 per-topic call first checks the topic exists (via an all-topics Metadata
 request, which creates nothing) to avoid creating topics with default settings.
@@ -51,11 +57,16 @@ _SAFE_BATCH_SIZE = 1
 _REPLICATION_FACTOR = 1
 _TOPIC_WAIT_S = 10.0
 _READ_WAIT_S = 10.0
+_READ_TRIES = 3
 _POLL_MS = 500
 
 
 class BrokerUnavailableError(ConnectionError):
     """The broker did not take the records in time; which of them it has is unknown."""
+
+
+class ReadStalled(BrokerUnavailableError):
+    """Fetches gave nothing from an offset before the partition's end: not the end."""
 
 
 async def _start(client: Any) -> Any:
@@ -99,8 +110,10 @@ class KafkaEventLog:
         client_id: str = "provmem",
         max_batch_size: int | None = None,
         request_timeout_s: float = 40.0,
+        read_wait_s: float = _READ_WAIT_S,
     ) -> None:
         self._bootstrap = bootstrap
+        self._read_wait_s = read_wait_s
         self._request_timeout_ms = int(request_timeout_s * 1000)
         self._client_id = client_id
         self._max_batch_size = max_batch_size or _SAFE_BATCH_SIZE
@@ -284,7 +297,49 @@ class KafkaEventLog:
             end = await self.end_offset(topic, partition)
             if start >= end:
                 return []
-            return await self._fetch(topic, partition, start, min(limit, end - start), end)
+            return await self._fetch_some(topic, partition, start, min(limit, end - start), end)
+
+    async def _fetch_some(
+        self, topic: str, partition: int, start: int, limit: int, end: int
+    ) -> list[LogRecord]:
+        """At least one record from ``start`` (before ``end``): an empty fetch is a stall,
+        fetched again by a fresh reader, then :class:`ReadStalled` (see the module doc)."""
+        for attempt in range(1, _READ_TRIES + 1):
+            if out := await self._fetch(topic, partition, start, limit, end):
+                return out
+            await self._drop_reader()
+            if await self._start_offset(topic, partition) >= end:
+                return []  # retention deleted every record before the end
+            _log.warning(
+                "kafka_log.read_stalled",
+                topic=topic,
+                partition=partition,
+                offset=start,
+                end=end,
+                attempt=attempt,
+            )
+        raise ReadStalled(
+            f"broker {self._bootstrap}: {topic}[{partition}] gave no record from offset"
+            f" {start}, before its end {end}, in {_READ_TRIES} fetches of"
+            f" {self._read_wait_s:g} s; the broker is slow or away: retry when it answers"
+        )
+
+    async def _start_offset(self, topic: str, partition: int) -> int:
+        """The partition's first offset (what retention left), bounded like the end's."""
+
+        async def first() -> int:
+            tp = TopicPartition(topic, partition)
+            offsets = await (await self._get_reader()).beginning_offsets([tp])
+            return int(offsets[tp])
+
+        return await self._bounded(first(), f"start of {topic}")
+
+    async def _drop_reader(self) -> None:
+        """Stop the reader (its connection may be wedged); the next read starts another."""
+        async with self._start_lock:
+            reader, self._reader = self._reader, None
+        if reader is not None:
+            await _quietly(reader.stop())
 
     async def _fetch(
         self, topic: str, partition: int, start: int, limit: int, end: int
@@ -307,7 +362,7 @@ class KafkaEventLog:
         self, reader: AIOKafkaConsumer, tp: Any, start: int, limit: int, end: int
     ) -> list[LogRecord]:
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + _READ_WAIT_S
+        deadline = loop.time() + self._read_wait_s
         out: list[LogRecord] = []
         position = start
         while len(out) < limit and position < end and loop.time() < deadline:

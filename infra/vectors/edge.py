@@ -1,7 +1,11 @@
 """Qdrant Edge in process: the vector index of the embedded runtime (layout: vector_points).
 
 :meth:`EdgeVectorIndex.purge` rebuilds the shard from its live points into a fresh folder
-and swaps it in, so deleted points leave neither the segments nor the WAL.
+and swaps it in, so deleted points leave neither the segments nor the WAL. A delete first
+marks the folder as owing a purge (``purge-owed``); the swap drops the mark with the old
+folder, and an open that finds it purges before anything else: a process killed between
+a delete and the end of its purge (a SIGKILL, a crash) leaves the deleted ids in the WAL
+only until the folder is opened again, never for good.
 """
 
 from __future__ import annotations
@@ -77,6 +81,7 @@ class EdgeVectorIndex(VectorIndex):
         if not fact_ids:
             return
         ids: list[edge.PointId] = [point_id(f) for f in fact_ids]
+        self._owe_purge()
         self._update(edge.UpdateOperation.delete_points(ids))
 
     async def search(
@@ -117,6 +122,7 @@ class EdgeVectorIndex(VectorIndex):
         count = await self.count(scope_key)
         if count:
             by_scope = edge.UpdateOperation.delete_points_by_filter(self._filter(scope_key))
+            self._owe_purge()
             self._update(by_scope)
         return count
 
@@ -129,9 +135,12 @@ class EdgeVectorIndex(VectorIndex):
         """Physically drop deleted points: copy the live points into a fresh shard, then
         swap the folders and remove the old one, so no deleted point's payload, vector or
         id stays in a segment or the WAL. Returns the points kept. Crash-safe: an
-        interrupted rebuild is discarded (or a finished one swapped in) on the next open.
-        Its cost follows what is kept (~0.35 ms per point), not what was deleted."""
-        source = self._open()
+        interrupted rebuild is discarded (or a finished one swapped in) on the next open,
+        which then purges again (the folder still owes it). Its cost follows what is kept
+        (~0.35 ms per point), not what was deleted."""
+        return self._purge(self._open())
+
+    def _purge(self, source: edge.EdgeShard) -> int:
         source.flush()
         fresh_path = _sibling(self._path, _REBUILDING)
         shutil.rmtree(fresh_path, ignore_errors=True)
@@ -156,6 +165,21 @@ class EdgeVectorIndex(VectorIndex):
         self._closed = self._written = False
         self._open()
 
+    async def item_ids(self, kind: str) -> list[str]:
+        """The ids of every item of ``kind`` held (live points; ids only, no vectors)."""
+        kinds = edge.Filter(
+            must=[edge.FieldCondition(key="kind", match=edge.MatchValue(checked_kind(kind)))]
+        )
+        ids, offset = [], None
+        while True:
+            request = edge.ScrollRequest(
+                offset=offset, limit=_COPY_BATCH, filter=kinds, with_payload=["fact_id"]
+            )
+            records, offset = self._open().scroll(request)
+            ids += [str((r.payload or {})["fact_id"]) for r in records]
+            if offset is None:
+                return ids
+
     async def payload(self, item_id: str) -> dict[str, Any] | None:
         """The stored payload of an item, or None when absent (for audits)."""
         records = self._open().retrieve([point_id(item_id)], with_payload=True, with_vector=False)
@@ -172,6 +196,11 @@ class EdgeVectorIndex(VectorIndex):
     def _update(self, operation: edge.UpdateOperation) -> None:
         self._open().update(operation)
         self._written = True
+
+    def _owe_purge(self) -> None:
+        """Mark the folder before a delete reaches the WAL (see the module doc)."""
+        self._open()  # the folder exists from here on
+        (self._path / _PURGE_OWED).touch()
 
     def _vectors(self, point: VectorPoint) -> dict[str, edge.NamedVector]:
         vectors: dict[str, edge.NamedVector] = {DENSE: dense_values(point.vector, self._dim)}
@@ -217,8 +246,16 @@ class EdgeVectorIndex(VectorIndex):
             except Exception:
                 shard.close()  # release the folder lock
                 raise
+            if (self._path / _PURGE_OWED).exists():  # a delete whose purge never finished
+                shard = self._purge_owed(shard)
             self._shard = shard
         return self._shard
+
+    def _purge_owed(self, shard: edge.EdgeShard) -> edge.EdgeShard:
+        """Purge what a process that died after a delete left, and open the fresh shard."""
+        kept = self._purge(shard)
+        _log.info("vectors.edge.owed_purge", path=str(self._path), kept=kept)
+        return self._load_or_create()
 
     def _config(self) -> edge.EdgeConfig:
         return edge.EdgeConfig(
@@ -262,6 +299,7 @@ class EdgeVectorIndex(VectorIndex):
 
 
 _REBUILDING, _PURGED = ".rebuilding", ".purged"
+_PURGE_OWED = "purge-owed"
 _COPY_BATCH = 512
 
 

@@ -18,7 +18,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Protocol, runtime_checkable
 
-from provmem.core.ports import DenseSearch, SparseVector, VectorHit, VectorIndex, VectorPoint
+from provmem.core.ports import (
+    DenseSearch,
+    ListedItems,
+    SparseVector,
+    VectorHit,
+    VectorIndex,
+    VectorPoint,
+)
 from provmem.infra.crypto.sealing import ViewSealer
 from provmem.infra.models.sparse import keyed_terms
 from provmem.infra.vectors.points import sparse_terms
@@ -109,6 +116,12 @@ class SealedVectorIndex:
         if not isinstance(self.inner, _Payloads):
             raise TypeError(f"{type(self.inner).__name__} cannot show payloads")
         return await self.inner.payload(item_id)
+
+    async def item_ids(self, kind: str) -> list[str]:
+        """The ids of the items of ``kind`` held (``kind`` is kept as it is)."""
+        if not isinstance(self.inner, ListedItems):
+            raise TypeError(f"{type(self.inner).__name__} cannot list its items")
+        return await self.inner.item_ids(kind)
 
     async def purge(self) -> int:
         """Drop deleted points physically where the engine can (qdrant-edge rebuilds its

@@ -178,12 +178,11 @@ async def ensure_folder_free(settings: Settings) -> None:
     """Raise VectorIndexLocked when a running API or worker owns this data folder's index
     (this process then reads beside it: it may not replay)."""
     from provmem.infra.vectors.edge import VectorIndexLocked
-    from provmem.streams.runtime.embedded import EmbeddedRuntime
     from provmem.streams.runtime.index_slots import holder
 
     async with _memory(settings) as memory:
         components = memory.components
-        if isinstance(components.runtime, EmbeddedRuntime) and components.deriver is None:
+        if components.index_slot:  # a reader slot beside the folder's owner
             folder = components.runtime.vectors_folder(components.generation)
             raise VectorIndexLocked(f"{folder} is open elsewhere: held by {holder(folder)}")
 

@@ -56,6 +56,19 @@ from provmem.streams.topology import ERASE
 MAX_BATCH = 1000
 
 
+def recall_for(components: Components, *, unmentioned_escalates: bool = False) -> Recall:
+    """The search over ``components`` (``unmentioned_escalates``: see :class:`Recall`)."""
+    deps = RecallDeps(
+        views=components.views,
+        evidence=components.evidence,
+        vectors=components.vectors,
+        embedder=components.embedder,
+        keywords=components.index.keywords,
+        sealer=components.sealer,
+    )
+    return Recall(deps, unmentioned_escalates=unmentioned_escalates)
+
+
 class MemoryService:
     """What users do with provmem, on whichever runtime the components belong to."""
 
@@ -67,15 +80,8 @@ class MemoryService:
         self._published = PublishedTurns(components)
         self._capturing = asyncio.Lock()  # look-up and append of one batch, one at a time
         self._folder = _capture_lock(components)  # ... and across processes on one folder
-        self._recall = Recall(
-            RecallDeps(
-                views=components.views,
-                evidence=components.evidence,
-                vectors=components.vectors,
-                embedder=components.embedder,
-                keywords=components.index.keywords,
-                sealer=components.sealer,
-            )
+        self._recall = recall_for(
+            components, unmentioned_escalates=components.settings.search_unmentioned_escalates
         )
 
     @property

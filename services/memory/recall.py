@@ -36,6 +36,7 @@ from provmem.core.retrieval.fusion import (
     supporting_text,
     temporal_route,
 )
+from provmem.core.retrieval.mention import unanswerable
 from provmem.core.retrieval.relevance import (
     Similarity,
     checked_threshold,
@@ -46,7 +47,7 @@ from provmem.core.retrieval.relevance import (
 )
 from provmem.core.retrieval.sufficiency import Path, QueryIntent, Routing, analyze, route
 from provmem.services.memory.results import BundleView, EvidenceItem, Recollection, RouteDiagnostic
-from provmem.services.memory.search_routes import ROUTE_DEPTH, Routes
+from provmem.services.memory.search_routes import ROUTE_DEPTH, Asked, Routes
 from provmem.streams.indexing import KeywordEncoder
 
 ESCALATE_TOP = 5
@@ -87,10 +88,17 @@ class RecallDeps:
 
 
 class Recall:
-    """Answers 'what do we remember about this?' with bundles and their provenance."""
+    """Answers 'what do we remember about this?' with bundles and their provenance.
 
-    def __init__(self, deps: RecallDeps) -> None:
+    ``unmentioned_escalates``: a query asking what memory never mentions takes the escalate
+    path with no result (:mod:`provmem.core.retrieval.mention`; off: the router decides).
+    Off by default: on the blind split it costs answerable questions (docs/benchmarks.md,
+    bench/unanswerable).
+    """
+
+    def __init__(self, deps: RecallDeps, *, unmentioned_escalates: bool = False) -> None:
         self._deps = deps
+        self._unmentioned_escalates = unmentioned_escalates
         self._routes = Routes(deps.views, deps.evidence, deps.vectors, deps.embedder, deps.keywords)
 
     async def recall(
@@ -107,11 +115,17 @@ class Recall:
     ) -> Recollection:
         """The bundles for ``query`` at or above the ``threshold`` similarity (a query in
         the first person asks about the scope's user); raw turns only of the roles in
-        ``raw_turns_of`` (default the user's), those of other roles after the rest."""
+        ``raw_turns_of`` (default the user's), those of other roles after the rest. With a
+        floor, a query asking what memory never mentions gets no result and the escalate
+        path."""
         fit = _Fit(checked_threshold(threshold), raw_roles(raw_turns_of))
-        asked = first_person(query, user_name(scope_key))
-        intent = analyze(asked, now or datetime.now(UTC))
-        routes, vector, found = await self._search(scope_key, asked, intent)
+        user = user_name(scope_key)
+        resolved = first_person(query, user)
+        intent = analyze(resolved, now or datetime.now(UTC))
+        routes, asked, found = await self._search(scope_key, resolved, intent)
+        if refused := await self._unanswerable(scope_key, replace(asked, intent=intent), user, fit):
+            return _escalated(scope_key, query, refused, routes)
+        vector = asked.vector
         fit.similarity = _similarity(found.nearest)
         wanted = max(limit if budget is None else limit * 3, ESCALATE_TOP)
         ranked, bundles = await self._rank(scope_key, intent, routes, found, wanted)
@@ -136,6 +150,15 @@ class Recall:
             routes=tuple(_diagnostic(r) for r in ranked),
             tokens=sum(v.tokens for v in kept),
         )
+
+    async def _unanswerable(
+        self, scope_key: str, asked: Asked, user: str, fit: _Fit
+    ) -> Routing | None:
+        """The escalate path with no result when the query asks what memory never mentions
+        (only with a floor: ``threshold=0`` asks for whatever is closest)."""
+        if not self._unmentioned_escalates or fit.threshold <= 0.0:
+            return None
+        return unanswerable(await self._routes.mentions(scope_key, asked, user))
 
     async def _fitting(
         self,
@@ -167,7 +190,7 @@ class Recall:
 
     async def _search(
         self, scope_key: str, query: str, intent: QueryIntent
-    ) -> tuple[list[RouteResult], Sequence[float], _Found]:
+    ) -> tuple[list[RouteResult], Asked, _Found]:
         """Every search route's ranking, the query vector, and the facts projection cannot
         do without: those of the evidence found and of the slots (with their supersession
         chains). Facts found only by the fact routes are left to :meth:`_rank`.
@@ -203,7 +226,7 @@ class Recall:
         near = await routes.neighbours(ranked, RAW_KEPT)
         ranked += [near] if near is not None else []
         await self._load(await self._linked(_items(ranked), found), scope_key, found)
-        return ranked, asked.vector, found
+        return ranked, asked, found
 
     async def _rank(
         self,
@@ -380,6 +403,21 @@ def _similarity(nearest: Mapping[str, Sequence[VectorHit]]) -> Similarity:
     """How close the facts and raw turns nearest the query are to it."""
     hits = [nearest[kind] for kind in ("fact", "evidence")]
     return similarity_of([[(h.fact_id, h.score) for h in found] for found in hits], ROUTE_DEPTH)
+
+
+def _escalated(
+    scope_key: str, query: str, routing: Routing, routes: Sequence[RouteResult]
+) -> Recollection:
+    """No result: the escalate path and why."""
+    return Recollection(
+        scope=scope_key,
+        query=query,
+        bundles=(),
+        path=routing.path.value,
+        path_reasons=routing.reasons,
+        routes=tuple(_diagnostic(r) for r in routes),
+        tokens=0,
+    )
 
 
 def _asking(intent: QueryIntent) -> dict[str, Any]:

@@ -38,9 +38,6 @@ from provmem.streams.runtime.adapters import RecordKeys, raw_log, record_keys
 from provmem.streams.topics import FACT_CHANGES, TURNS, TopicSpec
 
 SCAN_BATCH = 1000
-#: Reads of a stalled fetch before the scope's read fails (each waits up to the log's own
-#: read timeout, infra/log/kafka.py).
-READ_TRIES = 3
 log = structlog.get_logger(__name__)
 _T = TypeVar("_T")
 SaveGate = Callable[[], Awaitable[None]]
@@ -88,41 +85,21 @@ class ScopeLog:
         return self
 
 
-class ScopeReadStalled(RuntimeError):
-    """The scope's partition gave nothing before the request's own record: a fetch that
-    stalled (a broker under load), not the partition's end. The erasure fails (and is run
-    again) rather than re-derive the scope from part of its turns, which would erase the
-    facts of the turns it did not read."""
-
-
 async def scope_log(deps: ErasureDeps, scope_key: str, until: int | None) -> ScopeLog:
     """The scope's turns and the ids tombstoned, in one pass over its partition (the
-    records before offset ``until``, when given)."""
+    records before offset ``until``, when given). An empty read is the partition's end:
+    a Kafka fetch that stalls before it raises (infra/log/kafka.py ``ReadStalled``) and the
+    erasure fails and runs again, never re-deriving the scope from part of its turns
+    (which would erase the facts of the turns it did not read)."""
     partition = partition_for(scope_key, deps.settings.partitions)
     scan, offset = ScopeLog(), 0
-    while batch := await _turns_from(deps, partition, offset, until):
+    while batch := await deps.log.read(deps.names.turns, partition, offset, SCAN_BATCH):
         offset = batch[-1].offset + 1
         for record in batch:
             if until is not None and record.offset >= until:
                 return await scan.resolve(record_keys(deps.log))
             scan.collect(scope_key, record)
     return await scan.resolve(record_keys(deps.log))
-
-
-async def _turns_from(
-    deps: ErasureDeps, partition: int, offset: int, until: int | None
-) -> list[LogRecord]:
-    """A batch of the turns partition from ``offset``. Before ``until`` (a record that is
-    there) an empty read is a stalled fetch, not the end: read again, then fail."""
-    for _ in range(READ_TRIES):
-        batch = await deps.log.read(deps.names.turns, partition, offset, SCAN_BATCH)
-        if batch or until is None or offset >= until:
-            return batch
-        log.warning("erasure.scope_read_stalled", partition=partition, offset=offset, until=until)
-    raise ScopeReadStalled(
-        f"turns[{partition}]: nothing read at offset {offset}, before the request's record"
-        f" at {until}, in {READ_TRIES} reads"
-    )
 
 
 @dataclass(frozen=True)

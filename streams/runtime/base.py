@@ -81,7 +81,9 @@ class Components:
     ``ledger`` keeps the erasure requests' entries and receipts; ``state`` and
     ``deriver`` are the gate's, present where this process derives (embedded);
     ``elsewhere``: the stores outside the data folder it holds clients of (Redis, a
-    Qdrant server), whose bytes an erasure audit reads."""
+    Qdrant server), whose bytes an erasure audit reads; ``index_slot``: 0 where this
+    process owns the folder's vector index, N where it reads beside the owner in a slot
+    of its own (streams/runtime/index_slots.py)."""
 
     runtime: Runtime
     settings: Settings
@@ -101,6 +103,7 @@ class Components:
     deriver: Deriver | None = None
     generation: Generation = Generation()
     elsewhere: tuple[HeldBytes, ...] = ()
+    index_slot: int = 0
 
     async def close(self) -> None:
         for close in reversed(self.closers):

@@ -181,4 +181,5 @@ async def _build(runtime: EmbeddedRuntime, generation: Generation) -> Components
         state=state if owner else None,
         deriver=deriver if owner else None,
         generation=generation,
+        index_slot=slot.number,
     )

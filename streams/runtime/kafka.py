@@ -1,7 +1,10 @@
 """The distributed runtime's composition root: Kafka topics, Redis views and keys, Qdrant
 or a local vector index. Worker processes (streams/faust/app.py) derive and materialize;
 a process built here publishes, reads, and keeps its own local index current when there
-is no Qdrant server."""
+is no Qdrant server: the data folder's ``vectors-local`` for the first process on the
+folder (a running API), a reader slot ``vectors-local-rN`` beside it for the others (a CLI
+command), each filled from the log in consumer groups of its own and purged of what an
+erasure's ERASE changes name (streams/runtime/index_slots.py)."""
 
 from __future__ import annotations
 
@@ -31,7 +34,7 @@ from provmem.infra.stores.leases import redis_lease
 from provmem.infra.vectors.sealed import SealedVectorIndex
 from provmem.streams.indexing import SearchIndex
 from provmem.streams.runner import Runner, StageBinding
-from provmem.streams.runtime.base import Components
+from provmem.streams.runtime.base import Closer, Components
 from provmem.streams.runtime.sealed_topics import sealed_log
 from provmem.streams.runtime.wiring import sealers, stage_bindings
 from provmem.streams.topics import DATA_KEYS, TopicNames
@@ -41,8 +44,8 @@ if TYPE_CHECKING:
 
     from provmem.core.ports import ApiKeyStore
     from provmem.infra.log.kafka import KafkaEventLog
-    from provmem.infra.vectors.edge import EdgeVectorIndex
     from provmem.infra.vectors.qdrant import QdrantVectorIndex
+    from provmem.streams.runtime.index_slots import IndexSlot
 
 #: The fact-view key families of infra/stores/redis_stores.py (generation 0 shares its prefix
 #: with evidence and data keys, which a replay never drops).
@@ -170,18 +173,19 @@ async def _build(runtime: KafkaRuntime, chosen: Generation | None) -> Components
         target = RedisKeys(chosen.redis_prefix(settings.redis_prefix))
         views = RedisFactViews(client, target, view_sealer)
     embedder = MiniLMEmbedder(threads=settings.embedding_threads)
-    local = _local_vectors(runtime, generation)  # None: the workers' Qdrant server
+    slot = await _local_slot(runtime, generation, log)  # None: the workers' Qdrant server
+    local = slot.index if slot is not None else None
     server = [] if local is not None else [server_vectors(settings)]
     plain = local if local is not None else server[0]
     vectors = SealedVectorIndex(plain, view_sealer)
     index = SearchIndex(vectors, embedder, BM25Encoder(), purge_after_erase=local)
     bindings: list[StageBinding] = []
-    if local is not None:  # this process keeps its own local index current (and purges it)
-        facts_group, evidence_group = runtime.view_groups(generation)
-        groups = {"index": facts_group, "index-evidence": evidence_group}
+    closers: list[Closer] = [log.close, vectors.close, client.aclose]
+    if slot is not None:  # this process keeps its own local index current (and purges it)
         bindings = stage_bindings(
-            names, groups, deriver=None, views=None, index=index, sealer=sealer, log=log
+            names, slot.groups, deriver=None, views=None, index=index, sealer=sealer, log=log
         )
+        closers.insert(1, slot.release)  # after the index closed (closers run in reverse)
     return Components(
         runtime=runtime,
         settings=settings,
@@ -196,9 +200,10 @@ async def _build(runtime: KafkaRuntime, chosen: Generation | None) -> Components
         index=index,
         runner=Runner(log, None, bindings),
         ledger=RedisStateStore(client, redis_keys),  # the workers' erasure ledger
-        closers=[log.close, vectors.close, client.aclose],
+        closers=closers,
         generation=generation,
         elsewhere=(RedisNamespace(client, settings.redis_prefix), *server),
+        index_slot=slot.number if slot is not None else 0,
     )
 
 
@@ -309,13 +314,30 @@ def _data_keys(settings: Settings, key_log: KafkaEventLog, client: aioredis.Redi
     return LoggedKeyStore(cache, key_log, DATA_KEYS.config(settings.topic_prefix), lock)
 
 
-def _local_vectors(runtime: KafkaRuntime, generation: Generation) -> EdgeVectorIndex | None:
-    """This process's own index, without a Qdrant server."""
-    from provmem.infra.vectors.edge import EdgeVectorIndex
+async def _local_slot(
+    runtime: KafkaRuntime, generation: Generation, log: EventLog
+) -> IndexSlot | None:
+    """This process's own index, without a Qdrant server: the folder's, when it is free,
+    else a reader slot (which starts empty and reads the log from its start)."""
+    from provmem.streams.runtime.index_slots import claim_index
 
     if runtime.settings.qdrant_url is not None:
         return None
-    return EdgeVectorIndex(runtime.vectors_folder(generation), EMBEDDING_DIM)
+    names = TopicNames(runtime.settings.topic_prefix)
+    view_groups = runtime.view_groups(generation)
+    topics = (names.fact_changes, names.turns)
+    slot = await claim_index(runtime.vectors_folder(generation), view_groups, log, topics)
+    slot.groups = local_index_groups(slot.number, view_groups)
+    return slot
+
+
+def local_index_groups(number: int, view_groups: tuple[str, str]) -> dict[str, str]:
+    """The consumer groups a local index slot's stages read as (the owner's: the views'
+    groups of its folder; a reader's: those with ``.rN``)."""
+    facts, evidence = view_groups
+    if number:
+        facts, evidence = f"{facts}.r{number}", f"{evidence}.r{number}"
+    return {"index": facts, "index-evidence": evidence}
 
 
 def server_vectors(settings: Settings) -> QdrantVectorIndex:

@@ -15,11 +15,13 @@ from provmem.core.ports import (
     Extractor,
     FactViews,
     KeyStore,
+    ListedItems,
 )
 from provmem.infra.crypto.envelope import EvidenceSealer, master_key
 from provmem.infra.crypto.sealing import ViewSealer
 from provmem.infra.log.sealed import record_keys
 from provmem.infra.models.embedding import MiniLMEmbedder
+from provmem.infra.models.parser import SpacyParser
 from provmem.streams.gate_store import GateStore
 from provmem.streams.indexing import EvidenceIndexer, SearchIndex, TombstonedTurns
 from provmem.streams.pipeline import DeriveDeps, Deriver, Materializer
@@ -46,6 +48,7 @@ def derive_deps(
         extractor=make_extractor(settings),
         embedder=embedder,
         config=settings.gate_config(),
+        parser=SpacyParser() if settings.read_values else None,
     )
 
 
@@ -80,14 +83,17 @@ def stage_bindings(
     """The runner's stages, in order, each on its topology row's input topic as the
     consumer group ``groups`` names for it. Without a deriver (a reading process on
     Kafka) the fact changes feed the search index only, and the evidence indexer finds
-    the ids of turns' tombstones on ``log`` (no cascade reaches this process's index)."""
+    the ids of turns' tombstones among its index's points and on ``log`` (no cascade
+    reaches this process's index)."""
     facts = Materializer(names, views, index)
     bindings = []
     if deriver is not None:
         bindings.append(StageBinding.of(DERIVE, names, groups[DERIVE.name], deriver))
     fact_stage = MATERIALIZE if deriver is not None else INDEX_FACTS
     bindings.append(StageBinding.of(fact_stage, names, groups[fact_stage.name], facts))
-    tombstones = TombstonedTurns(record_keys(log), log if deriver is None else None)
+    reader = deriver is None
+    held = index.vectors if reader and isinstance(index.vectors, ListedItems) else None
+    tombstones = TombstonedTurns(record_keys(log), log if reader else None, held)
     indexer = EvidenceIndexer(index, sealer, tombstones)
     bindings.append(StageBinding.of(INDEX_EVIDENCE, names, groups[INDEX_EVIDENCE.name], indexer))
     return bindings

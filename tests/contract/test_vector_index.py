@@ -412,3 +412,20 @@ async def test_a_compacting_index_purges_deleted_points_and_keeps_live_ones(
     assert await index.purge() == 1
     assert [h.fact_id for h in await index.search("o/p/a", [1, 0, 0, 0], 10)] == ["a2"]
     await index.close()
+
+
+async def test_an_edge_index_lists_the_live_items_of_a_kind(tmp_path: Path) -> None:
+    """ListedItems (core/ports.py): a reader's local index names turns' tombstones among
+    the evidence points it holds (streams/indexing.py)."""
+    index = EdgeVectorIndex(tmp_path / "edge", 4)
+    await index.upsert(
+        [
+            _point("f1", "o/p/a", [1, 0, 0, 0]),
+            _point("e1", "o/p/a", [0, 1, 0, 0], kind="evidence"),
+            _point("e2", "o/p/b", [0, 0, 1, 0], kind="evidence"),
+        ]
+    )
+    await index.delete(["e2"])
+    assert await index.item_ids("evidence") == ["e1"]
+    assert await index.item_ids("fact") == ["f1"]
+    await index.close()

@@ -175,7 +175,7 @@ def test_erase_a_subject_with_confirmation_and_reach_its_receipt_after(
     page.fill("#erase-reason", "asked to be forgotten")
     confirm.click()
     receipt = dialog.locator(".receipt")
-    expect(receipt).to_contain_text("evidence erased 1")
+    expect(receipt).to_contain_text("evidence erased 1", timeout=60_000)  # an erasure: seconds
     expect(receipt).to_contain_text("residue 0")
     request_id = receipt.get_attribute("data-request-id") or ""
     assert request_id.startswith("er_"), request_id

@@ -24,9 +24,15 @@ def _replay(settings: Settings, *args: str) -> tuple[int, str]:
     run = subprocess.run([*COMMAND, *args], env=env, capture_output=True, text=True, timeout=300)
     out = (run.stdout + run.stderr).strip()
     assert "Traceback" not in out, out
-    # the error is the one line the CLI prints (qdrant-client may warn first, from its
-    # own thread, that it could not check the server's version)
-    return run.returncode, out.splitlines()[-1]
+    # the error is the one line the CLI prints; qdrant-client may warn, from its own
+    # thread and so before or after it, that it could not check the server's version
+    said = [
+        line
+        for line in out.splitlines()
+        if line and not line[0].isspace() and "Warning" not in line  # the warning's 2 lines
+    ]
+    assert len(said) == 1, out
+    return run.returncode, said[0]
 
 
 def test_a_replay_from_fact_changes_runs_with_a_qdrant_server(kafka_settings: Settings) -> None:

@@ -4,18 +4,28 @@ that says so finds it where it is.
 The scanner (infra/residue.py) works from keyed fingerprints only. The first test shows
 it finds planted words, numbers and ids in a qdrant-edge folder after a plain delete
 (the residue the old code left: WAL and payload pages), and nothing after ``purge``.
-The second runs the embedded runtime end to end: publish, erase a subject, audit.
+A process killed between a delete and the end of its purge leaves the deleted ids in the
+folder; the next open of the folder purges them (the third). The last runs the embedded
+runtime end to end: publish, erase a subject, audit.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+
+from provmem.config import Settings
 from provmem.core.ports import Append, VectorPoint
 from provmem.core.scope import partition_for
 from provmem.infra.log.sealed import raw_log
 from provmem.infra.residue import ErasedMarks, Hit, ResidueScanner, audit_key, log_records, marks_of
+from provmem.infra.vectors import edge as edge_module
 from provmem.infra.vectors.edge import EdgeVectorIndex
 from provmem.services.erasure.subject import eraser_for, erasure_request
 from tests.harness import Runtime, said
@@ -53,6 +63,50 @@ async def test_scanner_finds_deleted_points_in_vector_files_until_purged(tmp_pat
     assert scanner.scan_folder(folder) == []
     assert await index.count("o/p/a") == 1  # the live point is kept
     await index.close()
+
+
+ERASED_ID = "fact_" + "b" * 32
+
+
+@pytest.mark.parametrize("dies", ["after the delete", "inside the purge"])
+async def test_a_delete_whose_process_died_before_its_purge_is_purged_at_the_next_open(
+    tmp_path: Path, dies: str
+) -> None:
+    folder = tmp_path / "vectors"
+    code = "import sys; from tests.integration.test_residue import erasing; erasing(*sys.argv[1:])"
+    child = subprocess.run([sys.executable, "-c", code, str(folder), dies], check=False)
+    assert child.returncode == -signal.SIGKILL
+    scanner = ResidueScanner(KEY, marks_of(KEY, [ERASED_ID], [PLANTED], []))
+    assert any(h.kind == "id" for h in scanner.scan_folder(tmp_path))  # what the kill left
+
+    index = EdgeVectorIndex(folder, 4)
+    await index.open()
+    assert scanner.scan_folder(tmp_path) == []
+    assert await index.count("o/p/a") == 1  # the live point is kept
+    await index.close()
+
+
+def erasing(folder: str, dies: str) -> None:
+    """(A child process) index two points and erase one, SIGKILLed ``dies``."""
+
+    def killed(*_: object) -> None:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    def copied_then_killed(source: object, target: object) -> None:
+        copy_live(source, target)  # the fresh shard is built, not swapped in
+        killed()
+
+    async def run() -> None:
+        index = EdgeVectorIndex(Path(folder), 4)
+        await index.upsert([_point(ERASED_ID, tuple(PLANTED.split())), _point("kept", ())])
+        await index.delete([ERASED_ID])
+        if dies == "after the delete":
+            killed()
+        await index.purge()
+
+    copy_live = edge_module._copy_live
+    edge_module._copy_live = copied_then_killed  # type: ignore[assignment]  # a stand-in
+    asyncio.run(run())
 
 
 async def test_after_a_subject_erasure_no_byte_under_the_data_folder_holds_it(
@@ -100,6 +154,32 @@ async def test_after_a_subject_erasure_no_byte_under_the_data_folder_holds_it(
     await at_rest.append(memory.components.names.turns, [Append(partition, ids[0].encode(), None)])
     audit = await eraser_for(memory.components).audit(request.request_id)
     assert audit.found["bytes_log"] >= 1
+
+
+async def test_a_kafka_local_index_restarted_before_an_erasure_drops_the_erased_turns(
+    kafka_settings: Settings, tmp_path: Path
+) -> None:
+    """A reading process on Kafka indexes the turns into its local index. Restarted, it
+    no longer remembers which turn a tombstone's keyed key names, and after a subject
+    erasure the subject's turns no longer open on the log (their key is shredded): it
+    names them among the points it holds, and deletes them."""
+    runtime = await Runtime(kafka_settings, tmp_path).start()
+    try:
+        memory = runtime.memory
+        await memory.publish([said(f"a{i}", t, i, ALICE) for i, t in enumerate(ALICE_SAYS)])
+
+        async def indexed() -> bool:
+            return await runtime.caught_up() and bool(await memory.facts(ALICE))
+
+        await runtime.settle(indexed)
+        ids = [t.evidence_id for t in await _evidence(runtime, ALICE)]
+        scanner = ResidueScanner(KEY, marks_of(KEY, ids, [], []))
+        assert scanner.scan_folder(kafka_settings.data_dir)  # the local index holds them
+        await runtime.restart()
+        await runtime.erase(erasure_request(ALICE, [], None, True))
+        assert scanner.scan_folder(kafka_settings.data_dir) == []
+    finally:
+        await runtime.stop()
 
 
 async def log_residue(runtime: Runtime, planted: ErasedMarks) -> list[Hit]:

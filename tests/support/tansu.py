@@ -125,8 +125,12 @@ class TansuBroker:
         binary: str | Path | None = None,
         startup_timeout: float = 15.0,
         log_dir: str | Path | None = None,
+        advertised_port: int | None = None,
     ) -> None:
+        """``advertised_port``: the port clients are told to connect to after bootstrap
+        (a proxy in front of the broker, tests/support/stalling_proxy.py); its own by default."""
         self._requested_port = port
+        self._advertised_port = advertised_port
         self._port = port
         self._host = host
         self._binary = Path(binary) if binary is not None else None
@@ -188,13 +192,14 @@ class TansuBroker:
 
     def _command(self, binary: Path) -> list[str]:
         url = f"tcp://{self._host}:{self.port}"
+        advertised = f"tcp://{self._host}:{self._advertised_port or self.port}"
         return [
             str(binary),
             "broker",
             "--listener-url",
             url,
             "--advertised-listener-url",
-            url,
+            advertised,
             "--storage-engine",
             "memory://tansu/",
         ]

@@ -4,6 +4,7 @@ readers find the id a tombstone names without the id ever being a key."""
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from provmem.core.events import FactOp
@@ -95,6 +96,18 @@ async def test_a_tombstone_is_named_by_the_turns_met_the_log_or_its_raw_key(
     met = TombstonedTurns(keys)
     await met.remember([recorded])
     assert await met.ids([tombstone]) == [EVIDENCE]
+    held = TombstonedTurns(keys, held=HeldPoints(["ev_" + "2" * 32, EVIDENCE]))
+    assert await held.ids([tombstone]) == [EVIDENCE]  # among the index's own points
+
+
+@dataclass
+class HeldPoints:
+    """An index's evidence points, as :class:`~provmem.core.ports.ListedItems` lists them."""
+
+    ids: list[str]
+
+    async def item_ids(self, kind: str) -> list[str]:
+        return self.ids if kind == "evidence" else []
 
 
 async def test_a_stream_turns_a_keyed_fact_tombstone_into_the_erase_it_stands_for(
