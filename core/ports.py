@@ -187,7 +187,12 @@ class FactViews(Protocol):
         """Every version of a fact, oldest first."""
         ...
 
-    async def facts_for_entity(self, scope_key: str, entity: str) -> list[str]: ...
+    async def facts_for_entity(
+        self, scope_key: str, entity: str, limit: int | None = None
+    ) -> list[str]:
+        """The ids of the scope's facts about ``entity``, in id order (the first ``limit``:
+        a store that can stops reading there)."""
+        ...
 
     async def facts_for_slot(self, scope_key: str, slot: str) -> list[str]: ...
 
@@ -262,6 +267,17 @@ class VectorHit:
     score: float
 
 
+@dataclass(frozen=True)
+class DenseSearch:
+    """One dense search of a batch (:meth:`VectorIndex.search_many`): the active items of
+    ``kind`` nearest ``vector`` (naming ``entity``), ``limit`` of them."""
+
+    vector: Sequence[float]
+    limit: int
+    kind: str = "fact"
+    entity: str | None = None
+
+
 class VectorIndex(Protocol):
     """Dense vectors of facts, filtered by scope."""
 
@@ -284,6 +300,13 @@ class VectorIndex(Protocol):
         entity: str | None = None,
     ) -> list[VectorHit]:
         """Dense search over active items of ``kind`` in the scope (naming ``entity``)."""
+        ...
+
+    async def search_many(
+        self, scope_key: str, searches: Sequence[DenseSearch]
+    ) -> list[list[VectorHit]]:
+        """Several dense searches of the scope in one call, the hits of each in order: what
+        :meth:`search` gives for each, planned together where the engine can."""
         ...
 
     async def search_sparse(

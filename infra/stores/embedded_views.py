@@ -186,10 +186,13 @@ class EmbeddedFactViews:
         ).fetchall()
         return [fact_id for (fact_id,) in rows]
 
-    async def facts_for_entity(self, scope_key: str, entity: str) -> list[str]:
-        rows = self._conn.execute(
-            "SELECT fact_id FROM fact_entities WHERE scope_key=? AND entity=? ORDER BY fact_id",
-            (scope_key, await self._bodies.tag(scope_key, "entity", entity.lower())),
+    async def facts_for_entity(
+        self, scope_key: str, entity: str, limit: int | None = None
+    ) -> list[str]:
+        rows = self._conn.execute(  # the primary key's order: a limit stops the read there
+            "SELECT fact_id FROM fact_entities WHERE scope_key=? AND entity=? "
+            "ORDER BY fact_id LIMIT ?",
+            (scope_key, await self._bodies.tag(scope_key, "entity", entity.lower()), _all(limit)),
         ).fetchall()
         return [fact_id for (fact_id,) in rows]
 
@@ -239,3 +242,8 @@ async def _in_thread(path: Path, work: Callable[[sqlite3.Connection], _T]) -> _T
             conn.close()
 
     return await asyncio.to_thread(run)
+
+
+def _all(limit: int | None) -> int:
+    """A LIMIT value: ``limit``, or every row (SQLite reads a negative limit as none)."""
+    return -1 if limit is None else max(limit, 0)

@@ -203,8 +203,10 @@ class FollowingFactViews:
     async def history(self, fact_id: str) -> list[Fact]:
         return await (await self._current()).history(fact_id)
 
-    async def facts_for_entity(self, scope_key: str, entity: str) -> list[str]:
-        return await (await self._current()).facts_for_entity(scope_key, entity)
+    async def facts_for_entity(
+        self, scope_key: str, entity: str, limit: int | None = None
+    ) -> list[str]:
+        return await (await self._current()).facts_for_entity(scope_key, entity, limit)
 
     async def facts_for_slot(self, scope_key: str, slot: str) -> list[str]:
         return await (await self._current()).facts_for_slot(scope_key, slot)

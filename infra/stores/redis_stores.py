@@ -367,10 +367,12 @@ class RedisFactViews:
         members = await self._redis.smembers(self._keys.evidence_facts_prefix() + evidence_id)
         return sorted(text_of(m) for m in members)
 
-    async def facts_for_entity(self, scope_key: str, entity: str) -> list[str]:
+    async def facts_for_entity(
+        self, scope_key: str, entity: str, limit: int | None = None
+    ) -> list[str]:
         tag = await self._bodies.tag(scope_key, "entity", entity.lower())
         members = await self._redis.smembers(self._keys.entity(scope_key, tag))
-        return sorted(text_of(member) for member in members)
+        return sorted(text_of(member) for member in members)[:limit]  # a set: read whole
 
     async def facts_for_slot(self, scope_key: str, slot: str) -> list[str]:
         tag = await self._bodies.tag(scope_key, "slot", slot)

@@ -18,7 +18,7 @@ from typing import Any
 import qdrant_edge as edge
 import structlog
 
-from provmem.core.ports import SparseVector, VectorHit, VectorIndex, VectorPoint
+from provmem.core.ports import DenseSearch, SparseVector, VectorHit, VectorIndex, VectorPoint
 from provmem.infra.vectors.points import (
     ACTIVE,
     DENSE,
@@ -94,6 +94,13 @@ class EdgeVectorIndex(VectorIndex):
     ) -> list[VectorHit]:
         query = edge.Query.Nearest(dense_values(vector, self._dim), using=DENSE)
         return self._search(query, scope_key, limit, kind, entity)
+
+    async def search_many(
+        self, scope_key: str, searches: Sequence[DenseSearch]
+    ) -> list[list[VectorHit]]:
+        """The searches one by one: the shard's ``query_batch`` gave no less CPU and a
+        higher wall-clock p50 in 3 of 4 alternating bench/query runs at 100k (load 17-21)."""
+        return [await self.search(scope_key, s.vector, s.limit, s.kind, s.entity) for s in searches]
 
     async def search_sparse(
         self, scope_key: str, sparse: SparseVector, limit: int, kind: str = "fact"

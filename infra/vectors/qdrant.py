@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
-from provmem.core.ports import SparseVector, VectorHit, VectorIndex, VectorPoint
+from provmem.core.ports import DenseSearch, SparseVector, VectorHit, VectorIndex, VectorPoint
 from provmem.infra.vectors.points import (
     ACTIVE,
     DENSE,
@@ -99,6 +99,31 @@ class QdrantVectorIndex(VectorIndex):
     ) -> list[VectorHit]:
         dense = dense_values(vector, self._dim)
         return await self._search(dense, DENSE, scope_key, limit, kind, entity)
+
+    async def search_many(
+        self, scope_key: str, searches: Sequence[DenseSearch]
+    ) -> list[list[VectorHit]]:
+        """One batch request (``query_batch_points``)."""
+        from qdrant_client import models as qm
+
+        requests = [
+            qm.QueryRequest(
+                query=dense_values(s.vector, self._dim),
+                using=DENSE,
+                filter=self._filter(scope_key, ACTIVE, checked_kind(s.kind), s.entity),
+                limit=s.limit,
+                with_payload=["fact_id"],
+            )
+            if s.limit > 0
+            else None
+            for s in searches
+        ]
+        wanted = [r for r in requests if r is not None]
+        if not wanted:
+            return [[] for _ in searches]
+        client = await self._open()
+        found = iter(await client.query_batch_points(self._collection, requests=wanted))
+        return [[] if r is None else hits_of(next(found).points) for r in requests]
 
     async def search_sparse(
         self, scope_key: str, sparse: SparseVector, limit: int, kind: str = "fact"

@@ -15,9 +15,17 @@ Searches take plain scopes, entities and query vectors and key them the same way
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Protocol, runtime_checkable
 
-from provmem.core.ports import ListedItems, SparseVector, VectorHit, VectorIndex, VectorPoint
+from provmem.core.ports import (
+    DenseSearch,
+    ListedItems,
+    SparseVector,
+    VectorHit,
+    VectorIndex,
+    VectorPoint,
+)
 from provmem.infra.crypto.sealing import ViewSealer
 from provmem.infra.models.sparse import keyed_terms
 from provmem.infra.vectors.points import sparse_terms
@@ -69,6 +77,17 @@ class SealedVectorIndex:
             None if entity is None else await self._sealer.tag(scope_key, "entity", entity.lower())
         )
         return await self.inner.search(self._sealer.scope_tag(scope_key), vector, limit, kind, tag)
+
+    async def search_many(
+        self, scope_key: str, searches: Sequence[DenseSearch]
+    ) -> list[list[VectorHit]]:
+        keyed = [
+            replace(s, entity=await self._sealer.tag(scope_key, "entity", s.entity.lower()))
+            if s.entity is not None
+            else s
+            for s in searches
+        ]
+        return await self.inner.search_many(self._sealer.scope_tag(scope_key), keyed)
 
     async def search_sparse(
         self, scope_key: str, sparse: SparseVector, limit: int, kind: str = "fact"

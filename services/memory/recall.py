@@ -7,13 +7,20 @@ and route diagnostics, never instructions or an answer.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from provmem.core.events import Fact, FactStatus
-from provmem.core.ports import EvidenceSealing, EvidenceStore, FactViews, QueryEmbedder, VectorIndex
+from provmem.core.ports import (
+    EvidenceSealing,
+    EvidenceStore,
+    FactViews,
+    QueryEmbedder,
+    VectorHit,
+    VectorIndex,
+)
 from provmem.core.retrieval.fusion import (
     FusedBundle,
     Lookups,
@@ -119,7 +126,7 @@ class Recall:
         if refused := await self._unanswerable(scope_key, replace(asked, intent=intent), user, fit):
             return _escalated(scope_key, query, refused, routes)
         vector = asked.vector
-        fit.similarity = await self._similarity(scope_key, vector)
+        fit.similarity = _similarity(found.nearest)
         wanted = max(limit if budget is None else limit * 3, ESCALATE_TOP)
         ranked, bundles = await self._rank(scope_key, intent, routes, found, wanted)
         bundles = fit.relevant(bundles)
@@ -202,18 +209,19 @@ class Recall:
             found,
         )
         asked = await embedding
-        spoken, speakers = await routes.spoken(scope_key, asked)
+        searched = await routes.searched(scope_key, asked)
+        speakers = searched.speakers
         unspoken = [name for name in intent.entities if name not in speakers]
         if aliases := await routes.aliases(scope_key, unspoken):
             named = tuple(aliases.get(name, name) for name in intent.entities)
             asked = replace(asked, intent=replace(asked.intent, entities=named))
-            spoken, speakers = await routes.spoken(scope_key, asked)
-            speakers += list(aliases)  # an introduced name is left out of the word routes too
+            searched = await routes.searched(scope_key, asked)  # the names' routes again
+            speakers = searched.speakers + list(aliases)  # left out of the word routes too
         keyword = await routes.keyword(scope_key, routes.words(query, speakers))
-        dense = await routes.dense(scope_key, asked)
-        entity = await routes.entity(scope_key, asked)
-        slot = slots.route((entity or dense[0]).items)
-        found_by = (*dense, *keyword, anchor, spoken, entity, slot)
+        found.nearest = searched.nearest
+        entity = searched.entity
+        slot = slots.route((entity or searched.dense[0]).items)
+        found_by = (*searched.dense, *keyword, anchor, searched.spoken, entity, slot)
         ranked = [r for r in found_by if r is not None]
         near = await routes.neighbours(ranked, RAW_KEPT)
         ranked += [near] if near is not None else []
@@ -281,12 +289,14 @@ class Recall:
         self, scope_key: str, bundles: list[FusedBundle], vector: Sequence[float]
     ) -> list[FusedBundle]:
         """Bounded multi-hop: the facts closest to the query among those about the names
-        the top facts mention (an entity-scoped dense search per name)."""
+        the top facts mention (an entity-scoped dense search per name, until five are found)."""
         seen = {b.key for b in bundles}
         extra: list[FusedBundle] = []
         statements = [b.fact.statement for b in bundles[:ESCALATE_TOP] if b.fact]
         names = [name for statement in statements for name in _names(statement)]
         for name in dict.fromkeys(names):
+            if len(extra) >= HOP_FACTS * HOPS:  # what a further name would add is cut below
+                break
             hits = await self._deps.vectors.search(scope_key, vector, HOP_FACTS, entity=name)
             found = await self._deps.views.get_many([hit.fact_id for hit in hits])
             for hit in hits:
@@ -295,14 +305,6 @@ class Recall:
                     seen.add(hit.fact_id)
                     extra.append(FusedBundle(hit.fact_id, 0.0, {"hop"}, fact))
         return bundles + extra[: HOP_FACTS * HOPS]
-
-    async def _similarity(self, scope_key: str, vector: Sequence[float]) -> Similarity:
-        """How close the facts and raw turns nearest the query are to it."""
-        hits = [
-            await self._deps.vectors.search(scope_key, vector, ROUTE_DEPTH, kind=kind)
-            for kind in ("fact", "evidence")
-        ]
-        return similarity_of([[(h.fact_id, h.score) for h in found] for found in hits], ROUTE_DEPTH)
 
     async def _view(self, bundle: FusedBundle, expand: bool, similar: Similarity) -> BundleView:
         items = [await self._item(e, "direct", bundle.fact) for e in bundle.evidence_ids[:QUOTES]]
@@ -393,6 +395,14 @@ class _Found:
     facts_of_evidence: dict[str, list[str]] = field(default_factory=dict)
     requested: set[str] = field(default_factory=set)  # fact ids asked of the views
     complete: bool = False  # every fact the routes found is read
+    # the facts and raw turns nearest the query's own vector, by kind (the similarity's)
+    nearest: dict[str, list[VectorHit]] = field(default_factory=dict)
+
+
+def _similarity(nearest: Mapping[str, Sequence[VectorHit]]) -> Similarity:
+    """How close the facts and raw turns nearest the query are to it."""
+    hits = [nearest[kind] for kind in ("fact", "evidence")]
+    return similarity_of([[(h.fact_id, h.score) for h in found] for found in hits], ROUTE_DEPTH)
 
 
 def _escalated(

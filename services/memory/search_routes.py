@@ -17,7 +17,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from provmem.core.language.signals import query_anchor_terms
-from provmem.core.ports import EvidenceStore, FactViews, QueryEmbedder, VectorIndex
+from provmem.core.ports import (
+    DenseSearch,
+    EvidenceStore,
+    FactViews,
+    QueryEmbedder,
+    VectorHit,
+    VectorIndex,
+)
 from provmem.core.retrieval.fusion import RouteResult, TimeAsked, agreed_raw_hits, neighbour_route
 from provmem.core.retrieval.mention import (
     Mentions,
@@ -100,48 +107,45 @@ class Routes:
 
         return asyncio.get_running_loop().run_in_executor(None, embedded)
 
+    async def searched(self, scope_key: str, asked: Asked) -> Searched:
+        """The dense, spoken and entity routes and the query's nearest items, their
+        searches made as one batch of the index (:meth:`VectorIndex.search_many`), each
+        distinct search once (the dense routes' searches with the query's own vector are
+        the nearest items' too)."""
+        plans = [_dense_searches(asked), _spoken_searches(asked), _entity_searches(asked)]
+        plans.append(
+            [DenseSearch(asked.vector, ROUTE_DEPTH, kind) for kind in ("fact", "evidence")]
+        )
+        wanted: list[DenseSearch] = []
+        for search in (s for plan in plans for s in plan):
+            wanted += [] if search in wanted else [search]
+        hits = await self._vectors.search_many(scope_key, wanted)
+        parts = [[hits[wanted.index(search)] for search in plan] for plan in plans]
+        spoken, speakers = _spoken(asked, parts[1])
+        nearest = dict(zip(("fact", "evidence"), parts[3], strict=True))
+        return Searched(
+            _dense(asked, parts[0]), spoken, speakers, _entity(asked, parts[2]), nearest
+        )
+
     async def dense(self, scope_key: str, asked: Asked) -> list[RouteResult]:
         """Dense search over facts and raw turns. A query naming someone searches the facts
         for what it asks (their facts as asked are the entity route's), and the turns both
         as asked and for what it asks."""
-        evidence = await self._dense(scope_key, asked.vector, "evidence", "dense_evidence")
-        if not asked.unnamed:
-            return [await self._dense(scope_key, asked.vector, "fact", "dense_facts"), evidence]
-        return [
-            await self._dense(scope_key, asked.asked, "fact", "dense_unnamed", asked.unnamed),
-            evidence,
-            await self._dense(scope_key, asked.asked, "evidence", "unnamed_evidence"),
-        ]
-
-    async def _dense(
-        self, scope_key: str, vector: Sequence[float], kind: str, name: str, note: str = ""
-    ) -> RouteResult:
-        hits = await self._vectors.search(scope_key, vector, ROUTE_DEPTH, kind=kind)
-        return RouteResult(name, tuple(h.fact_id for h in hits), note)
+        return _dense(asked, await self._vectors.search_many(scope_key, _dense_searches(asked)))
 
     async def spoken(self, scope_key: str, asked: Asked) -> tuple[RouteResult | None, list[str]]:
         """The raw turns the names asked about said themselves, closest to what is asked
         first (a question about someone is most often answered in their own words), and
         the names that spoke in the scope."""
-        ranked: list[tuple[float, str]] = []
-        speakers: list[str] = []
-        for name in asked.intent.entities:
-            hits = await self._vectors.search(
-                scope_key, asked.asked, ROUTE_DEPTH, kind="evidence", entity=name
-            )
-            ranked += [(-h.score, h.fact_id) for h in hits]
-            speakers += [name] if hits else []
-        if not ranked:
-            return None, speakers
-        return RouteResult("spoken", _best(ranked), ", ".join(speakers)), speakers
+        return _spoken(asked, await self._vectors.search_many(scope_key, _spoken_searches(asked)))
 
     async def aliases(self, scope_key: str, names: Sequence[str]) -> dict[str, str]:
         """The speakers known by an id that the names are the introduced names of ("Hi! I'm
         Tomas." said by ``u_1042``: Tomas -> u_1042), from their identity facts."""
         found: dict[str, str] = {}
         for name in names:
-            ids = await self._views.facts_for_entity(scope_key, name)
-            for fact in (await self._views.get_many(ids[:ALIAS_FACTS])).values():
+            ids = await self._views.facts_for_entity(scope_key, name, ALIAS_FACTS)
+            for fact in (await self._views.get_many(ids)).values():
                 introduced = introduced_name(fact)
                 if introduced and name in (introduced, introduced.split()[0]):
                     turn = await self._evidence.get(fact.evidence_ids[0])
@@ -150,13 +154,7 @@ class Routes:
 
     async def entity(self, scope_key: str, asked: Asked) -> RouteResult | None:
         """Dense search restricted to the facts in the entity scope of the names asked."""
-        if not asked.intent.entities:
-            return None
-        ranked: list[tuple[float, str]] = []
-        for name in asked.intent.entities:
-            hits = await self._vectors.search(scope_key, asked.vector, ROUTE_DEPTH, entity=name)
-            ranked += [(-h.score, h.fact_id) for h in hits]
-        return RouteResult("entity", _best(ranked), ", ".join(asked.intent.entities))
+        return _entity(asked, await self._vectors.search_many(scope_key, _entity_searches(asked)))
 
     async def keyword(self, scope_key: str, words: str) -> list[RouteResult]:
         """BM25 over facts, then over raw evidence turns (stopwords dropped by the encoder)."""
@@ -238,6 +236,68 @@ class Routes:
             current = await self._views.get_many(sorted(ids))
             ids.update(f.supersedes for f in current.values() if f.supersedes)
         return SlotFacts(ids, tuple(attributes))
+
+
+@dataclass(frozen=True)
+class Searched:
+    """The routes of :meth:`Routes.searched`, the names that spoke in the scope, and the
+    facts and raw turns nearest the query's own vector by kind (the relevance floor's)."""
+
+    dense: list[RouteResult]
+    spoken: RouteResult | None
+    speakers: list[str]
+    entity: RouteResult | None
+    nearest: dict[str, list[VectorHit]]
+
+
+_DENSE_ROUTES = ("dense_facts", "dense_evidence")
+_UNNAMED_ROUTES = ("dense_unnamed", "dense_evidence", "unnamed_evidence")
+
+
+def _dense_searches(asked: Asked) -> list[DenseSearch]:
+    if not asked.unnamed:
+        return [DenseSearch(asked.vector, ROUTE_DEPTH, kind) for kind in ("fact", "evidence")]
+    return [
+        DenseSearch(asked.asked, ROUTE_DEPTH, "fact"),
+        DenseSearch(asked.vector, ROUTE_DEPTH, "evidence"),
+        DenseSearch(asked.asked, ROUTE_DEPTH, "evidence"),
+    ]
+
+
+def _dense(asked: Asked, hits: Sequence[Sequence[VectorHit]]) -> list[RouteResult]:
+    names = _UNNAMED_ROUTES if asked.unnamed else _DENSE_ROUTES
+    notes = (asked.unnamed, "", "")  # the unnamed fact route says what it searched for
+    return [
+        RouteResult(name, tuple(h.fact_id for h in found), note)
+        for name, found, note in zip(names, hits, notes, strict=False)
+    ]
+
+
+def _spoken_searches(asked: Asked) -> list[DenseSearch]:
+    return [
+        DenseSearch(asked.asked, ROUTE_DEPTH, "evidence", name) for name in asked.intent.entities
+    ]
+
+
+def _spoken(
+    asked: Asked, hits: Sequence[Sequence[VectorHit]]
+) -> tuple[RouteResult | None, list[str]]:
+    ranked = [(-h.score, h.fact_id) for found in hits for h in found]
+    speakers = [name for name, found in zip(asked.intent.entities, hits, strict=True) if found]
+    if not ranked:
+        return None, speakers
+    return RouteResult("spoken", _best(ranked), ", ".join(speakers)), speakers
+
+
+def _entity_searches(asked: Asked) -> list[DenseSearch]:
+    return [DenseSearch(asked.vector, ROUTE_DEPTH, "fact", name) for name in asked.intent.entities]
+
+
+def _entity(asked: Asked, hits: Sequence[Sequence[VectorHit]]) -> RouteResult | None:
+    if not asked.intent.entities:
+        return None
+    ranked = [(-h.score, h.fact_id) for found in hits for h in found]
+    return RouteResult("entity", _best(ranked), ", ".join(asked.intent.entities))
 
 
 def asked_slots(query: str) -> list[str]:

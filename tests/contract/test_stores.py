@@ -121,6 +121,28 @@ async def test_entity_and_slot_indexes_follow_the_fact(views: FactViews) -> None
     assert await views.facts_for_slot(scope, "alice|lives_in") == []
 
 
+async def test_facts_for_entity_gives_the_first_ids_up_to_a_limit(views: FactViews) -> None:
+    add, _ = _changes()
+    assert add.fact is not None
+    ids = [f"fact_{n}" for n in "dbeac"]
+    await views.apply_batch(
+        [
+            add.model_copy(
+                update={
+                    "fact_id": fact_id,
+                    "fact": add.fact.model_copy(update={"fact_id": fact_id, "entities": ("Ana",)}),
+                }
+            )
+            for fact_id in ids
+        ]
+    )
+    scope = add.scope.key
+    assert await views.facts_for_entity(scope, "ana") == sorted(ids)
+    assert await views.facts_for_entity(scope, "ana", 2) == ["fact_a", "fact_b"]
+    assert await views.facts_for_entity(scope, "ana", 9) == sorted(ids)
+    assert await views.facts_for_entity(scope, "ana", 0) == []
+
+
 async def test_an_older_version_never_overwrites_a_newer(views: FactViews) -> None:
     add, noop = _changes()
     await views.apply(noop)

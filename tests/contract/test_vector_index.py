@@ -12,7 +12,7 @@ from typing import Any
 import mmh3
 import pytest
 
-from provmem.core.ports import SparseVector, VectorIndex, VectorPoint
+from provmem.core.ports import DenseSearch, SparseVector, VectorIndex, VectorPoint
 from provmem.infra.crypto.envelope import EvidenceSealer
 from provmem.infra.crypto.sealing import ViewSealer
 from provmem.infra.models.sparse import BM25Encoder, stopwords_dir
@@ -128,6 +128,44 @@ async def test_dense_search_filters_by_kind(vectors: VectorIndex) -> None:
     assert await vectors.count("o/p/a") == 3  # every kind
     with pytest.raises(ValueError, match="kind"):
         await vectors.search("o/p/a", [1, 0, 0, 0], 10, kind="turn")
+
+
+async def test_a_batch_of_dense_searches_finds_what_each_search_finds(
+    vectors: VectorIndex,
+) -> None:
+    await vectors.upsert(
+        [
+            _point("f1", "o/p/a", [1, 0, 0, 0], entities=("Ana",)),
+            _point("f2", "o/p/a", [0.8, 0.2, 0, 0], entities=("Ben",)),
+            _point("f3", "o/p/a", [0.7, 0.3, 0, 0], status="superseded", entities=("Ana",)),
+            _point("e1", "o/p/a", [0, 1, 0, 0], kind="evidence", entities=("Ana",)),
+            _point("b1", "o/p/b", [1, 0, 0, 0], entities=("Ana",)),
+        ]
+    )
+    searches = [
+        DenseSearch([1, 0, 0, 0], 10),
+        DenseSearch([0, 1, 0, 0], 10, kind="evidence"),
+        DenseSearch([0, 1, 0, 0], 1),
+        DenseSearch([1, 0, 0, 0], 10, entity="ana"),
+        DenseSearch([1, 0, 0, 0], 0),
+        DenseSearch([1, 0, 0, 0], 10, entity="Carol"),
+    ]
+    found = await vectors.search_many("o/p/a", searches)
+    assert [[h.fact_id for h in hits] for hits in found] == [
+        ["f1", "f2"],
+        ["e1"],
+        ["f2"],
+        ["f1"],
+        [],
+        [],
+    ]
+    one_by_one = [
+        await vectors.search("o/p/a", s.vector, s.limit, s.kind, s.entity) for s in searches
+    ]
+    assert found == one_by_one  # the same points and scores
+    assert await vectors.search_many("o/p/a", []) == []
+    with pytest.raises(ValueError, match="kind"):
+        await vectors.search_many("o/p/a", [DenseSearch([1, 0, 0, 0], 10, kind="turn")])
 
 
 DOCS = {

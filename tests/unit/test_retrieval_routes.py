@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from provmem.core.ports import SparseVector, VectorHit
+from provmem.core.ports import DenseSearch, SparseVector, VectorHit
 from provmem.core.retrieval.sufficiency import analyze
 from provmem.infra.models.sparse import BM25Encoder
 from provmem.services.memory.search_routes import Routes, asked_slots
@@ -31,6 +31,7 @@ class Index:
     points: list[Point]
     searched: list[tuple[str, str | None, tuple[float, ...]]] = field(default_factory=list)
     terms: list[tuple[int, ...]] = field(default_factory=list)
+    batches: int = 0  # calls of search_many
 
     async def search(
         self,
@@ -44,6 +45,12 @@ class Index:
         wanted = entity.lower() if entity else None
         found = [p for p in self.points if p.kind == kind and wanted in (None, p.entity)]
         return [VectorHit(p.item, 1.0 / (i + 1)) for i, p in enumerate(found[:limit])]
+
+    async def search_many(
+        self, scope_key: str, searches: Sequence[DenseSearch]
+    ) -> list[list[VectorHit]]:
+        self.batches += 1
+        return [await self.search(scope_key, s.vector, s.limit, s.kind, s.entity) for s in searches]
 
     async def search_sparse(
         self, scope_key: str, sparse: SparseVector, limit: int, kind: str = "fact"
@@ -115,6 +122,26 @@ async def test_a_named_query_searches_facts_for_what_is_asked_and_turns_in_both_
     plain = await routes.embed("What was painted?", analyze("What was painted?", NOW))
     assert [r.route for r in await routes.dense(SCOPE, plain)] == ["dense_facts", "dense_evidence"]
     assert await routes.entity(SCOPE, plain) is None
+
+
+async def test_the_vector_routes_search_in_one_batch_and_find_what_each_route_finds() -> None:
+    index = Index(POINTS)
+    routes = _routes(index)
+    for query in ("What did Alice and Bob paint?", "What was painted?"):
+        asked = await routes.embed(query, analyze(query, NOW))
+        before, before_searches = index.batches, len(index.searched)
+        searched = await routes.searched(SCOPE, asked)
+        batch = index.searched[before_searches:]
+        assert len(batch) == len(set(batch))  # each distinct search once
+        assert index.batches == before + 1
+        assert searched.dense == await routes.dense(SCOPE, asked)
+        assert (searched.spoken, searched.speakers) == await routes.spoken(SCOPE, asked)
+        assert searched.entity == await routes.entity(SCOPE, asked)
+        nearest = {  # the query's own vector, whichever form the dense fact route searched
+            kind: await index.search(SCOPE, asked.vector, 30, kind) for kind in ("fact", "evidence")
+        }
+        assert searched.nearest == nearest
+    assert searched.speakers == [] and searched.spoken is None  # the last query names no one
 
 
 async def test_the_word_routes_leave_out_the_names_of_speakers_only() -> None:
