@@ -122,9 +122,11 @@ async def test_views_are_rebuilt_from_the_log_after_redis_restarts_empty(
         own_redis.start()  # same port, nothing kept
         assert await memory.facts(SCOPE) == []
 
+        # the recovery runs as `provmem replay` does: with no other process on the folder
+        # (it refuses one that serves it); this one holds the folder's local index open
+        await components.close()
         result = await replay(settings, ReplayPlan("fact-changes"))
         assert result.switched
-        await components.close()
         components = await build(settings)  # a process started after the recovery
         memory = MemoryService(components)
         assert await _state(memory) == before  # views and readable evidence are back
