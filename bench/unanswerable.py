@@ -10,9 +10,7 @@ target: >= 90 %), LoCoMo dev R@10 of categories 1-4 in the same run, and the cou
 queries where a raw turn of the assistant, system or a tool ranks above a result holding
 the gold evidence (LoCoMo's speakers are all users: the count checks the ranking rule,
 tests/e2e/test_prompt_fit.py checks it on a chat with those roles). The same-run
-baselines: the default search, without the check that memory mentions what is asked
-(core/retrieval/mention.py, ``PROVMEM_SEARCH_UNMENTIONED_ESCALATES``; the floor only), and
-without a floor (``threshold=0``, every role's raw turns).
+baseline: the search without a floor (``threshold=0``, every role's raw turns).
 """
 
 from __future__ import annotations
@@ -53,11 +51,10 @@ NEVER_SAID = (
     ("glacier", "Which glacier did {name} climb?"),
     ("chess rating", "What is {name}'s chess rating?"),
 )
-# name -> (the mention check on, the search's fit)
-SETTINGS: dict[str, tuple[bool, dict[str, Any]]] = {
-    "mention check on": (True, {}),
-    "default (floor only)": (False, {}),
-    "no floor": (False, {"threshold": 0.0, "raw_turns_of": "all"}),
+# name -> the search's fit
+SETTINGS: dict[str, dict[str, Any]] = {
+    "default": {},
+    "no floor": {"threshold": 0.0, "raw_turns_of": "all"},
 }
 
 
@@ -96,15 +93,14 @@ def chatter_above(result: Recollection, dia_of: dict[str, str], gold: Sequence[s
 
 
 async def score(
-    searches: dict[bool, Recall],
+    search: Recall,
     sample: dict[str, Any],
     dia_of: dict[str, str],
     tally: dict[str, Tally],
 ) -> None:
     scope = Scope.parse(f"locomo/{sample['sample_id']}/dialogue").key
     now = last_session_time(sample)
-    for name, (check, fit) in SETTINGS.items():
-        search = searches[check]
+    for name, fit in SETTINGS.items():
         for text in unanswerable(sample):
             found = await search.recall(scope, text, limit=10, now=now, **fit)
             tally[name].escalated.append(found.path == "ESCALATE" and not found.bundles)
@@ -121,11 +117,9 @@ async def score(
 async def run(data: Path, folder: Path) -> dict[str, Tally]:
     tally = {name: Tally() for name in SETTINGS}
     async with embedded_memory(folder) as memory:
-        searches = {
-            on: recall_for(memory.components, unmentioned_escalates=on) for on in (True, False)
-        }
+        search = recall_for(memory.components)
         for sample in json.loads(data.read_text()):
-            await score(searches, sample, await ingest(memory, sample), tally)
+            await score(search, sample, await ingest(memory, sample), tally)
     return tally
 
 

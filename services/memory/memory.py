@@ -56,8 +56,8 @@ from provmem.streams.topology import ERASE
 MAX_BATCH = 1000
 
 
-def recall_for(components: Components, *, unmentioned_escalates: bool = False) -> Recall:
-    """The search over ``components`` (``unmentioned_escalates``: see :class:`Recall`)."""
+def recall_for(components: Components) -> Recall:
+    """The search over ``components``."""
     deps = RecallDeps(
         views=components.views,
         evidence=components.evidence,
@@ -66,7 +66,7 @@ def recall_for(components: Components, *, unmentioned_escalates: bool = False) -
         keywords=components.index.keywords,
         sealer=components.sealer,
     )
-    return Recall(deps, unmentioned_escalates=unmentioned_escalates)
+    return Recall(deps)
 
 
 class MemoryService:
@@ -80,9 +80,7 @@ class MemoryService:
         self._published = PublishedTurns(components)
         self._capturing = asyncio.Lock()  # look-up and append of one batch, one at a time
         self._folder = _capture_lock(components)  # ... and across processes on one folder
-        self._recall = recall_for(
-            components, unmentioned_escalates=components.settings.search_unmentioned_escalates
-        )
+        self._recall = recall_for(components)
 
     @property
     def components(self) -> Components:

@@ -36,7 +36,6 @@ from provmem.core.retrieval.fusion import (
     supporting_text,
     temporal_route,
 )
-from provmem.core.retrieval.mention import unanswerable
 from provmem.core.retrieval.relevance import (
     Similarity,
     checked_threshold,
@@ -88,17 +87,10 @@ class RecallDeps:
 
 
 class Recall:
-    """Answers 'what do we remember about this?' with bundles and their provenance.
+    """Answers 'what do we remember about this?' with bundles and their provenance."""
 
-    ``unmentioned_escalates``: a query asking what memory never mentions takes the escalate
-    path with no result (:mod:`provmem.core.retrieval.mention`; off: the router decides).
-    Off by default: on the blind split it costs answerable questions (docs/benchmarks.md,
-    bench/unanswerable).
-    """
-
-    def __init__(self, deps: RecallDeps, *, unmentioned_escalates: bool = False) -> None:
+    def __init__(self, deps: RecallDeps) -> None:
         self._deps = deps
-        self._unmentioned_escalates = unmentioned_escalates
         self._routes = Routes(deps.views, deps.evidence, deps.vectors, deps.embedder, deps.keywords)
 
     async def recall(
@@ -115,16 +107,12 @@ class Recall:
     ) -> Recollection:
         """The bundles for ``query`` at or above the ``threshold`` similarity (a query in
         the first person asks about the scope's user); raw turns only of the roles in
-        ``raw_turns_of`` (default the user's), those of other roles after the rest. With a
-        floor, a query asking what memory never mentions gets no result and the escalate
-        path."""
+        ``raw_turns_of`` (default the user's), those of other roles after the rest."""
         fit = _Fit(checked_threshold(threshold), raw_roles(raw_turns_of))
         user = user_name(scope_key)
         resolved = first_person(query, user)
         intent = analyze(resolved, now or datetime.now(UTC))
         routes, asked, found = await self._search(scope_key, resolved, intent)
-        if refused := await self._unanswerable(scope_key, replace(asked, intent=intent), user, fit):
-            return _escalated(scope_key, query, refused, routes)
         vector = asked.vector
         fit.similarity = _similarity(found.nearest)
         wanted = max(limit if budget is None else limit * 3, ESCALATE_TOP)
@@ -150,15 +138,6 @@ class Recall:
             routes=tuple(_diagnostic(r) for r in ranked),
             tokens=sum(v.tokens for v in kept),
         )
-
-    async def _unanswerable(
-        self, scope_key: str, asked: Asked, user: str, fit: _Fit
-    ) -> Routing | None:
-        """The escalate path with no result when the query asks what memory never mentions
-        (only with a floor: ``threshold=0`` asks for whatever is closest)."""
-        if not self._unmentioned_escalates or fit.threshold <= 0.0:
-            return None
-        return unanswerable(await self._routes.mentions(scope_key, asked, user))
 
     async def _fitting(
         self,
@@ -403,21 +382,6 @@ def _similarity(nearest: Mapping[str, Sequence[VectorHit]]) -> Similarity:
     """How close the facts and raw turns nearest the query are to it."""
     hits = [nearest[kind] for kind in ("fact", "evidence")]
     return similarity_of([[(h.fact_id, h.score) for h in found] for found in hits], ROUTE_DEPTH)
-
-
-def _escalated(
-    scope_key: str, query: str, routing: Routing, routes: Sequence[RouteResult]
-) -> Recollection:
-    """No result: the escalate path and why."""
-    return Recollection(
-        scope=scope_key,
-        query=query,
-        bundles=(),
-        path=routing.path.value,
-        path_reasons=routing.reasons,
-        routes=tuple(_diagnostic(r) for r in routes),
-        tokens=0,
-    )
 
 
 def _asking(intent: QueryIntent) -> dict[str, Any]:

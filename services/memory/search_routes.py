@@ -26,14 +26,6 @@ from provmem.core.ports import (
     VectorIndex,
 )
 from provmem.core.retrieval.fusion import RouteResult, TimeAsked, agreed_raw_hits, neighbour_route
-from provmem.core.retrieval.mention import (
-    Mentions,
-    asked_terms,
-    asks_judgement,
-    asks_nothing,
-    named_terms,
-    unmentioned,
-)
 from provmem.core.retrieval.sufficiency import QueryIntent, introduced_name, unnamed_query
 from provmem.infra.models.sparse import anchor_vector
 from provmem.streams.indexing import KeywordEncoder
@@ -195,35 +187,6 @@ class Routes:
             for anchor in anchors
         }
         return neighbour_route(anchors, around, ROUTE_DEPTH)
-
-    async def mentions(self, scope_key: str, asked: Asked, user: str) -> Mentions:
-        """What memory holds of what ``asked`` asks (:mod:`provmem.core.retrieval.mention`):
-        its terms and the names it mentions (but the scope's ``user``) that no raw turn and no
-        fact holds, each by a one-term word search, and the cosine of what it asks to the
-        closest fact or turn."""
-        if asks_nothing(asked.query):
-            return Mentions((), 0.0, nothing_asked=True)
-        if asks_judgement(asked.query):  # never said: read from what was said of them
-            return Mentions((), 1.0)
-        names = named_terms(asked.query, asked.intent.entities, user)
-        terms = [*asked_terms(asked.query, asked.intent.entities), *names]
-        found = [term for term in dict.fromkeys(terms) if await self._said(scope_key, term)]
-        closest = [
-            await self._vectors.search(scope_key, asked.asked, 1, kind=kind)
-            for kind in ("fact", "evidence")
-        ]
-        closeness = max((hits[0].score for hits in closest if hits), default=0.0)
-        return Mentions(unmentioned(list(dict.fromkeys(terms)), found), closeness)
-
-    async def _said(self, scope_key: str, term: str) -> bool:
-        """Whether some raw turn or fact holds ``term`` (a stopword counts as said)."""
-        sparse = self._keywords.embed_query(term)
-        if not sparse.indices:
-            return True
-        for kind in ("evidence", "fact"):
-            if await self._vectors.search_sparse(scope_key, sparse, 1, kind=kind):
-                return True
-        return False
 
     async def slot_ids(self, scope_key: str, asked: str, intent: QueryIntent) -> SlotFacts:
         """The facts in the slots the query asks about (``subject|attribute``)."""

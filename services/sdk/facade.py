@@ -146,9 +146,7 @@ class AsyncMemory:
         returned. ``threshold`` (0-1, default measured: see docs/benchmarks.md) drops what
         is less similar; ``raw_turns_of`` ("all", or roles among user, assistant, system,
         tool) returns raw turns of other roles too, after the rest. A query in the first
-        person asks about the user. With ``PROVMEM_SEARCH_UNMENTIONED_ESCALATES=true`` a
-        query asking what memory never mentions returns nothing and ``path`` ESCALATE
-        (docs/ARCHITECTURE.md)."""
+        person asks about the user."""
         positive(limit, "limit")
         scope = self.scope(user_id, org, project)
         fit = {"threshold": threshold, "raw_turns_of": raw_turns_of}

@@ -13,7 +13,7 @@ from provmem.config import Settings
 from provmem.core.events import Fact, FactOp
 from provmem.core.scope import Scope
 from provmem.core.stages import fact_changed
-from provmem.services.memory.memory import MemoryService, recall_for
+from provmem.services.memory.memory import MemoryService
 from provmem.services.memory.results import Recollection
 from provmem.streams.runtime.components import build
 from tests.harness import SCOPE, Runtime, said
@@ -128,26 +128,6 @@ async def test_router_escalates_for_missing_values_and_reads_neighbours(
     assert "support" in roles
     answer = await memory_runtime.memory.query(SCOPE, "What is Alice's marathon time?", now=NOW)
     assert answer.path in ("ANSWER", "ESCALATE") and answer.bundles
-
-
-@SHARED
-async def test_with_the_mention_check_small_memory_questions_still_answer(
-    memory_runtime: Runtime,
-) -> None:
-    """The mention check on (core/retrieval/mention.py): what was said, in other words or
-    as a kind, still answers; a thing never said escalates with nothing."""
-    checked = recall_for(memory_runtime.memory.components, unmentioned_escalates=True)
-    key = Scope.parse(SCOPE).key
-    for query in (
-        "Tell me about Alice",
-        "What happened two weeks ago?",
-        "What did Priya suggest?",
-        "Which book did Priya recommend?",
-        "What pet does Alice have?",
-    ):
-        assert (await checked.recall(key, query, now=NOW)).bundles, query
-    refused = await checked.recall(key, "What is Alice's passport number?", now=NOW)
-    assert refused.path == "ESCALATE" and not refused.bundles
 
 
 @SHARED
@@ -296,8 +276,5 @@ async def test_a_question_about_someone_reaches_what_they_said_themselves(tmp_pa
         assert "dense_facts" not in {r.route for r in result.routes}  # hers: the entity route
         plain = await runtime.memory.query(SCOPE, "What hobby is mentioned?", now=NOW)
         assert "spoken" not in {r.route for r in plain.routes}
-        checked = recall_for(runtime.memory.components, unmentioned_escalates=True)
-        hobby = await checked.recall(Scope.parse(SCOPE).key, "What hobby does Alice have?", now=NOW)
-        assert hobby.bundles, "a hobby is a kind: the check leaves it to the router"
     finally:
         await runtime.stop()
