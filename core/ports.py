@@ -487,6 +487,15 @@ class Extractor(Protocol):
         ...
 
 
+class ClauseParser(Protocol):
+    """Reads a text's clause structure with a parser (infra/models/clause_parser.py,
+    spaCy's small English pipeline): the offsets of the commas that join two main clauses,
+    each with its own subject and finite verb (a comma splice), which the extractor then
+    splits like a full stop (core/language/clauses.py)."""
+
+    def comma_breaks(self, text: str) -> Sequence[int]: ...
+
+
 class ApiKeyStore(Protocol):
     """Where key records live: the embedded key file, or a Redis hash on Kafka."""
 

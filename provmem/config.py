@@ -85,6 +85,11 @@ class Settings(BaseSettings):
     gate_threshold: float = Field(0.12, ge=0, le=2, description="Novelty below it: NOOP")
     gate_margin: float = Field(0.13, ge=0, le=2, description="Novelty above threshold+margin: ADD")
     gate_density_factor: float = Field(0.6, gt=0, description="Threshold cap vs typical NN gap")
+    parse_clauses: bool = Field(
+        True,
+        description="The rules extractor reads comma splices with spaCy's parser "
+        "(infra/models/clause_parser.py); off: the word rules alone",
+    )
     llm_base_url: str | None = Field(None, description="OpenAI-compatible endpoint (off if unset)")
     llm_model: str = "gpt-4o-mini"
     llm_api_key: SecretStr | None = None

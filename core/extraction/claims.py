@@ -55,9 +55,11 @@ from provmem.core.language.names import proper_name
 from provmem.core.language.segments import CODE_KINDS, Segment, prose_view, segment
 from provmem.core.language.signals import find_signals, structure_anchors
 from provmem.core.language.wordlists import word_list
+from provmem.core.ports import ClauseParser
 
 __all__ = [
     "EXTRACTION_VERSION",
+    "extraction_version",
     "Claim",
     "TurnExtraction",
     "explain_turn",
@@ -68,6 +70,12 @@ __all__ = [
 ]
 
 EXTRACTION_VERSION = "rules/5"  # stop 23: pronoun subjects resolved or raw, numeric dates
+
+
+def extraction_version(clauses: ClauseParser | None) -> str:
+    """The rules' version, marked when a parser's comma splices break clauses too."""
+    return EXTRACTION_VERSION if clauses is None else f"{EXTRACTION_VERSION}+parsed"
+
 
 _NOT_NEGATING = re.compile(
     r"\b(?:can['’]t wait|couldn['’]t be happier|not only|no doubt|no wonder|never been happier"
@@ -120,8 +128,10 @@ def extract_claims(
     captured_at: datetime,
     role: Role = "user",
     participants: Sequence[str] = (),
+    clauses: ClauseParser | None = None,
 ) -> list[Claim]:
-    """The claims of one turn, each validated against the turn and its metadata.
+    """The claims of one turn, each validated against the turn and its metadata
+    (``clauses``: see :func:`extract_turn`).
 
     >>> from datetime import UTC
     >>> at = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
@@ -130,7 +140,12 @@ def extract_claims(
     ['Alice moved to Lisbon on 7 May 2023.']
     """
     found = extract_turn(
-        text, speaker=speaker, captured_at=captured_at, role=role, participants=participants
+        text,
+        speaker=speaker,
+        captured_at=captured_at,
+        role=role,
+        participants=participants,
+        clauses=clauses,
     )
     return list(found.claims)
 
@@ -142,6 +157,7 @@ def extract_turn(
     captured_at: datetime,
     role: Role = "user",
     participants: Sequence[str] = (),
+    clauses: ClauseParser | None = None,
 ) -> TurnExtraction:
     """Segments, hard anchors and the budgeted claims of one turn (claims from prose only).
 
@@ -149,6 +165,7 @@ def extract_turn(
     assistant's own statements, with the assistant as their subject. ``participants``:
     the session's other speakers known from earlier turns, most recent first; when the
     turn names no addressee and there is exactly one other, "you" is that person.
+    ``clauses``: a parser whose comma splices break clauses too (none: the word rules only).
     """
     segments = segment(text)
     anchors = tuple(structure_anchors(text, segments))
@@ -161,7 +178,8 @@ def extract_turn(
     listener = listener and proper_name(listener)
     code = tuple(s for s in segments if s.kind in CODE_KINDS)
     turn = _Turn(view, text, signals, subject, listener, captured_at, role, code)
-    outcomes = _outcomes(turn, split_clauses(view), shares)
+    breaks = clauses.comma_breaks(view) if clauses is not None else ()
+    outcomes = _outcomes(turn, split_clauses(view, breaks), shares)
     claims = sorted((o.claim for o in outcomes if o.kept and o.claim), key=_first_char)
     over = sum(o.why is Dropped.OVER_BUDGET for o in outcomes)
     return TurnExtraction(tuple(claims), segments, anchors, over, tuple(outcomes))
@@ -174,6 +192,7 @@ def explain_turn(
     captured_at: datetime,
     role: Role = "user",
     participants: Sequence[str] = (),
+    clauses: ClauseParser | None = None,
 ) -> list[ClauseOutcome]:
     """What became of each clause of the turn: the claim kept, or why it was dropped.
 
@@ -186,7 +205,12 @@ def explain_turn(
     [('Hi!', 'NO_CONTENT'), ('Did you see it?', 'QUESTION'), ('I moved to Lisbon.', None)]
     """
     found = extract_turn(
-        text, speaker=speaker, captured_at=captured_at, role=role, participants=participants
+        text,
+        speaker=speaker,
+        captured_at=captured_at,
+        role=role,
+        participants=participants,
+        clauses=clauses,
     )
     return list(found.outcomes)
 

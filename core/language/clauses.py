@@ -9,6 +9,7 @@ we try the slim base?" states its first clause).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 from provmem.core.language.assertions import elided_subject, has_finite_verb
@@ -69,25 +70,45 @@ class Clause:
     sentence: tuple[int, int] = (0, 0)
 
 
-def split_clauses(text: str) -> list[Clause]:
+def split_clauses(text: str, breaks: Collection[int] = ()) -> list[Clause]:
     """Sentences, then clauses joined by ';', a dash, 'and/but/so' or a comma before a new
-    subject; a subordinate opening ("When I was young,") stays with its main clause."""
+    subject; a subordinate opening ("When I was young,") stays with its main clause.
+    ``breaks``: the offsets of commas that a parse found joining two main clauses (a comma
+    splice: "I run 3 times a week, my longest run is 12 km"), each a clause break too."""
     clauses = []
     for start, end in _sentences(text):
-        sentence = text[start:end]
-        question = sentence.rstrip().endswith("?")
+        question = text[start:end].rstrip().endswith("?")
         cut, found = start, []
-        for brk in _CLAUSE_BREAK.finditer(sentence):
-            if _keeps_together(
-                text[cut : start + brk.start()], brk.group(0), text[brk.end() + start :]
-            ):
+        for brk_start, brk_end in _breaks(text, start, end, breaks):
+            if brk_start < cut:
                 continue
-            found.append(Clause(cut, start + brk.start(), question, (start, end)))
-            cut = start + brk.end()
+            found.append(Clause(cut, brk_start, question, (start, end)))
+            cut = brk_end
         asks = question and _INTERROGATIVE.match(text, cut) is not None
         found = [replace(c, question=question and not asks) for c in found]
         clauses += [*found, Clause(cut, end, question, (start, end))]
     return [c for c in (_trimmed(text, c) for c in clauses) if c.end > c.start]
+
+
+def _breaks(text: str, start: int, end: int, parsed: Collection[int]) -> list[tuple[int, int]]:
+    """The clause breaks of the sentence ``text[start:end]``, in order: the word rules'
+    (:data:`_CLAUSE_BREAK`, less a subordinate opening or a compound subject) and the
+    parsed comma splices, each a span of the text to drop between two clauses."""
+    found, cut = [], start
+    for brk in _CLAUSE_BREAK.finditer(text[start:end]):
+        before, after = text[cut : start + brk.start()], text[start + brk.end() :]
+        if not _keeps_together(before, brk.group(0), after):
+            found.append((start + brk.start(), start + brk.end()))
+            cut = start + brk.end()
+    spans = {b for b in found}
+    for comma in parsed:
+        if start < comma < end and not any(a <= comma < b for a, b in spans):
+            spans.add((comma, comma + 1 + _space_after(text, comma + 1)))
+    return sorted(spans)
+
+
+def _space_after(text: str, at: int) -> int:
+    return len(text[at:]) - len(text[at:].lstrip())
 
 
 def _keeps_together(before: str, joint: str, after: str) -> bool:

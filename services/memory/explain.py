@@ -11,23 +11,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from provmem.core.events import Fact, TurnRecorded
-from provmem.core.extraction.claims import EXTRACTION_VERSION, explain_turn
+from provmem.core.extraction.claims import explain_turn, extraction_version
 from provmem.core.extraction.outcomes import ClauseOutcome
-from provmem.core.ports import EvidenceSealing, EvidenceStore, FactViews
+from provmem.core.ports import ClauseParser, EvidenceSealing, EvidenceStore, FactViews
 from provmem.services.memory.results import ClauseExplained, TurnExplained
 from provmem.streams.pipeline import participants_before
 
 
 async def explain_evidence(
-    evidence: EvidenceStore, sealer: EvidenceSealing, views: FactViews, evidence_id: str
+    evidence: EvidenceStore,
+    sealer: EvidenceSealing,
+    views: FactViews,
+    evidence_id: str,
+    clauses: ClauseParser | None = None,
 ) -> TurnExplained | None:
     """The clauses of the turn recorded as ``evidence_id``, or None when there is none."""
     turn = await evidence.get(evidence_id)
     if turn is None:
         return None
-    outcomes = await _outcomes(evidence, sealer, turn) if turn.action == "say" else []
+    outcomes = await _outcomes(evidence, sealer, turn, clauses) if turn.action == "say" else []
     citing = await views.get_many(await views.facts_for_evidence(evidence_id))
-    clauses = [_explained(o, evidence_id, list(citing.values())) for o in outcomes]
+    explained = [_explained(o, evidence_id, list(citing.values())) for o in outcomes]
     return TurnExplained(
         evidence_id=evidence_id,
         source_turn_id=turn.turn_id,
@@ -35,13 +39,16 @@ async def explain_evidence(
         role=turn.role,
         action=turn.action,
         captured_at=turn.captured_at,
-        extraction_version=EXTRACTION_VERSION,
-        clauses=tuple(sorted(clauses, key=lambda c: (c.start, c.end))),
+        extraction_version=extraction_version(clauses),
+        clauses=tuple(sorted(explained, key=lambda c: (c.start, c.end))),
     )
 
 
 async def _outcomes(
-    evidence: EvidenceStore, sealer: EvidenceSealing, turn: TurnRecorded
+    evidence: EvidenceStore,
+    sealer: EvidenceSealing,
+    turn: TurnRecorded,
+    clauses: ClauseParser | None,
 ) -> list[ClauseOutcome]:
     return explain_turn(
         await sealer.open(turn.text),
@@ -49,6 +56,7 @@ async def _outcomes(
         captured_at=turn.captured_at,
         role=turn.role,
         participants=await participants_before(evidence, turn),
+        clauses=clauses,
     )
 
 

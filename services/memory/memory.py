@@ -50,6 +50,7 @@ from provmem.streams.erasure.eraser import Eraser
 from provmem.streams.outcome import describe
 from provmem.streams.runner import Progress, Runner, StageBinding
 from provmem.streams.runtime.components import Components
+from provmem.streams.runtime.wiring import clause_parser
 from provmem.streams.topics import ERASURE_REQUESTS, TURNS
 from provmem.streams.topology import ERASE
 
@@ -422,7 +423,8 @@ class MemoryService:
         from provmem.services.memory.explain import explain_evidence  # the rules: only here
 
         c = self._components
-        return await explain_evidence(c.evidence, c.sealer, c.views, evidence_id)
+        clauses = clause_parser(c.settings.parse_clauses)
+        return await explain_evidence(c.evidence, c.sealer, c.views, evidence_id, clauses)
 
     async def evidence(
         self, evidence_id: str, scope_key: str | None = None, fact: Fact | None = None

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from provmem.config import Settings
 from provmem.core.ports import (
     BulkStateStore,
+    ClauseParser,
     EventLog,
     EvidenceStore,
     Extractor,
@@ -53,7 +54,7 @@ def derive_deps(
 def make_extractor(settings: Settings) -> Extractor:
     """The rules extractor, or the LLM one when an endpoint is configured."""
     if settings.llm_base_url is None:
-        return DeferredRulesExtractor()
+        return DeferredRulesExtractor(settings.parse_clauses)
     from provmem.infra.models.llm_extractor import OpenAICompatibleExtractor
 
     key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
@@ -101,8 +102,9 @@ class DeferredRulesExtractor:
     """The rules extractor, imported on first use: importing its patterns costs a process
     ~50 ms, and a CLI query that finds nothing to derive never needs them (bench/cli)."""
 
-    def __init__(self) -> None:
+    def __init__(self, parse_clauses: bool = False) -> None:
         self._rules: Extractor | None = None
+        self._parse_clauses = parse_clauses
 
     @property
     def version(self) -> str:
@@ -117,5 +119,15 @@ class DeferredRulesExtractor:
         if self._rules is None:
             from provmem.core.extraction.rules import RulesExtractor
 
-            self._rules = RulesExtractor()
+            self._rules = RulesExtractor(clause_parser(self._parse_clauses))
         return self._rules
+
+
+def clause_parser(parse_clauses: bool) -> ClauseParser | None:
+    """The parser whose comma splices break clauses (``Settings.parse_clauses``), loaded on
+    first use; None: the word rules alone."""
+    if not parse_clauses:
+        return None
+    from provmem.infra.models.clause_parser import SpacyClauseParser
+
+    return SpacyClauseParser()
