@@ -13,7 +13,7 @@ import re
 
 from provmem.core.language.lexicon import MONTHS, UNITS
 
-__all__ = ["comparable", "named_apart", "same_attribute", "value_kind", "value_shape"]
+__all__ = ["comparable", "same_attribute", "value_kind", "value_shape"]
 
 
 _UNIT_CLASS = {
@@ -71,31 +71,6 @@ def same_attribute(first: str, second: str) -> bool:
         or _acronym_of(first, others)
         or _acronym_of(second, words)
     )
-
-
-def named_apart(first: str, second: str, first_text: str = "", second_text: str = "") -> bool:
-    """Two keys of one head whose modifiers tell two things apart ("web pod memory" and
-    "worker pod memory", "staging p99" and "production p99"): no guess across wording may
-    take one for the other. A modifier its statement writes with a capital (Docker, AWS)
-    names a kind or a brand, not one of several, so against plain modifiers it tells
-    nothing apart ("Docker image" ~ "app image"); two such names do ("AWS bill", "GCP
-    bill")."""
-    words, others = first.lower().split(), second.lower().split()
-    if not (words and others) or words[-1] != others[-1] or same_attribute(first, second):
-        return False
-    mine, theirs = set(words[:-1]) - set(others), set(others[:-1]) - set(words)
-    named_mine = {w for w in mine if _capitalized(w, first_text)}
-    named_theirs = {w for w in theirs if _capitalized(w, second_text)}
-    if not named_theirs:
-        mine -= named_mine
-    if not named_mine:
-        theirs -= named_theirs
-    return bool(mine) and bool(theirs)
-
-
-def _capitalized(word: str, text: str) -> bool:
-    written = re.findall(rf"\b{re.escape(word)}\w*", text, re.I)
-    return any(w[:1].isupper() for w in written)
 
 
 def _acronym_of(acronym: str, words: list[str]) -> bool:

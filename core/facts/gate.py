@@ -34,7 +34,6 @@ from provmem.core.extraction.polarity import denies_for_all_time, polarity_chang
 from provmem.core.extraction.slot_rules import is_open_attribute
 from provmem.core.facts.attribute_match import (
     comparable,
-    named_apart,
     same_attribute,
     value_kind,
     value_shape,
@@ -73,8 +72,6 @@ class GateConfig:
     contradiction_neighbours: int = 16
     # a said change whose attribute is worded differently ("the pipeline" / "a CI run")
     # updates the one fact of its subject and kind of value it is this close to
-    paraphrase_similarity: float = 0.35
-    paraphrase_margin: float = 0.1
     # two attribute phrases worded apart name one thing from this similarity on
     # (core/facts/attribute_similarity.py; calibrated on labelled general pairs in
     # tests/integration/test_attribute_calibration.py)
@@ -177,7 +174,6 @@ def decide(
         or similar_attribute_fact(
             memory, claim.slot, claim_role(claim), attribute, config.attribute_similarity
         )
-        or _paraphrased_change(memory, claim, vector, config)
         or _implied_subject_change(memory, claim, speaker or claim_speaker(claim))
     )
     if current is not None:
@@ -250,61 +246,6 @@ def _open_conflict(memory: ScopeMemory, slot: Slot, role: str) -> Fact | None:
         if comparable(fact.slot_value, slot.value):
             return fact if fact.slot_value != slot.value else None
     return None
-
-
-def _paraphrased_change(
-    memory: ScopeMemory, claim: Claim, vector: Vector, config: GateConfig
-) -> Fact | None:
-    """The fact a said change of value updates when its attribute is worded differently:
-    of the subject's open facts with a value of the same shape (a count, a version, a
-    quantity of one unit class), the one closest in meaning, if close enough and clearly
-    closer than the next. Without a change cue, or for a name, nothing is inferred."""
-    slot = claim.slot
-    if slot is None or not is_open_attribute(slot.attribute) or claim.hedge:
-        return None
-    if not (claim.correction or value_change_cue(claim.statement)):
-        return None
-    shape = value_shape(slot.value)
-    if shape == "text":
-        return None  # a name or a place: its attribute must be worded alike (no guess)
-    owned = memory.open_facts(open_owner(slot.subject, slot.attribute, claim_role(claim)))
-    if any(same_attribute((f.slot or "").partition("|")[2], slot.attribute) for f in owned):
-        return None  # the attribute is known by its own words: the slot rules decided
-    candidates = [
-        f
-        for f in owned
-        if f.slot_value is not None and f.slot_value != slot.value
-        and value_shape(f.slot_value) == shape
-        and not named_apart(_attribute_of(f), slot.attribute, f.statement, claim.statement)
-    ]  # fmt: skip
-    same_unit = [f for f in candidates if _unit(f.slot_value) == _unit(slot.value)]
-    return _closest(memory, same_unit or candidates, vector, config)
-
-
-def _attribute_of(fact: Fact) -> str:
-    return (fact.slot or "").partition("|")[2]
-
-
-def _unit(value: str | None) -> str:
-    """The unit a quantity is written in ("ms" apart from "min": a latency is no build)."""
-    text = value or ""
-    if " " in text:
-        return text.rpartition(" ")[2]
-    return text[:1] if text[:1] in "$€£" else ""
-
-
-def _closest(
-    memory: ScopeMemory, candidates: list[Fact], vector: Vector, config: GateConfig
-) -> Fact | None:
-    """The candidate closest in meaning, if close enough and clearly closer than the next."""
-    scored = sorted(
-        ((float(memory.vectors[f.fact_id] @ vector), f) for f in candidates),
-        key=lambda pair: -pair[0],
-    )
-    if not scored or scored[0][0] < config.paraphrase_similarity:
-        return None
-    runner_up = scored[1][0] if len(scored) > 1 else 0.0
-    return scored[0][1] if scored[0][0] - runner_up >= config.paraphrase_margin else None
 
 
 def _implied_subject_change(memory: ScopeMemory, claim: Claim, speaker: str) -> Fact | None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from provmem.core.extraction.claims import extract_claims
-from provmem.core.facts.attribute_match import named_apart
 from provmem.core.facts.gate import Verdict
 from provmem.core.facts.memory_state import ScopeMemory
 from provmem.core.stages import Candidate
@@ -44,9 +43,6 @@ def test_things_told_apart_by_their_modifiers_are_not_linked() -> None:
         ("The web deployment runs 3 replicas.", "The worker deployment now runs 5 replicas."),
     ]:
         assert _after(first, later, similarity=0.9) is not Verdict.UPDATE, later
-    assert named_apart("web pod memory", "worker pod memory")
-    assert not named_apart("pod memory", "web pod memory")
-    assert not named_apart("memory limit", "memory leak")  # two heads: not this rule
 
 
 def test_a_short_measured_clause_is_a_claim() -> None:
@@ -54,15 +50,3 @@ def test_a_short_measured_clause_is_a_claim() -> None:
     for text in ["The p99 is 95 ms.", "MAU is up to 3,100.", "The staging p99 is 300 ms."]:
         assert [c.statement for c in extract_claims(text, speaker="Ann", captured_at=at)] == [text]
     assert extract_claims("Yeah 2 of them.", speaker="Ann", captured_at=at) == []
-
-
-def test_a_capitalized_modifier_names_a_kind_and_tells_nothing_apart_from_a_plain_one() -> None:
-    assert not named_apart("docker image", "app image", "The Docker image is big.", "the app image")
-    assert named_apart("aws bill", "gcp bill", "Our AWS bill is $90.", "The GCP bill is $70.")
-    assert named_apart("web pod memory", "worker pod memory", "the web pod", "the worker pod")
-    assert (
-        _after(
-            "The Docker image is 1.1 GB.", "The app image is down to 240 MB now.", similarity=0.9
-        )
-        is Verdict.UPDATE
-    )

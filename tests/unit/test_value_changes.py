@@ -137,17 +137,6 @@ def test_fact_changed_v1_records_upcast_to_v2() -> None:
     assert change.fact.conflicts_with == () and change.fact.asserted_by == "user"
 
 
-def test_a_said_change_worded_otherwise_updates_the_closest_fact_of_its_kind() -> None:
-    first = run(ScopeMemory(), "t1", Candidate(said("The pipeline needs 19 minutes."), vec(1)))
-    tests = run(first.memory, "t2", Candidate(said("The suite has 121 tests."), vec(0, 0, 1)))
-    later = said("A CI run is 8 minutes now.")
-    result = run(tests.memory, "t3", Candidate(later, near(vec(1), 0.5)), minute=5)
-    assert result.decisions[0].verdict is Verdict.UPDATE
-    old = result.changes[0].fact
-    assert old is not None and old.status is FactStatus.SUPERSEDED
-    assert old.statement == "The pipeline needs 19 minutes."
-
-
 def test_a_worded_otherwise_value_without_a_cue_or_far_in_meaning_does_not_update() -> None:
     first = run(ScopeMemory(), "t1", Candidate(said("The pipeline needs 19 minutes."), vec(1)))
     for statement, vector in (
@@ -159,30 +148,12 @@ def test_a_worded_otherwise_value_without_a_cue_or_far_in_meaning_does_not_updat
         assert result.decisions[0].verdict is not Verdict.UPDATE, statement
 
 
-def test_two_close_candidates_leave_a_worded_otherwise_change_undecided() -> None:
-    first = run(ScopeMemory(), "t1", Candidate(said("The pipeline needs 19 minutes."), vec(1)))
-    deploy = run(first.memory, "t2", Candidate(said("A deploy takes 12 minutes."), vec(0, 1)))
-    later = said("A CI run is 8 minutes now.")
-    result = run(deploy.memory, "t3", Candidate(later, vec(0.5, 0.45, 0.74)), minute=5)
-    assert result.decisions[0].verdict is Verdict.ADD
-
-
 def test_another_past_measure_without_a_cue_is_another_event() -> None:
     first = run(ScopeMemory(), "t1", Candidate(said("Alice ran 5 miles on the trail."), vec(1)))
     later = said("Alice ran 10 miles on the trail.")
     result = run(first.memory, "t2", Candidate(later, near(vec(1), 0.5)), minute=5)
     assert result.decisions[0].verdict is Verdict.ADD
     assert len(result.memory.active) == 2
-
-
-def test_a_change_worded_otherwise_prefers_a_fact_in_the_same_unit() -> None:
-    first = run(ScopeMemory(), "t1", Candidate(said("The p95 latency is 800ms."), vec(1)))
-    build = run(first.memory, "t2", Candidate(said("Each CI run lasts 22 minutes."), vec(0, 1)))
-    later = said("The pipeline is down to 7 minutes.")
-    result = run(build.memory, "t3", Candidate(later, vec(0.5, 0.55, 0.67)), minute=5)
-    assert result.decisions[0].verdict is Verdict.UPDATE
-    old = result.changes[0].fact
-    assert old is not None and old.statement == "Each CI run lasts 22 minutes."
 
 
 def test_a_verb_that_takes_a_thing_to_a_new_date_or_place_is_a_said_change() -> None:
