@@ -34,7 +34,6 @@ from provmem.core.ports import (
     StateStore,
     VectorIndex,
 )
-from provmem.infra.stores.generations import Generation
 from provmem.streams.delivery import DeliveryGuard, Partition
 from provmem.streams.erasure.cascade import views_applied
 from provmem.streams.erasure.eraser import Eraser
@@ -46,7 +45,7 @@ from provmem.streams.gate_store import GateStore
 from provmem.streams.indexing import EvidenceIndexer, TombstonedTurns
 from provmem.streams.outcome import Origin, Outgoing, execute
 from provmem.streams.pipeline import Deriver, Materializer
-from provmem.streams.runtime.adapters import EvidenceSealer, RecordKeys
+from provmem.streams.runtime.adapters import EvidenceSealer, Generation, RecordKeys
 from provmem.streams.runtime.erasure import erasure_deps
 from provmem.streams.runtime.kafka import (
     delivery_log,
@@ -261,13 +260,10 @@ def create_app(
         await delivery.repair()
 
     if presence is not None:
-        from provmem.infra.stores.redis_client import redis_client
-
-        presence_client = redis_client(settings.redis_url)
 
         @app.timer(interval=RENEW_S)
         async def renew_presence() -> None:
-            await presence.renew(presence_client)
+            await presence.refresh()
 
     requests = _raw_topic(app, ROUTE_ERASURES.input(names), None)
     router = ErasureRouter(names, settings.partitions)

@@ -85,6 +85,16 @@ class WorkerPresence:
     async def renew(self, client: aioredis.Redis) -> None:
         await client.set(self.key, self.said, ex=PRESENCE_S)
 
+    async def refresh(self) -> None:
+        """Renew the key (the running worker's timer, every :data:`RENEW_S`)."""
+        from provmem.infra.stores.redis_client import redis_client
+
+        client = redis_client(self.settings.redis_url)
+        try:
+            await self.renew(client)
+        finally:
+            await client.aclose()
+
     def leave(self) -> None:
         """Delete the key (at the worker's exit; a blocking call)."""
         import redis
