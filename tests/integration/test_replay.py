@@ -365,3 +365,36 @@ async def test_after_a_switch_the_lag_is_read_from_the_live_generation_s_groups(
         assert f'provmem_pipeline_lag_records{{topic="{after.names.turns}"}} 0.0' in text
     finally:
         await after.close()
+
+
+async def test_a_worker_starting_while_a_replay_from_turns_runs_waits_for_its_switch(
+    redis_prefix: str,
+) -> None:
+    """It holds no presence key while it waits (the replay would refuse), then starts on
+    the generation the replay switched in."""
+    import asyncio
+
+    import redis.asyncio as aioredis
+
+    from provmem.infra.stores.generations import PendingReplay, PointerState
+    from provmem.streams.runtime.worker_presence import WorkerPresence, running_workers
+    from tests.conftest import REDIS_URL
+
+    settings = Settings(runtime="kafka", redis_url=REDIS_URL, redis_prefix=redis_prefix)
+    client = aioredis.Redis.from_url(REDIS_URL)
+    pointer = RedisPointer(client, pointer_key(redis_prefix))
+    presence = WorkerPresence(settings)
+    try:
+        await pointer.write(PointerState(pending=PendingReplay("rp_x", "turns", Generation(1, 1))))
+        async with replay_lease(settings, "rp_x"):
+            joining = asyncio.create_task(presence.join())
+            await asyncio.sleep(2.5)
+            assert not joining.done()
+            assert await running_workers(settings) == []
+            await pointer.write(PointerState(live=Generation(1, 1)))
+        assert await asyncio.wait_for(joining, 10) == Generation(1, 1)
+        assert await running_workers(settings) == [presence.said]
+    finally:
+        presence.leave()
+        await client.aclose()
+    assert await running_workers(settings) == []
