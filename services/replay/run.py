@@ -273,7 +273,10 @@ class Replayer:
             await runtime.hand_over_groups(state.live, pending.target, ends)
         retired = (*state.retired, state.live)
         await pointer.write(state.with_changes(live=pending.target, pending=None, retired=retired))
-        await work.drain()  # what workers wrote to the old generation meanwhile (kafka)
+        if pending.mode != "turns" or not self._live.runtime.derives_in_workers:
+            await work.drain()  # what workers wrote to the old generation meanwhile (kafka)
+        # (from turns on Kafka its derive group is now the new workers': what came after
+        # the hand-over is theirs to derive, with the gate state they were handed)
         return True, f"generation {pending.target.views} is live; {state.live.views} retired"
 
 
