@@ -116,13 +116,14 @@ async def test_from_turns_switches_on_kafka_with_a_qdrant_server(
     kafka_settings: Settings, tmp_path: Path
 ) -> None:
     """Kafka with a Qdrant server (qdrant-client's local mode: a folder per collection):
-    the replay refuses beside a running worker, naming it; with the workers stopped it
-    re-derives into a collection and a gate state of its own, switches, drops the old
-    collection and gate keys, and a worker started after the switch derives new turns
+    the replay refuses beside a running worker, naming it; with the workers stopped, one
+    stopped midway leaves the live generation as it was; the next re-derives into a
+    collection and a gate table of its own, switches, drops the old and the stopped one's,
+    and a worker started after the switch derives new turns
     against the re-derived gate (a duplicate is no new fact) into the new collection."""
     qdrant = tmp_path / "qdrant"
     settings = kafka_settings.model_copy(update={"qdrant_url": f"file:{qdrant}"})
-    old, new = f"{settings.topic_prefix}-facts", f"{settings.topic_prefix}-facts-g1"
+    old, new = f"{settings.topic_prefix}-facts", f"{settings.topic_prefix}-facts-g2"
     runtime = await Runtime(settings, tmp_path).start()
     try:
         live = await _ingest(runtime)
@@ -135,15 +136,18 @@ async def test_from_turns_switches_on_kafka_with_a_qdrant_server(
     components = await build(settings)  # the workers stopped: only the replay derives t4
     try:
         await MemoryService(components).publish([said("t4", "I have a dog named Rex.", 3)])
-        result = await Replayer(components).run(ReplayPlan("turns"))
+        with pytest.raises(ReplayInterrupted):  # a replay stopped midway (killed, failed)
+            await Replayer(components).run(ReplayPlan("turns", limit=1))
+        assert await _pointer(settings) == Generation() and (qdrant / old).exists()
+        result = await Replayer(components).run(ReplayPlan("turns"))  # over: generation 2
     finally:
         await components.close()
-    assert result.switched and await _pointer(settings) == Generation(1, 1)
+    assert result.switched and await _pointer(settings) == Generation(2, 2)
     await retire_generations(settings)
-    assert not (qdrant / old).exists() and (qdrant / new).exists()
-    assert await _gate_keys(settings) and all(
-        k.startswith("g1/") for k in await _gate_keys(settings)
-    )
+    assert [p.name for p in qdrant.iterdir()] == [new]  # the old and the stopped one's gone
+    gate = await _gate_keys(settings)  # the workers' table of generation 2, handed over
+    assert gate and all(k.startswith("g2/gate|") for k in gate)
+    assert await _changelogs(settings) == [f"{settings.consumer_group}.g2-gate-state-changelog"]
 
     rebuilt = await _fresh_check(settings)  # the new generation equals a fresh derivation
     rex = [f for f in rebuilt[SCOPE] if "Rex" in f.statement]
@@ -151,9 +155,9 @@ async def test_from_turns_switches_on_kafka_with_a_qdrant_server(
     without_rex = {SCOPE: [f for f in rebuilt[SCOPE] if f not in rex], OTHER: rebuilt[OTHER]}
     assert _without_versions(without_rex) == _without_versions(live)
 
-    seen = f"g1/gate|{OTHER}|seen|"
+    seen = f"g2/gate|{OTHER}|seen|"
     marks = [k for k in await _gate_keys(settings) if k.startswith(seen)]
-    runtime = await Runtime(settings, tmp_path).start()  # on generation 1
+    runtime = await Runtime(settings, tmp_path).start()  # on generation 2
     try:
         await runtime.memory.publish(
             [
@@ -171,8 +175,8 @@ async def test_from_turns_switches_on_kafka_with_a_qdrant_server(
     cats = [f for f in kept if "cats" in f.statement]
     assert len(cats) == 1 and len(cats[0].evidence_ids) == 2, cats  # b3 supports it
     now = [k for k in await _gate_keys(settings) if k.startswith(seen)]
-    assert len(now) == len(marks) + 2  # the worker derived b3 and b4 with the g1 gate
-    assert (await _fresh_check(settings))[OTHER] == after[OTHER]  # and indexed into g1
+    assert len(now) == len(marks) + 2  # the worker derived b3 and b4 with the g2 gate
+    assert (await _fresh_check(settings))[OTHER] == after[OTHER]  # and indexed into g2
 
 
 async def _pointer(settings: Settings) -> Generation:
@@ -197,11 +201,11 @@ async def _changelogs(settings: Settings) -> list[str]:
 
 
 async def _gate_keys(settings: Settings) -> list[str]:
-    """The live keys of the gate-state changelog of the workers of generation 1."""
+    """The live keys of the gate-state changelog of the workers of generation 2."""
     from provmem.infra.log.kafka import KafkaEventLog
     from provmem.streams.topics import gate_changelog
 
-    topic = gate_changelog(Generation(1, 1).derive_group(settings.consumer_group))
+    topic = gate_changelog(Generation(2, 2).derive_group(settings.consumer_group))
     log, keys = KafkaEventLog(settings.broker_url), {}
     try:
         for partition in range(await log.partitions(topic)):
