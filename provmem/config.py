@@ -50,7 +50,11 @@ class Settings(BaseSettings):
     consumer_group: str = "provmem"
     redis_url: str = "redis://127.0.0.1:6379/0"
     redis_prefix: str = Field("provmem", pattern=r"^[A-Za-z0-9._:-]+$")
-    qdrant_url: str | None = Field(None, description="Qdrant server; unset: local index")
+    qdrant_url: str | None = Field(
+        None,
+        description="Qdrant server; file:<folder>: qdrant-client's local mode (one process "
+        "at a time, tests); unset: local index",
+    )
     master_key: SecretStr | None = Field(
         None, description="Base64 256-bit master key; unset: generated in data_dir"
     )

@@ -6,7 +6,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -178,6 +179,14 @@ GATE_TABLE = "gate-state"
 def gate_changelog(consumer_group: str) -> str:
     """The gate-state table's changelog topic (faust names it by app id and table)."""
     return f"{consumer_group}-{GATE_TABLE}-changelog"
+
+
+def gate_changelogs(consumer_group: str, topics: Iterable[str]) -> list[str]:
+    """Among ``topics``, the gate-state changelogs of every gate generation of the
+    deployment's workers (generation N's workers are the group ``<group>.gN``)."""
+    base = re.sub(r"\.g\d+$", "", consumer_group)
+    pattern = re.compile(re.escape(base) + r"(\.g\d+)?-" + re.escape(GATE_TABLE) + "-changelog")
+    return sorted(t for t in topics if pattern.fullmatch(t))
 
 
 EVENT_TOPICS: tuple[Topic[Any], ...] = (TURNS, FACT_CHANGES, ERASURE_REQUESTS, ERASURE_RECEIPTS)

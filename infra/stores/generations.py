@@ -8,7 +8,8 @@ built after the switch sees the new generation and none sees a mix.
 Generation 0 is the layout before generations existed (``views.db`` tables, the
 ``vectors`` folder, ``gate|`` state keys, the plain Redis prefix); generation ``N`` puts
 its fact views in ``views-gN.db`` (embedded) or under ``<redis prefix>:gN`` (Redis), its
-vectors in ``vectors-gN`` / ``vectors-local-gN``, and its gate state under ``gN/gate|``.
+vectors in ``vectors-gN`` / ``vectors-local-gN`` (or the Qdrant server collection
+``<topic prefix>-facts-gN`` of its gate), and its gate state under ``gN/gate|``.
 The gate has a generation of its own: a replay from fact changes rebuilds the views
 only and keeps the live gate state; a replay from turns re-derives the gate state too.
 """
@@ -55,6 +56,12 @@ class Generation:
     def derive_group(self, base: str) -> str:
         """The consumer group that derives turns with this generation's gate state."""
         return base if self.gate == 0 else f"{base}.g{self.gate}"
+
+    def collection(self, base: str) -> str:
+        """The Qdrant server collection of this generation's vectors. It follows the gate:
+        a replay from fact changes re-writes the live collection's points (same ids and
+        payloads), a replay from turns, whose facts may differ, writes one of its own."""
+        return base if self.gate == 0 else f"{base}-g{self.gate}"
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -164,6 +165,19 @@ class QdrantVectorIndex(VectorIndex):
             self._collection, [point_id(item_id)], with_payload=True, with_vectors=False
         )
         return dict(records[0].payload or {}) if records else None
+
+    async def drop(self) -> None:
+        """Close, and delete the collection (a retired generation's); in local mode with a
+        ``path``, the folder."""
+        await self.close()
+        if self._path is not None:
+            shutil.rmtree(self._path, ignore_errors=True)
+            return
+        client = self._connect()
+        try:
+            await client.delete_collection(self._collection)
+        finally:
+            await client.close()
 
     async def close(self) -> None:
         self._closed = True

@@ -28,7 +28,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import structlog
 from pydantic import BaseModel
@@ -63,6 +63,9 @@ from provmem.streams.runner import Runner, StageBinding, send_all
 from provmem.streams.runtime.components import Components, build, runtime_for
 from provmem.streams.topics import FACT_CHANGES
 from provmem.streams.topology import DERIVE, INDEX_EVIDENCE, MATERIALIZE
+
+if TYPE_CHECKING:
+    from provmem.infra.stores.embedded import EmbeddedStateStore
 
 Mode = Literal["fact-changes", "turns"]
 MODES: tuple[Mode, ...] = ("fact-changes", "turns")
@@ -155,6 +158,7 @@ class Replayer:
         self._refuse(plan)
         assert plan.job_id is not None  # noqa: S101 - set by ReplayPlan.checked
         async with replay_lease(self._settings, plan.job_id):
+            await self._refuse_switch(plan)
             return await self._run(plan, progress, before_switch)
 
     async def _run(
@@ -168,7 +172,7 @@ class Replayer:
             stack.push_async_callback(target.close)
             work = _Rebuild(self._live, target, pending, plan, progress)
             stack.push_async_callback(work.close)
-            await work.catch_up(self._settle)
+            await work.catch_up(self._live_settle(plan))
             report = await self._report(target, pending)
             if before_switch is not None:
                 await before_switch(target)
@@ -198,6 +202,21 @@ class Replayer:
         refusal = self._live.runtime.replay_refusal(plan.mode, plan.switch, whole_log)
         if refusal is not None:
             raise ReplayError(refusal)
+
+    async def _refuse_switch(self, plan: ReplayPlan) -> None:
+        """A replay that will switch the gate state refuses while workers derive with it."""
+        if _switches_gate(plan):
+            refusal = await self._live.runtime.switch_refusal(plan.mode)
+            if refusal is not None:
+                raise ReplayError(refusal)
+
+    def _live_settle(self, plan: ReplayPlan) -> Callable[[], Awaitable[object]]:
+        """How the live views are brought up to date: as given, but with the workers
+        stopped for a switch from turns, this process's sync (the replay derives what
+        they left)."""
+        if _switches_gate(plan) and self._live.runtime.derives_in_workers:
+            return MemoryService(self._live).sync
+        return self._settle
 
     async def _begin(
         self, pointer: GenerationPointer, plan: ReplayPlan
@@ -244,13 +263,20 @@ class Replayer:
             why = "a check of chosen scopes" if pending.scopes else "switch not asked"
             await pointer.write(state.with_changes(pending=None))
             return False, f"{why}: generation {pending.target.views} checked and dropped"
-        await MemoryService(self._live).settle()  # what arrived since the report
+        await self._live_settle(plan)()  # what arrived since the report
         await work.drain()
         if pending.mode == "turns":
-            await work.hand_over_fact_changes()
+            await self._refuse_switch(plan)  # a worker that started meanwhile
+            ends = await work.hand_over_fact_changes()
+            runtime = self._live.runtime
+            await runtime.hand_over_gate(pending.target, await work.gate_records())
+            await runtime.hand_over_groups(state.live, pending.target, ends)
         retired = (*state.retired, state.live)
         await pointer.write(state.with_changes(live=pending.target, pending=None, retired=retired))
-        await work.drain()  # what workers wrote to the old generation meanwhile (kafka)
+        if pending.mode != "turns" or not self._live.runtime.derives_in_workers:
+            await work.drain()  # what workers wrote to the old generation meanwhile (kafka)
+        # (from turns on Kafka its derive group is now the new workers': what came after
+        # the hand-over is theirs to derive, with the gate state they were handed)
         return True, f"generation {pending.target.views} is live; {state.live.views} retired"
 
 
@@ -269,6 +295,7 @@ class _Rebuild:
         self._plan, self._progress = plan, progress
         self._stack = AsyncExitStack()
         self._state: StateStore | None = target.state
+        self._gate_file: EmbeddedStateStore | None = None  # Kafka: the replay's own gate
         self._built: list[StageBinding] | None = None
         self._counters: list[Quiet | Rederive] = []
         self.handled = 0
@@ -355,16 +382,26 @@ class _Rebuild:
         target, settings = self._target, self._target.settings
         stores = EmbeddedStores(replay_state_path(settings, self._pending.target))
         self._stack.push_async_callback(stores.close)
-        state = SealedGateState(EmbeddedStateStore(stores), ViewSealer(target.sealer))
+        self._gate_file = EmbeddedStateStore(stores)
+        state = SealedGateState(self._gate_file, ViewSealer(target.sealer))
         deps = derive_deps(settings, target.evidence, state, target.sealer, target.embedder)
         deps = replace(deps, gate=GateStore(state, self._pending.target.gate_namespace()))
         self._state = state
         return Deriver(target.names, settings.partitions, deps)
 
-    async def hand_over_fact_changes(self) -> None:
+    async def gate_records(self) -> dict[str, bytes]:
+        """The re-derived gate state as stored (raw keys, sealed values) when the replay
+        kept it in a file of its own (Kafka: the workers' is in their faust tables)."""
+        if self._gate_file is None:
+            return {}
+        prefix = self._pending.target.gate_namespace() + "gate|"
+        return await self._gate_file.load_many(await self._gate_file.keys_with_prefix(prefix))
+
+    async def hand_over_fact_changes(self) -> dict[int, int]:
         """Before a re-derived generation goes live: its views start reading fact changes
         at the end of the topic (it derived everything before itself), and the log gets
-        the changes that turn the old gate's facts into the new ones, for subscribers."""
+        the changes that turn the old gate's facts into the new ones, for subscribers.
+        The end offsets it started the views at."""
         live, target, names = self._live, self._target, self._target.names
         group, _ = target.runtime.view_groups(self._pending.target)
         ends = {}
@@ -373,6 +410,7 @@ class _Rebuild:
         await self._publish_differences(live, target)
         for partition, end in ends.items():
             await target.log.commit(group, names.fact_changes, partition, end)
+        return ends
 
     async def _publish_differences(self, live: Components, target: Components) -> None:
         if live.deriver is None or target.deriver is None:
@@ -390,13 +428,19 @@ class _Rebuild:
         await send_all(live.log, out)
 
 
+def _switches_gate(plan: ReplayPlan) -> bool:
+    """A replay that switches a re-derived gate state in (from turns, whole log)."""
+    return plan.mode == "turns" and plan.switch and not plan.scopes
+
+
 async def _at_once(work: Awaitable[Any]) -> Any:
     return await work
 
 
 def refuse(settings: Settings, plan: ReplayPlan) -> None:
     """ReplayError when this runtime cannot run the plan, said before anything is built or
-    reached (a Qdrant server refuses ``--from turns``: streams/runtime/kafka.py)."""
+    reached (running workers refuse a switch from turns once the lease is held:
+    :meth:`Replayer.run`)."""
     plan = plan.checked()
     refusal = runtime_for(settings).replay_refusal(plan.mode, plan.switch, not plan.scopes)
     if refusal is not None:

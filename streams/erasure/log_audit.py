@@ -54,7 +54,7 @@ from provmem.streams.topics import (
     ERASURE_REQUESTS,
     TURNS,
     TopicNames,
-    gate_changelog,
+    gate_changelogs,
 )
 
 log = structlog.get_logger(__name__)
@@ -173,12 +173,18 @@ class LogAudit:
         return [c for c in every if c.name in (names.turns, names.fact_changes)]
 
     async def _gate_state(self, deps: ErasureDeps, opener: _Opener) -> list[_Found]:
-        """The workers' gate-state changelog (a compacted topic on Kafka): every retained
-        record, and each of the erased scope's opened with the live keys."""
-        topic = gate_changelog(deps.settings.consumer_group)
+        """The workers' gate-state changelogs (compacted topics on Kafka, one per gate
+        generation): every retained record, and each of the erased scope's opened with
+        the live keys."""
         log: EventLog = raw_log(deps.log)
-        if not isinstance(log, TopicAdmin) or topic not in await log.topics():
+        if not isinstance(log, TopicAdmin):
             return []
+        found: list[_Found] = []
+        for topic in gate_changelogs(deps.settings.consumer_group, await log.topics()):
+            found += await self._changelog(log, topic, opener)
+        return found
+
+    async def _changelog(self, log: EventLog, topic: str, opener: _Opener) -> list[_Found]:
         found: list[_Found] = []
         async for item in retained(log, topic, compacted=True):
             record = item.record

@@ -10,8 +10,9 @@ crash replays the record and the idempotent handlers make the replay harmless.
 from __future__ import annotations
 
 import asyncio
+import shutil
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -40,10 +41,11 @@ from provmem.streams.erasure.requests import ErasureRouter, ScopeRecords
 from provmem.streams.faust.compat import fence_commits, require_tested_faust
 from provmem.streams.faust.health import Assignment, serve_health
 from provmem.streams.faust.state_folder import StateFolder, claim_state_folder, worker_name
+from provmem.streams.gate_store import GateStore
 from provmem.streams.indexing import EvidenceIndexer, TombstonedTurns
 from provmem.streams.outcome import Origin, Outgoing, execute
 from provmem.streams.pipeline import Deriver, Materializer
-from provmem.streams.runtime.adapters import EvidenceSealer, RecordKeys
+from provmem.streams.runtime.adapters import EvidenceSealer, Generation, RecordKeys
 from provmem.streams.runtime.erasure import erasure_deps
 from provmem.streams.runtime.kafka import (
     delivery_log,
@@ -54,6 +56,7 @@ from provmem.streams.runtime.kafka import (
 )
 from provmem.streams.runtime.sealed_topics import log_sealer, sealed_log
 from provmem.streams.runtime.wiring import derive_deps
+from provmem.streams.runtime.worker_presence import RENEW_S, WorkerPresence
 from provmem.streams.topics import GATE_TABLE, TopicNames
 from provmem.streams.topology import DERIVE, INDEX_EVIDENCE, MATERIALIZE, ROUTE_ERASURES, outputs_of
 
@@ -210,10 +213,19 @@ class WorkerApp:
     state_folder: StateFolder
 
 
-def create_app(settings: Settings) -> WorkerApp:
-    """Build the faust app for ``settings``; connects to nothing until it starts."""
+def create_app(
+    settings: Settings, generation: Generation, presence: WorkerPresence | None = None
+) -> WorkerApp:
+    """Build the faust app for ``settings``; connects to nothing until it starts. It
+    derives with the gate state of ``generation`` (the live one the worker read at
+    start) and writes that generation's Qdrant collection; ``presence``: the key it
+    renews while it runs (streams/runtime/worker_presence.py)."""
+    settings = on_generation(settings, generation)
     folder = claim_state_folder(settings.data_dir / "faust", worker_name(settings.worker_name))
-    app = faust.App(settings.consumer_group, **_faust_config(settings, folder.path))
+    app = faust.App(
+        settings.consumer_group,
+        **_faust_config(settings, generation_folder(folder.path, generation)),
+    )
     names = TopicNames(settings.topic_prefix)
     turns = _raw_topic(app, DERIVE.input(names), settings.partitions)
     fact_changes = _raw_topic(app, MATERIALIZE.input(names), settings.partitions)
@@ -228,7 +240,7 @@ def create_app(settings: Settings) -> WorkerApp:
     sealer = worker_sealer(settings)
     sealed = log_sealer(sealer, names)  # seal: values opened as they come in, sealed going out
     state = worker_gate_state(TableStateStore(table), sealer)
-    deriver, records, materializer, indexer = _handlers(settings, names, state, sealer)
+    deriver, records, materializer, indexer = _handlers(settings, names, state, sealer, generation)
     delivery = Delivery(app, delivery_log(settings), settings.consumer_group)
     derive_guard, materialize_guard, route_guard = (delivery.guard() for _ in range(3))
     assignment = Assignment()
@@ -246,6 +258,12 @@ def create_app(settings: Settings) -> WorkerApp:
     @app.timer(interval=REPAIR_INTERVAL_S)
     async def repair_delivery() -> None:
         await delivery.repair()
+
+    if presence is not None:
+
+        @app.timer(interval=RENEW_S)
+        async def renew_presence() -> None:
+            await presence.refresh()
 
     requests = _raw_topic(app, ROUTE_ERASURES.input(names), None)
     router = ErasureRouter(names, settings.partitions)
@@ -303,6 +321,29 @@ def create_app(settings: Settings) -> WorkerApp:
     return WorkerApp(app, deriver, materializer, folder)
 
 
+def on_generation(settings: Settings, generation: Generation) -> Settings:
+    """A worker's settings on a gate generation: its faust app (the consumer group, the
+    gate table's changelog) is the generation's own (``<group>.gN``, generation 0: the
+    plain group), so a replay from turns hands a worker on its generation the table it
+    re-derived and the offsets where it stopped (streams/runtime/kafka.py)."""
+    group = generation.derive_group(settings.consumer_group)
+    return settings.model_copy(update={"consumer_group": group})
+
+
+def generation_folder(state_folder: Path, generation: Generation) -> Path:
+    """Where the tables of ``generation`` live in a worker's state folder (faust keeps
+    them under ``v1/tables`` of it, with the changelog offset each has applied, whichever
+    topic that was): the folder itself for generation 0, ``gN`` in it for a later one.
+    The other generations' tables go: a replay from turns retired them."""
+    current = state_folder if generation.gate == 0 else state_folder / f"g{generation.gate}"
+    kept = current / "v1" if generation.gate == 0 else current
+    for held in (state_folder / "v1", *state_folder.glob("g*")):
+        if held.is_dir() and held != kept:
+            shutil.rmtree(held, ignore_errors=True)
+    current.mkdir(parents=True, exist_ok=True)
+    return current
+
+
 def _faust_config(settings: Settings, state_folder: Path) -> dict[str, Any]:
     config: dict[str, Any] = {
         "broker": f"kafka://{settings.broker_url}",
@@ -354,19 +395,24 @@ class WorkerParts:
 
 
 def _handlers(
-    settings: Settings, names: TopicNames, state: BulkStateStore, sealer: EvidenceSealer
+    settings: Settings,
+    names: TopicNames,
+    state: BulkStateStore,
+    sealer: EvidenceSealer,
+    generation: Generation,
 ) -> tuple[Deriver, ScopeRecords, Materializer, EvidenceIndexer | None]:
-    """The agents' handlers over the adapters the Kafka root builds for a worker."""
-    adapters = worker_adapters(settings, sealer)
+    """The agents' handlers over the adapters the Kafka root builds for a worker, on the
+    gate state and the collection of ``generation``."""
+    adapters = worker_adapters(settings, sealer, generation)
     evidence, views, embedder, index = (
         adapters.evidence,
         adapters.views,
         adapters.embedder,
         adapters.index,
     )
-    deriver = Deriver(
-        names, settings.partitions, derive_deps(settings, evidence, state, sealer, embedder)
-    )
+    deps = derive_deps(settings, evidence, state, sealer, embedder)
+    deps = replace(deps, gate=GateStore(state, generation.gate_namespace()))
+    deriver = Deriver(names, settings.partitions, deps)
     materializer = Materializer(names, views, index)
     tombstones = TombstonedTurns(RecordKeys(sealer))  # a worker's cascade deletes its points
     indexer = EvidenceIndexer(index, sealer, tombstones) if index is not None else None
@@ -411,5 +457,10 @@ def run_worker(settings: Settings, loglevel: str = "warning") -> None:
     from faust.worker import Worker as FaustWorker
 
     asyncio.run(verify_deployment_key(settings))  # a foreign master key never joins
-    worker = create_app(settings)
-    FaustWorker(worker.app, loglevel=loglevel, quiet=True).execute_from_commandline()
+    presence = WorkerPresence(settings)
+    generation = asyncio.run(presence.join())  # after a replay from turns that is switching
+    try:
+        worker = create_app(settings, generation, presence)
+        FaustWorker(worker.app, loglevel=loglevel, quiet=True).execute_from_commandline()
+    finally:
+        presence.leave()

@@ -9,6 +9,7 @@ in a module of this folder, and what the stages read of one comes through here:
   the subjects' log keys and their rotation (infra/crypto/);
 - the log's records: their sealing, raw reads and keyed record keys (infra/log/);
 - sparse vectors: a fact's anchors in its sparse vector (infra/models/sparse.py);
+- generations: which gate state and collection a worker starts on (infra/stores/);
 - residue: the scanner of stores for an erased subject's marks, and the ledger's box
   (infra/residue.py).
 
@@ -41,12 +42,14 @@ from provmem.infra.residue import (
     mark,
     marks_of,
 )
+from provmem.infra.stores.generations import Generation
 
 __all__ = [
     "PLAIN_KEYS",
     "Common",
     "ErasedMarks",
     "EvidenceSealer",
+    "Generation",
     "Hit",
     "KeyWrapper",
     "LogSealer",

@@ -5,7 +5,7 @@ distributed runtime, made once by the root and asked for by name, never by compa
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +69,20 @@ class Runtime(Protocol):
     async def drop_gate_state(self, generation: Generation) -> None: ...
 
     def replay_refusal(self, mode: str, switch: bool, whole_log: bool) -> str | None: ...
+
+    async def switch_refusal(self, mode: str) -> str | None:
+        """Why a replay in ``mode`` may not switch now (workers hold the live gate)."""
+        ...
+
+    async def hand_over_gate(self, generation: Generation, state: Mapping[str, bytes]) -> None:
+        """Put a re-derived gate state where the workers of ``generation`` will read it."""
+        ...
+
+    async def hand_over_groups(
+        self, live: Generation, generation: Generation, fact_changes: Mapping[int, int]
+    ) -> None:
+        """Move the workers' groups to where a switched replay from turns stopped."""
+        ...
 
 
 Closer = Callable[[], Awaitable[None]]

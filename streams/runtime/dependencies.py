@@ -42,6 +42,8 @@ def dependency_checks(
     async def qdrant() -> None:
         from qdrant_client import AsyncQdrantClient
 
+        if str(settings.qdrant_url).startswith("file:"):  # local mode: a folder, no server
+            return
         client = AsyncQdrantClient(url=settings.qdrant_url)
         try:
             await client.get_collections()

@@ -4,6 +4,7 @@ SQLite views and an edge vector index, every stage run by this process's runner.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Mapping
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -108,6 +109,17 @@ class EmbeddedRuntime:
 
     def replay_refusal(self, mode: str, switch: bool, whole_log: bool) -> str | None:
         return None  # the gate state and the views are both here: every replay runs
+
+    async def switch_refusal(self, mode: str) -> str | None:
+        return None  # no workers: the replay holds the folder's index (the owner's)
+
+    async def hand_over_gate(self, generation: Generation, state: Mapping[str, bytes]) -> None:
+        return None  # the replay derived into the folder's own gate state
+
+    async def hand_over_groups(
+        self, live: Generation, generation: Generation, fact_changes: Mapping[int, int]
+    ) -> None:
+        return None  # the new generation's groups are the replay's
 
 
 async def _build(runtime: EmbeddedRuntime, generation: Generation) -> Components:

@@ -10,21 +10,26 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+from collections.abc import Mapping
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from provmem.config import Settings
 from provmem.core.ports import (
+    Append,
     BulkStateStore,
+    Cleanup,
     EventLog,
     EvidenceStore,
     FactViews,
     HeldBytes,
     KeyStore,
     StateStore,
+    TopicConfig,
 )
+from provmem.core.scope import partition_for
 from provmem.infra.crypto.envelope import EvidenceSealer, master_key
 from provmem.infra.models.embedding import DIM as EMBEDDING_DIM
 from provmem.infra.models.embedding import MiniLMEmbedder
@@ -37,7 +42,7 @@ from provmem.streams.runner import Runner, StageBinding
 from provmem.streams.runtime.base import Closer, Components
 from provmem.streams.runtime.sealed_topics import sealed_log
 from provmem.streams.runtime.wiring import sealers, stage_bindings
-from provmem.streams.topics import DATA_KEYS, TopicNames
+from provmem.streams.topics import DATA_KEYS, TopicNames, gate_changelog
 
 if TYPE_CHECKING:
     import redis.asyncio as aioredis
@@ -49,6 +54,10 @@ if TYPE_CHECKING:
 
 #: The fact-view key families of infra/stores/redis_stores.py (generation 0 shares its prefix
 #: with evidence and data keys, which a replay never drops).
+#: ``PROVMEM_QDRANT_URL=file:<folder>``: qdrant-client's local mode (:func:`server_vectors`).
+LOCAL_QDRANT = "file:"
+#: Records per append when a replay writes or tombstones the workers' gate changelog.
+CHANGELOG_BATCH = 500
 _REDIS_FACT_FAMILIES = ["fact:*", "scope:*:facts", "evfacts:*", "history:*", "entity:*", "slot:*"]
 
 
@@ -70,8 +79,9 @@ class KafkaRuntime:
         return group, group + ".evidence"
 
     def pipeline_groups(self, generation: Generation) -> dict[str, str]:
-        """The faust workers' group, on both pipeline topics."""
-        names, group = TopicNames(self.settings.topic_prefix), self.settings.consumer_group
+        """The faust workers' group of the generation's gate, on both pipeline topics."""
+        names = TopicNames(self.settings.topic_prefix)
+        group = generation.derive_group(self.settings.consumer_group)
         return {names.turns: group, names.fact_changes: group}
 
     def open_key_store(self) -> ApiKeyStore:
@@ -99,7 +109,9 @@ class KafkaRuntime:
         return RedisPointer(client, redis_pointer_key(self.settings.redis_prefix))
 
     def replay_lease(self, job_id: str) -> AbstractAsyncContextManager[None]:
-        key = f"{self.settings.redis_prefix}:replay-lease"
+        from provmem.streams.runtime.worker_presence import replay_lease_key
+
+        key = replay_lease_key(self.settings.redis_prefix)
         return redis_lease(self.settings.redis_url, key, job_id)
 
     def vectors_folder(self, generation: Generation) -> Path:
@@ -121,24 +133,102 @@ class KafkaRuntime:
             await client.aclose()
 
     async def drop_gate_state(self, generation: Generation) -> None:
-        """A replay's re-derived gate state (the live one is in the workers' tables)."""
+        """A gate generation's state: a replay's local file, the workers' table changelog of
+        that generation, and its Qdrant server collection."""
+        from provmem.infra.log.kafka import KafkaEventLog
+
         for suffix in ("", "-wal", "-shm"):
             (self.settings.data_dir / f"replay{generation.suffix()}.db{suffix}").unlink(True)
+        if self.settings.qdrant_url is not None:
+            await server_vectors(self.settings, generation).drop()
+        topic = gate_changelog(generation.derive_group(self.settings.consumer_group))
+        broker = KafkaEventLog(self.settings.broker_url, client_id="provmem-replay-gate")
+        try:
+            if topic in await broker.topics():
+                await broker.delete_topics([topic])
+        finally:
+            await broker.close()
 
     def replay_refusal(self, mode: str, switch: bool, whole_log: bool) -> str | None:
-        if self.settings.qdrant_url is not None and mode == "turns":
-            return (
-                "from turns with a Qdrant server: the re-derived facts would be written "
-                "into the live collection the workers serve; replay --from fact-changes "
-                "(it re-writes the same points), or unset PROVMEM_QDRANT_URL"
-            )
-        if mode == "turns" and switch and whole_log:
-            return (
-                "from turns on the kafka runtime: the gate state lives in the workers' faust "
-                "tables, so a re-derived generation can be built and checked but not switched "
-                "in; pass --no-switch (switch=false) to check it"
-            )
-        return None
+        return None  # a switch from turns waits for the workers to stop: switch_refusal
+
+    async def switch_refusal(self, mode: str) -> str | None:
+        """A replay from turns switches the gate state the workers derive with: refused
+        while any runs (streams/runtime/worker_presence.py)."""
+        from provmem.streams.runtime.worker_presence import running_workers
+
+        workers = await running_workers(self.settings) if mode == "turns" else []
+        if not workers:
+            return None
+        return (
+            "from turns with a switch on the kafka runtime: the workers derive with the live "
+            f"gate state; stop them first (running: {', '.join(workers)}), they start on the "
+            "new generation; or pass --no-switch (switch=false) to check it"
+        )
+
+    async def hand_over_gate(self, generation: Generation, state: Mapping[str, bytes]) -> None:
+        """Before a re-derived generation goes live: its gate state (raw keys, sealed
+        values) onto the changelog of the workers' table of that generation, which a
+        worker started on it recovers (streams/faust/app.py: a table per gate generation)."""
+        from provmem.infra.log.kafka import KafkaEventLog
+
+        settings = self.settings
+        topic = gate_changelog(generation.derive_group(settings.consumer_group))
+        broker = KafkaEventLog(settings.broker_url, client_id="provmem-replay-gate")
+        try:
+            await broker.ensure_topics([_changelog_config(topic, settings.partitions)])
+            await _write_changelog(broker, topic, state)
+        finally:
+            await broker.close()
+
+    async def hand_over_groups(
+        self, live: Generation, generation: Generation, fact_changes: Mapping[int, int]
+    ) -> None:
+        """Before a re-derived generation goes live: the group of its workers starts on the
+        fact-changes topic at ``fact_changes`` (what the old gate published is re-derived
+        in the new views) and on the erasure requests where the live workers' group is
+        (their erasures are done). On the turns topic it is where the replay's derivation
+        stopped already: the replay derived as that group."""
+        from provmem.infra.log.kafka import KafkaEventLog
+
+        settings, names = self.settings, TopicNames(self.settings.topic_prefix)
+        group = generation.derive_group(settings.consumer_group)
+        before = live.derive_group(settings.consumer_group)
+        broker = KafkaEventLog(settings.broker_url, client_id="provmem-replay-gate")
+        try:
+            for partition, end in fact_changes.items():
+                await broker.commit(group, names.fact_changes, partition, end)
+            requests = names.erasure_requests
+            for partition in range(await broker.partitions(requests)):
+                offset = await broker.committed(before, requests, partition)
+                await broker.commit(group, requests, partition, offset)
+        finally:
+            await broker.close()
+
+
+def _changelog_config(topic: str, partitions: int) -> TopicConfig:
+    """The workers' gate changelog as faust creates it (compacted, a partition per turns
+    partition), for a deployment whose workers never started."""
+    return TopicConfig(topic, partitions, Cleanup.COMPACT)
+
+
+async def _write_changelog(log: KafkaEventLog, topic: str, state: Mapping[str, bytes]) -> None:
+    """Gate-state records onto ``topic``, each in its scope's partition (as faust writes
+    a table update: in the partition of the turn being derived)."""
+    partitions = await log.partitions(topic)
+    batch: list[tuple[int, Append]] = []
+    for key, value in state.items():
+        batch.append((_scope_partition(key, partitions), Append(0, key.encode(), value)))
+    for partition in range(partitions):
+        records = [replace(r, partition=partition) for p, r in batch if p == partition]
+        for start in range(0, len(records), CHANGELOG_BATCH):
+            await log.append(topic, records[start : start + CHANGELOG_BATCH])
+
+
+def _scope_partition(key: str, partitions: int) -> int:
+    """The partition of a gate-state key's scope (``[gN/]gate|<scope>|…``)."""
+    scope = key.split("gate|", 1)[1].split("|", 1)[0]
+    return partition_for(scope, partitions)
 
 
 async def _build(runtime: KafkaRuntime, chosen: Generation | None) -> Components:
@@ -175,7 +265,7 @@ async def _build(runtime: KafkaRuntime, chosen: Generation | None) -> Components
     embedder = MiniLMEmbedder(threads=settings.embedding_threads)
     slot = await _local_slot(runtime, generation, log)  # None: the workers' Qdrant server
     local = slot.index if slot is not None else None
-    server = [] if local is not None else [server_vectors(settings)]
+    server = [] if local is not None else [server_vectors(settings, generation)]
     plain = local if local is not None else server[0]
     vectors = SealedVectorIndex(plain, view_sealer)
     index = SearchIndex(vectors, embedder, BM25Encoder(), purge_after_erase=local)
@@ -237,9 +327,12 @@ def worker_sealer(settings: Settings) -> EvidenceSealer:
     return EvidenceSealer(master_key(settings), keys)
 
 
-def worker_adapters(settings: Settings, sealer: EvidenceSealer) -> WorkerAdapters:
+def worker_adapters(
+    settings: Settings, sealer: EvidenceSealer, generation: Generation
+) -> WorkerAdapters:
     """Redis evidence and views (following a replay's switch), the embedder, the shared
-    index, the erasure ledger and the cascade's producer of one worker."""
+    index (the collection of ``generation``, the one the worker started on), the erasure
+    ledger and the cascade's producer of one worker."""
     from provmem.infra.crypto.sealing import ViewSealer
     from provmem.infra.log.kafka import KafkaEventLog
     from provmem.infra.stores.generations import FollowingFactViews
@@ -257,7 +350,7 @@ def worker_adapters(settings: Settings, sealer: EvidenceSealer) -> WorkerAdapter
     index = None
     elsewhere: list[HeldBytes] = [RedisNamespace(client, settings.redis_prefix)]
     if settings.qdrant_url is not None:  # workers write the index only when it is shared
-        server = server_vectors(settings)
+        server = server_vectors(settings, generation)
         index = SearchIndex(SealedVectorIndex(server, view_sealer), embedder, BM25Encoder())
         elsewhere.append(server)
     return WorkerAdapters(
@@ -340,13 +433,19 @@ def local_index_groups(number: int, view_groups: tuple[str, str]) -> dict[str, s
     return {"index": facts, "index-evidence": evidence}
 
 
-def server_vectors(settings: Settings) -> QdrantVectorIndex:
-    """The shared Qdrant collection the workers write (``settings.qdrant_url`` set)."""
+def server_vectors(settings: Settings, generation: Generation) -> QdrantVectorIndex:
+    """The Qdrant collection of ``generation`` (``settings.qdrant_url`` set); a URL
+    ``file:<folder>`` is qdrant-client's local mode, a folder per collection that one
+    process at a time may open (tests: no Qdrant server can run there)."""
     from provmem.infra.vectors.edge import QdrantVectorIndex
 
-    assert settings.qdrant_url is not None  # noqa: S101 - called only with a server
-    collection = f"{settings.topic_prefix}-facts"
-    return QdrantVectorIndex(url=settings.qdrant_url, collection=collection, dim=EMBEDDING_DIM)
+    url = settings.qdrant_url
+    assert url is not None  # noqa: S101 - called only with a server
+    collection = generation.collection(f"{settings.topic_prefix}-facts")
+    if url.startswith(LOCAL_QDRANT):
+        folder = Path(url.removeprefix(LOCAL_QDRANT)) / collection
+        return QdrantVectorIndex(path=folder, collection=collection, dim=EMBEDDING_DIM)
+    return QdrantVectorIndex(url=url, collection=collection, dim=EMBEDDING_DIM)
 
 
 def _local_index_group(settings: Settings) -> str:

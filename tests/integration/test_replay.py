@@ -13,6 +13,7 @@ from provmem.core.events import Fact, FactStatus
 from provmem.infra.stores.generations import Generation, RedisPointer, read_file_pointer
 from provmem.infra.stores.generations import redis_pointer_key as pointer_key
 from provmem.services.erasure.subject import erasure_request
+from provmem.services.memory.memory import MemoryService
 from provmem.services.replay.generations import replay_lease
 from provmem.services.replay.run import (
     Replayer,
@@ -111,11 +112,121 @@ def _without_versions(facts: dict[str, list[Fact]]) -> dict[str, list[dict[str, 
     return {s: [f.model_dump(exclude={"version"}) for f in fs] for s, fs in facts.items()}
 
 
-async def test_from_turns_on_kafka_refuses_to_switch(kafka_settings: Settings) -> None:
-    components = await build(kafka_settings)
+async def test_from_turns_switches_on_kafka_with_a_qdrant_server(
+    kafka_settings: Settings, tmp_path: Path
+) -> None:
+    """Kafka with a Qdrant server (qdrant-client's local mode: a folder per collection):
+    the replay refuses beside a running worker, naming it; with the workers stopped, one
+    stopped midway leaves the live generation as it was; the next re-derives into a
+    collection and a gate table of its own, switches, drops the old and the stopped one's,
+    and a worker started after the switch derives new turns
+    against the re-derived gate (a duplicate is no new fact) into the new collection."""
+    qdrant = tmp_path / "qdrant"
+    settings = kafka_settings.model_copy(update={"qdrant_url": f"file:{qdrant}"})
+    old, new = f"{settings.topic_prefix}-facts", f"{settings.topic_prefix}-facts-g2"
+    runtime = await Runtime(settings, tmp_path).start()
     try:
-        with pytest.raises(ReplayError, match="--no-switch"):
-            await Replayer(components).run(ReplayPlan("turns"))
+        live = await _ingest(runtime)
+        with pytest.raises(ReplayError, match=r"stop them first \(running: pid \d+ on "):
+            await Replayer(runtime.memory.components).run(ReplayPlan("turns"))
+    finally:
+        await runtime.stop()
+    assert (qdrant / old).exists() and not (qdrant / new).exists()
+
+    components = await build(settings)  # the workers stopped: only the replay derives t4
+    try:
+        await MemoryService(components).publish([said("t4", "I have a dog named Rex.", 3)])
+        with pytest.raises(ReplayInterrupted):  # a replay stopped midway (killed, failed)
+            await Replayer(components).run(ReplayPlan("turns", limit=1))
+        assert await _pointer(settings) == Generation() and (qdrant / old).exists()
+        result = await Replayer(components).run(ReplayPlan("turns"))  # over: generation 2
+    finally:
+        await components.close()
+    assert result.switched and await _pointer(settings) == Generation(2, 2)
+    await retire_generations(settings)
+    assert [p.name for p in qdrant.iterdir()] == [new]  # the old and the stopped one's gone
+    gate = await _gate_keys(settings)  # the workers' table of generation 2, handed over
+    assert gate and all(k.startswith("g2/gate|") for k in gate)
+    assert await _changelogs(settings) == [f"{settings.consumer_group}.g2-gate-state-changelog"]
+
+    rebuilt = await _fresh_check(settings)  # the new generation equals a fresh derivation
+    rex = [f for f in rebuilt[SCOPE] if "Rex" in f.statement]
+    assert len(rex) == 1
+    without_rex = {SCOPE: [f for f in rebuilt[SCOPE] if f not in rex], OTHER: rebuilt[OTHER]}
+    assert _without_versions(without_rex) == _without_versions(live)
+
+    seen = f"g2/gate|{OTHER}|seen|"
+    marks = [k for k in await _gate_keys(settings) if k.startswith(seen)]
+    runtime = await Runtime(settings, tmp_path).start()  # on generation 2
+    try:
+        await runtime.memory.publish(
+            [
+                said("b3", "I have two cats.", 2, scope=OTHER),  # a duplicate: no new fact
+                said("b4", "I play the violin.", 3, scope=OTHER),
+            ]
+        )
+        after = await _settled(
+            runtime, lambda facts: any("violin" in f.statement for f in facts[OTHER])
+        )
+    finally:
+        await runtime.stop()
+    kept = [f for f in after[OTHER] if "violin" not in f.statement]
+    assert [f.fact_id for f in kept] == [f.fact_id for f in live[OTHER]], after[OTHER]  # no ADD
+    cats = [f for f in kept if "cats" in f.statement]
+    assert len(cats) == 1 and len(cats[0].evidence_ids) == 2, cats  # b3 supports it
+    now = [k for k in await _gate_keys(settings) if k.startswith(seen)]
+    assert len(now) == len(marks) + 2  # the worker derived b3 and b4 with the g2 gate
+    assert (await _fresh_check(settings))[OTHER] == after[OTHER]  # and indexed into g2
+
+
+async def _pointer(settings: Settings) -> Generation:
+    import redis.asyncio as aioredis
+
+    client = aioredis.Redis.from_url(settings.redis_url)
+    try:
+        return (await RedisPointer(client, pointer_key(settings.redis_prefix)).read()).live
+    finally:
+        await client.aclose()
+
+
+async def _changelogs(settings: Settings) -> list[str]:
+    from provmem.infra.log.kafka import KafkaEventLog
+    from provmem.streams.topics import gate_changelogs
+
+    log = KafkaEventLog(settings.broker_url)
+    try:
+        return gate_changelogs(settings.consumer_group, await log.topics())
+    finally:
+        await log.close()
+
+
+async def _gate_keys(settings: Settings) -> list[str]:
+    """The live keys of the gate-state changelog of the workers of generation 2."""
+    from provmem.infra.log.kafka import KafkaEventLog
+    from provmem.streams.topics import gate_changelog
+
+    topic = gate_changelog(Generation(2, 2).derive_group(settings.consumer_group))
+    log, keys = KafkaEventLog(settings.broker_url), {}
+    try:
+        for partition in range(await log.partitions(topic)):
+            offset = 0
+            while batch := await log.read(topic, partition, offset, 512):
+                offset = batch[-1].offset + 1
+                keys.update({r.key: r.value is not None for r in batch if r.key is not None})
+    finally:
+        await log.close()
+    return sorted(k.decode() for k, held in keys.items() if held)
+
+
+async def _fresh_check(settings: Settings) -> dict[str, list[Fact]]:
+    """The live generation's facts, after a replay from turns (not switched) found its facts
+    view and vector index equal to a fresh derivation of the log."""
+    components = await build(settings)
+    try:
+        check = await Replayer(components).run(ReplayPlan("turns", switch=False))
+        assert check.report.equal, check.report
+        assert {c.scope for c in check.report.scopes} == {SCOPE, OTHER}
+        return await _facts(components)
     finally:
         await components.close()
 
@@ -258,3 +369,36 @@ async def test_after_a_switch_the_lag_is_read_from_the_live_generation_s_groups(
         assert f'provmem_pipeline_lag_records{{topic="{after.names.turns}"}} 0.0' in text
     finally:
         await after.close()
+
+
+async def test_a_worker_starting_while_a_replay_from_turns_runs_waits_for_its_switch(
+    redis_prefix: str,
+) -> None:
+    """It holds no presence key while it waits (the replay would refuse), then starts on
+    the generation the replay switched in."""
+    import asyncio
+
+    import redis.asyncio as aioredis
+
+    from provmem.infra.stores.generations import PendingReplay, PointerState
+    from provmem.streams.runtime.worker_presence import WorkerPresence, running_workers
+    from tests.conftest import REDIS_URL
+
+    settings = Settings(runtime="kafka", redis_url=REDIS_URL, redis_prefix=redis_prefix)
+    client = aioredis.Redis.from_url(REDIS_URL)
+    pointer = RedisPointer(client, pointer_key(redis_prefix))
+    presence = WorkerPresence(settings)
+    try:
+        await pointer.write(PointerState(pending=PendingReplay("rp_x", "turns", Generation(1, 1))))
+        async with replay_lease(settings, "rp_x"):
+            joining = asyncio.create_task(presence.join())
+            await asyncio.sleep(2.5)
+            assert not joining.done()
+            assert await running_workers(settings) == []
+            await pointer.write(PointerState(live=Generation(1, 1)))
+        assert await asyncio.wait_for(joining, 10) == Generation(1, 1)
+        assert await running_workers(settings) == [presence.said]
+    finally:
+        presence.leave()
+        await client.aclose()
+    assert await running_workers(settings) == []

@@ -59,3 +59,10 @@ def test_the_scope_filter_keeps_the_chosen_scopes_and_tombstones() -> None:
     assert [keep(record(v)) for v in (alice, bob, None, b"not json")] == [True, False, True, False]
     assert scope_filter([])(record(bob))
     assert record_scope(alice) == "acme/app/alice" and record_scope(b"[]") is None
+
+
+def test_a_qdrant_collection_follows_the_gate_generation() -> None:
+    """A replay from fact changes keeps the gate and its collection; from turns, a new one."""
+    assert Generation().collection("pm-facts") == "pm-facts"
+    assert Generation(3, 0).collection("pm-facts") == "pm-facts"
+    assert Generation(3, 2).collection("pm-facts") == "pm-facts-g2"

@@ -150,3 +150,17 @@ def test_a_raw_topic_has_no_event_model(topic: RawTopic) -> None:
     assert not isinstance(topic, Topic)
     for codec in ("value", "encode", "decode", "key", "record"):
         assert not hasattr(topic, codec)
+
+
+def test_the_gate_changelogs_of_every_gate_generation_are_found() -> None:
+    from provmem.streams.topics import gate_changelogs
+
+    topics = [
+        "pm-gate-state-changelog",
+        "pm.g3-gate-state-changelog",
+        "pm2-gate-state-changelog",  # another deployment's group
+        "pm.turns",
+    ]
+    found = ["pm-gate-state-changelog", "pm.g3-gate-state-changelog"]
+    assert gate_changelogs("pm", topics) == found
+    assert gate_changelogs("pm.g3", topics) == found  # a worker of generation 3 asks
