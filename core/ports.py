@@ -11,6 +11,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from provmem.core.claim import Claim
 from provmem.core.events import Fact, FactChanged, SealedText, SpeakerRole, TurnRecorded
+from provmem.core.language.parsed import ParsedText
 
 
 class Cleanup(StrEnum):
@@ -484,6 +485,15 @@ class Extractor(Protocol):
         assistant's own statements (``Claim.role``), system and tool turns none.
         ``participants``: the session's other speakers from earlier turns in log order
         (most recent first), so that "you" can name the listener."""
+        ...
+
+
+class Parser(Protocol):
+    """Parses texts into tokens, dependency arcs and entities (spaCy's small English
+    pipeline: infra/models/parser.py), a batch at a time."""
+
+    def parse(self, texts: Sequence[str]) -> list[ParsedText]:
+        """One parse per text, in order."""
         ...
 
 

@@ -90,6 +90,12 @@ class Settings(BaseSettings):
         description="A query asking what memory never mentions gets no result and the "
         "escalate path (core/retrieval/mention.py); off (default): the router decides",
     )
+    read_values: bool = Field(
+        False,
+        description="Read value states with spaCy's parser (core/extraction/values.py; "
+        "the [values] extra); off by default: on the blind split it links updates (history "
+        "0.07 -> 0.24) but costs recall (single-hop R@10 0.97 -> 0.90), docs/benchmarks.md",
+    )
     llm_base_url: str | None = Field(None, description="OpenAI-compatible endpoint (off if unset)")
     llm_model: str = "gpt-4o-mini"
     llm_api_key: SecretStr | None = None
