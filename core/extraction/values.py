@@ -44,6 +44,14 @@ WHERE_VERBS = word_list("provmem.core.extraction", "where_verbs")
 NAMING_VERBS = {"name", "named", "call", "called", "rename", "renamed", "dub", "dubbed"}
 #: Verbs whose "at/by/for" organisation is an employer ("hired by", "started at").
 _JOB_VERBS = {"hire", "employ", "start", "begin", "intern", "volunteer"}
+#: Naming verbs whose object is who is called, not a name: "call Tara" is a phone call.
+_CALLING = {"call"}
+#: Where-verbs of a state (not an event): their simple past is a state that has ended.
+_STATE_VERBS = {"live", "work", "study", "stay", "base"}
+_AUXILIARIES = {"aux", "auxpass"}
+#: Where a where-verb's object is a place or employer ("lives in", "works for"), not a
+#: companion ("lives with my partner Dev") or a place left ("moved from Leeds").
+_WHERE_PREPOSITIONS = {"in", "at", "to", "for", "near", "into"}
 #: Homes whose "in X" is where the holder lives ("a small place in Oakland").
 _HOME_NOUNS = {"place", "house", "home", "apartment", "flat", "condo", "townhouse", "studio"}
 #: What a where-verb's object is the value of: "moved to Denver" says where one lives.
@@ -75,6 +83,7 @@ _MONTH_NAME = re.compile(
 _CODE = re.compile(r"`|==|\(\)|[{}]|\w\.\w+\(|^\s*[$>#] ")
 _VERSION = re.compile(r"^v?\d+(\.\d+)+$")
 _ARGUMENTS = {"nsubj", "nsubjpass", "dobj", "attr", "oprd"}
+_SUBJECTS = {"nsubj", "nsubjpass"}
 
 
 class ValueKind(StrEnum):
@@ -296,7 +305,7 @@ def _framed_name(parsed: ParsedText, index: int) -> str | None:
     """The attribute a where-verb, a naming verb or a job gives the name at ``index``."""
     token = parsed.tokens[index]
     head = parsed.tokens[token.head]
-    if token.dep in ("oprd", "dobj") and (head.lemma or head.lower) in NAMING_VERBS:
+    if _named_by(token, head):
         return f"{_named_thing(parsed, index, token.head)} name".strip()
     thing = _named_beside(parsed, index)
     if thing is not None:
@@ -306,11 +315,13 @@ def _framed_name(parsed: ParsedText, index: int) -> str | None:
     changed = _changed_object(parsed, index)
     if changed is not None:
         return _phrase(parsed, changed)
-    verb = parsed.tokens[head.head] if token.dep == "pobj" else head
-    if verb.pos in ("VERB", "AUX"):
+    at = head.head if token.dep == "pobj" else token.head
+    verb = parsed.tokens[at]
+    where_to = token.dep == "dobj" or head.lower in _WHERE_PREPOSITIONS
+    if verb.pos in ("VERB", "AUX") and where_to:
         where = WHERE_ATTRIBUTES.get(verb.lower) or WHERE_ATTRIBUTES.get(verb.lemma)
         if where is not None:
-            return where
+            return None if _past_state(parsed, at) else where
     if token.dep == "pobj" and head.lower == "in" and verb.lower in _HOME_NOUNS:
         return "home city"
     at_job = token.dep == "pobj" and head.lower in ("at", "for", "with", "by")
@@ -319,6 +330,30 @@ def _framed_name(parsed: ParsedText, index: int) -> str | None:
     if at_job and token.entity in ("ORG", "FAC", "PERSON") and job:
         return "employer"
     return None
+
+
+def _named_by(token: Token, verb: Token) -> bool:
+    """A name a naming verb gives: its object complement ("the shop is called Fern"), or
+    the object of "name" ("we named the puppy Biscuit"); the object of "call" is the one
+    called ("remind me to call Tara"), not a name given."""
+    lemma = verb.lemma or verb.lower
+    if lemma not in NAMING_VERBS:
+        return False
+    return token.dep == "oprd" or token.dep == "dobj" and lemma not in _CALLING
+
+
+def _past_state(parsed: ParsedText, verb: int) -> bool:
+    """A where-verb's state that held before and holds no longer: "we lived in Glasgow for
+    6 years before", "I was based in Lyon", "I used to work at Acme" (the simple past of a
+    state; "we moved to Leeds", an event, says where one lives now)."""
+    token = parsed.tokens[verb]
+    if token.lemma not in _STATE_VERBS:
+        return False
+    auxiliaries = [c for c in parsed.children(verb) if parsed.tokens[c].dep in _AUXILIARIES]
+    if token.tag == "VBD" or any(parsed.tokens[c].tag == "VBD" for c in auxiliaries):
+        return True
+    head = parsed.tokens[token.head]
+    return token.dep == "xcomp" and head.lemma == "use" and head.tag == "VBD"
 
 
 def _named_beside(parsed: ParsedText, index: int) -> int | None:
@@ -608,7 +643,7 @@ def _holder(parsed: ParsedText, owner: int | None, speaker: str) -> tuple[str, t
     person noun owning the attribute (its subject or possessor), else the speaker."""
     if owner is None:
         return speaker, ()
-    for index in (owner, *_possessors(parsed, owner)):
+    for index in (owner, *_beside(parsed, owner), *_possessors(parsed, owner)):
         token = parsed.tokens[index]
         if token.lower in _SPEAKER_WORDS:
             return speaker, ()
@@ -622,17 +657,38 @@ def _holder(parsed: ParsedText, owner: int | None, speaker: str) -> tuple[str, t
     return speaker, ()
 
 
+def _beside(parsed: ParsedText, owner: int) -> list[int]:
+    """What stands in apposition to a subject ("Anika, my sister, is ..."), as the parser
+    may read it: the subject's apposition, or a second subject of its verb."""
+    token = parsed.tokens[owner]
+    found = [c for c in parsed.children(owner) if parsed.tokens[c].dep == "appos"]
+    if token.dep in _SUBJECTS and token.head != owner:
+        found += [
+            c
+            for c in parsed.children(token.head)
+            if c != owner and parsed.tokens[c].dep in _SUBJECTS
+        ]
+    return found
+
+
 def _other_names(parsed: ParsedText, index: int) -> tuple[str, ...]:
-    """A person's other name beside it: "my brother Tom" (an apposition either way)."""
+    """A person's other name beside it: "my brother Tom", "Anika, my sister" (an
+    apposition either way, or a second subject of one verb)."""
     token = parsed.tokens[index]
-    names = [
-        _person(parsed, c)
-        for c in parsed.children(index)
-        if parsed.tokens[c].dep in ("appos", "compound") and _is_person(parsed, c)
-    ]
-    if token.dep in ("appos", "compound") and _is_person(parsed, token.head):
-        names.append(_person(parsed, token.head))
+    near = [c for c in parsed.children(index) if parsed.tokens[c].dep in ("appos", "compound")]
+    if token.dep in ("appos", "compound"):
+        near.append(token.head)
+    near += _beside(parsed, index) if token.dep in _SUBJECTS else []
+    names = [_person(parsed, c) for c in dict.fromkeys(near) if _names_one(parsed, c)]
     return tuple(n for n in names if n != _person(parsed, index))
+
+
+def _names_one(parsed: ParsedText, index: int) -> bool:
+    """A person noun or a name (a proper noun the tagger may leave untyped, "Anika")."""
+    token = parsed.tokens[index]
+    if _is_person(parsed, index):
+        return True
+    return token.text[:1].isupper() and token.entity in ("", "PERSON") and token.pos != "PRON"
 
 
 def _possessors(parsed: ParsedText, index: int) -> list[int]:
@@ -649,7 +705,7 @@ def _possessors(parsed: ParsedText, index: int) -> list[int]:
 
 def _person(parsed: ParsedText, index: int) -> str:
     token = parsed.tokens[index]
-    if token.entity == "PERSON":
+    if token.entity == "PERSON" or token.pos == "PROPN":
         return parsed.span_text(_compound_start(parsed, index), index + 1)
     return f"{token.lower}"
 

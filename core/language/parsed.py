@@ -14,7 +14,8 @@ from dataclasses import dataclass
 class Token:
     """One token: its text, where it starts in the text, its coarse part of speech
     (``NOUN``, ``PROPN``, ``NUM``...), its dependency label and the index of its head
-    (itself for a sentence's root), and its entity label if it is inside one."""
+    (itself for a sentence's root), its entity label if it is inside one, and its fine
+    tag (``VBD`` for a verb in the simple past)."""
 
     text: str
     start: int
@@ -23,6 +24,7 @@ class Token:
     head: int
     lemma: str = ""
     entity: str = ""
+    tag: str = ""
 
     @property
     def lower(self) -> str:

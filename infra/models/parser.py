@@ -51,7 +51,7 @@ class SpacyParser:
 
 def _parsed(doc: Any) -> ParsedText:
     tokens = tuple(
-        Token(t.text, t.idx, t.pos_, t.dep_, t.head.i, t.lemma_ or t.lower_, t.ent_type_)
+        Token(t.text, t.idx, t.pos_, t.dep_, t.head.i, t.lemma_ or t.lower_, t.ent_type_, t.tag_)
         for t in doc
     )
     entities = tuple(Entity(e.label_, e.start, e.end) for e in doc.ents)
