@@ -327,7 +327,8 @@ def _framed_name(parsed: ParsedText, index: int) -> str | None:
     at_job = token.dep == "pobj" and head.lower in ("at", "for", "with", "by")
     be_at = verb.lemma == "be" and head.lower == "at"
     job = verb.pos == "NOUN" or verb.lemma in _JOB_VERBS or be_at
-    if at_job and token.entity in ("ORG", "FAC", "PERSON") and job:
+    employer = token.entity in ("ORG", "FAC") or token.entity == "PERSON" and verb.pos == "VERB"
+    if at_job and employer and job:
         return "employer"
     return None
 

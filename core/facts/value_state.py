@@ -174,7 +174,7 @@ def old_value_facts(
     retired: Sequence[str] = (),
 ) -> list[str]:
     """Every active fact of the holder that states the old value: those carrying the
-    matched state's value, and those that state it and a word of its attribute, citing
+    matched state's value of the same attribute, and those that state it and a word of its attribute, citing
     its turn or, for a name, any turn ("Maya's cat Pixel keeps Maya company" after "my
     cat's name is Pixie, not Pixel")."""
     old = found.state
@@ -185,10 +185,7 @@ def old_value_facts(
             continue
         if evidence_id in fact.evidence_ids:
             continue
-        if any(
-            s.holders & old.holders and s.value == old.value and s.group == old.group
-            for s in memory.values.get(fact_id, ())
-        ):
+        if any(_same_state(s, old) for s in memory.values.get(fact_id, ())):
             ids.append(fact_id)
     for fact in memory.latest_first():
         if fact.fact_id in ids or evidence_id in fact.evidence_ids:
@@ -201,6 +198,15 @@ def old_value_facts(
         ):
             ids.append(fact.fact_id)
     return ids
+
+
+def _same_state(state: ValueState, old: ValueState) -> bool:
+    """A state saying the old value of the old attribute: the same holder, value and kind,
+    and an attribute of the same meaning ("2 kids" is not the old value of "prints sold: 2")."""
+    if not (state.holders & old.holders and state.value == old.value and state.group == old.group):
+        return False
+    similarity = float(np.dot(state.attribute_vector, old.attribute_vector))
+    return state.attribute == old.attribute or similarity >= ATTRIBUTE_SIMILARITY
 
 
 def carriers(facts: Iterable[Fact], reading: ValueReading) -> list[str]:

@@ -206,26 +206,41 @@ def _land(
     """The bundles one hit lands on (made on first landing), with the hit noted as their
     history or provenance once, whichever routes found it; (bundle key, credit) each."""
     landed = _targets(item, lookups, asked)
+    itself = any(key == item for key, *_ in landed)  # the turn stands as itself too
     for key, fact, evidence, _ in landed:
         bundle = bundles.get(key) or bundles.setdefault(
             key, FusedBundle(key, 0.0, set(), fact, evidence)
         )
         _note_history(bundle, item, lookups)
-        if evidence and fact is not None:
+        if evidence and fact is not None and not itself:
             bundle.via_evidence.add(evidence)
     return [(key, credit) for key, _, _, credit in landed]
 
 
 def _targets(item: str, lookups: Lookups, asked: TimeAsked) -> list[Target]:
-    """Where one hit lands: its active fact(s), else the raw evidence itself."""
+    """Where one hit lands: its active fact(s), else the raw evidence itself. A turn whose
+    every fact was replaced by facts of other turns also stays itself, at an old
+    version's credit: the content its facts said beside the old value is still found."""
     if item in lookups.facts:
         return _landing(lookups.facts[item], None, lookups, asked)
     landed: list[Target] = []
-    for fact_id in sorted(lookups.facts_of_evidence.get(item, ())):
-        if fact_id in lookups.facts:
-            landed += _landing(lookups.facts[fact_id], item, lookups, asked)
+    own = [lookups.facts[i] for i in sorted(lookups.facts_of_evidence.get(item, ())) if i in lookups.facts]
+    for fact in own:
+        landed += _landing(fact, item, lookups, asked)
     unique = {target[0]: target for target in sorted(landed, key=lambda t: -t[3])}
+    if unique and asked is not TimeAsked.HISTORY and _replaced(own, item, lookups):
+        unique[item] = (item, None, item, SUPERSEDED_CREDIT)
     return list(unique.values()) or [(item, None, item, 1.0)]
+
+
+def _replaced(own: Sequence[Fact], evidence_id: str, lookups: Lookups) -> bool:
+    """Every fact of the turn superseded by a fact that does not cite it (a turn whose
+    facts were erased, or merged into one citing it, is not brought back)."""
+    return bool(own) and all(
+        fact.status is FactStatus.SUPERSEDED
+        and evidence_id not in current(fact, lookups.facts).evidence_ids
+        for fact in own
+    )
 
 
 def _landing(fact: Fact, evidence: str | None, lookups: Lookups, asked: TimeAsked) -> list[Target]:
