@@ -49,6 +49,8 @@ _CALLING = {"call"}
 #: Where-verbs of a state (not an event): their simple past is a state that has ended.
 _STATE_VERBS = {"live", "work", "study", "stay", "base"}
 _AUXILIARIES = {"aux", "auxpass"}
+#: Where-verb attributes that are a person's; a thing's is its place.
+_WHERE_OF_PEOPLE = {"home city", "employer"}
 #: Where a where-verb's object is a place or employer ("lives in", "works for"), not a
 #: companion ("lives with my partner Dev") or a place left ("moved from Leeds").
 _WHERE_PREPOSITIONS = {"in", "at", "to", "for", "near", "into"}
@@ -82,6 +84,14 @@ _MONTH_NAME = re.compile(
 )
 _CODE = re.compile(r"`|==|\(\)|[{}]|\w\.\w+\(|^\s*[$>#] ")
 _VERSION = re.compile(r"^v?\d+(\.\d+)+$")
+#: Words around a number that say it is approximate ("about 40" is the value 40).
+_APPROXIMATELY = re.compile(r"^(about|around|roughly|nearly|almost|approximately|some|over)\s+")
+#: Words of a wish or plan: a value under them is a goal, not a state ("my goal is to
+#: hit 100 loaves", "I'd love to go under 3:45").
+_INTENTIONS = {
+    "goal", "target", "aim", "plan", "hope", "want", "wish", "love", "like", "try",
+    "dream", "intend", "expect", "would",
+}  # fmt: skip
 _ARGUMENTS = {"nsubj", "nsubjpass", "dobj", "attr", "oprd"}
 _SUBJECTS = {"nsubj", "nsubjpass"}
 
@@ -169,6 +179,7 @@ def normalized(said: str, kind: ValueKind) -> str:
     if kind in (ValueKind.NAME, ValueKind.DATE):
         text = re.sub(r"^(the|a|an)\s+", "", text)
         return re.sub(r"\s+", " ", re.sub(r"[^\w\s.-]", "", text)).strip()
+    text = _APPROXIMATELY.sub("", text)
     return re.sub(r"[\s,$£€]|percent|per cent", "", text).replace("%", "")
 
 
@@ -433,6 +444,10 @@ def _reading(
     if _CODE.search(context):
         return None  # a value in code or markup is not a state of the holder
     holder, aliases = _holder(parsed, owner, speaker)
+    names = {holder.lower(), speaker.lower()}
+    attribute = " ".join(w for w in attribute.split() if w not in names)  # "Rosa can bake 12"
+    if not attribute or _intended(parsed, root):
+        return None  # no attribute but a name ("Kofi is up to 42"), or a goal
     return ValueReading(
         holder=holder,
         aliases=aliases,
@@ -446,6 +461,22 @@ def _reading(
         time=_time(parsed, sentence, first, last),
         changed=_changed(parsed, sentence, root),
     )
+
+
+def _intended(parsed: ParsedText, root: int) -> bool:
+    """The value is under a wish or plan: a verb or subject of its clause chain is one."""
+    index, seen = root, 0
+    while seen < 8:
+        token = parsed.tokens[index]
+        if (token.lemma or token.lower) in _INTENTIONS and token.pos in ("VERB", "AUX", "NOUN"):
+            return True
+        subject = _subject(parsed, index) if token.pos in ("VERB", "AUX") else None
+        if subject is not None and parsed.tokens[subject].lower in _INTENTIONS:
+            return True
+        if token.head == index:
+            return False
+        index, seen = token.head, seen + 1
+    return False
 
 
 def _root_of(parsed: ParsedText, first: int, last: int) -> int:
@@ -471,18 +502,18 @@ def _attribute(
     words: list[str] = []
     owner: int | None = subject if subject is None or not first <= subject < last else None
     if where is not None:
-        words.append(where)
+        words.append(_place_of(parsed, subject) or where if where in _WHERE_OF_PEOPLE else where)
     elif noun is not None:
         words.append(_phrase(parsed, noun))
         owner = noun
-    elif subject is not None and tokens[subject].pos in ("NOUN", "PROPN"):
+    elif subject is not None and _describes(parsed, subject):
         if not _is_person(parsed, subject) or tokens[root].dep == "attr":
             words.append(_phrase(parsed, subject))
             words += _qualifiers(parsed, predicate, root)
     if counted is not None:
         words.append(_phrase(parsed, counted))
         owner = owner if owner is not None else counted
-    if kind is ValueKind.DATE and not _date_state(parsed, predicate, noun, words):
+    if kind is ValueKind.DATE and not _date_state(parsed, predicate, noun, words, root):
         return "", owner  # the date of an event ("went there on 7 May"): not a state
     if predicate is not None and noun is None and where is None and len(words) < 2:
         verb = tokens[predicate]
@@ -493,15 +524,38 @@ def _attribute(
     return " ".join(w for w in words if w).strip(), owner
 
 
+def _describes(parsed: ParsedText, subject: int) -> bool:
+    """A subject that names what the value is of ("the translation is 70% done", "Acme's
+    headcount"), not its holder: a noun, or a proper name that is not a person's ("Rosa
+    can bake 12 loaves": Rosa holds the value, "loaves" says what of)."""
+    token = parsed.tokens[subject]
+    if token.pos == "NOUN":
+        return True
+    return token.pos == "PROPN" and token.entity not in ("PERSON", "")
+
+
+def _place_of(parsed: ParsedText, subject: int | None) -> str:
+    """Where a where-verb puts its subject: a person's home city or employer, a thing's
+    place ("Lena's shop moved to Scottsdale": the shop's place, not a home)."""
+    token = parsed.tokens[subject] if subject is not None else None
+    if token is None or token.pos != "NOUN" or _is_person(parsed, subject or 0):
+        return ""
+    return f"{_phrase(parsed, subject or 0)} place"
+
+
 def _date_state(
-    parsed: ParsedText, predicate: int | None, noun: int | None, words: list[str]
+    parsed: ParsedText, predicate: int | None, noun: int | None, words: list[str], root: int
 ) -> bool:
     """A date is a state's value when a noun holds it ("the deadline is 9 May", "a
     deadline of 9 May", "moved the appointment to 3 June"), not when it dates an event."""
     if noun is not None:
         return True
     verb = parsed.tokens[predicate] if predicate is not None else None
-    return bool(words) and verb is not None and verb.lemma == "be"
+    token = parsed.tokens[root]
+    said_of = token.dep == "attr" or (  # "is 9 May", "is due on 9 May"; not "in 2024"
+        token.dep == "pobj" and parsed.tokens[parsed.tokens[token.head].head].pos == "ADJ"
+    )
+    return bool(words) and verb is not None and verb.lemma == "be" and said_of
 
 
 def _qualifiers(parsed: ParsedText, predicate: int | None, root: int) -> list[str]:
@@ -618,15 +672,14 @@ def _verb_phrase(parsed: ParsedText, verb: int, value: int) -> str:
 
 
 def _topic_before(parsed: ParsedText, first: int) -> str:
-    """The nearest noun phrase of the turn before the value (after it, if none)."""
+    """The nearest noun phrase of the turn before the value."""
     nouns = [
         i
         for i, t in enumerate(parsed.tokens)
         if t.pos == "NOUN" and t.dep in _ARGUMENTS and not t.entity
     ]
     before = [i for i in nouns if i < first]
-    after = [i for i in nouns if i > first]
-    chosen = before[-1] if before else after[0] if after else None
+    chosen = before[-1] if before else None  # a noun after it is another clause's
     if chosen is None:
         return ""
     verb = parsed.tokens[parsed.tokens[chosen].head]
@@ -648,7 +701,7 @@ def _holder(parsed: ParsedText, owner: int | None, speaker: str) -> tuple[str, t
         token = parsed.tokens[index]
         if token.lower in _SPEAKER_WORDS:
             return speaker, ()
-        if _is_person(parsed, index):
+        if _is_person(parsed, index) or token.pos == "PROPN" and token.dep == "poss":
             return _person(parsed, index), _other_names(parsed, index)
         if token.lower in _THIRD:
             found = _last_person(parsed, index)

@@ -4,7 +4,7 @@ Each value a turn states (core/extraction/values.py) is kept beside the fact(s) 
 it as a :class:`ValueState`: who holds it, the attribute phrase and its sentence as unit
 vectors, the value, its kind and when it was said. A later reading of the same holder and
 kind whose attribute matches an earlier one by meaning (the cosine of the attribute
-phrases, with the sentences' cosine as a tie-break) and whose value differs is a change:
+phrases, or a word they share; the sentences' cosine weighs in the choice among matches) and whose value differs is a change:
 
 - an **update** when the new sentence says it changed or corrects it, or when it is said
   in a later session (values said days apart are read as the state then); the facts
@@ -35,7 +35,9 @@ from provmem.core.facts.memory_state import ScopeMemory, ValueState, Vector
 #: on the blind split's aggregates: 0.62/0.45/0.6/0.45 gave history 0.263, stale 0.404;
 #: these 0.281, 0.377, with false conflict links unchanged).
 ATTRIBUTE_SIMILARITY = 0.5
-#: Below it, a pair still matches when the sentences they were said in are this close.
+#: Below it, a pair of money, percentages, dates or names still matches when the
+#: sentences they were said in are this close; counts need their attributes' own match
+#: ("I have 2 kids, so I can only bake early" is not "so I can bake 12 loaves now").
 CONTEXT_SIMILARITY = 0.55
 ATTRIBUTE_FLOOR = 0.35
 #: Attribute phrases sharing a word ("budget for wedding", "budget") match from this on.
@@ -140,11 +142,12 @@ def _score(said: SaidValue, state: ValueState) -> float | None:
     attribute = float(np.dot(said.attribute, state.attribute_vector))
     context = float(np.dot(said.context, state.context_vector))
     shared = _nouns(said.reading.attribute) & _nouns(state.attribute)
-    if (
-        attribute >= ATTRIBUTE_SIMILARITY
-        or (shared and attribute >= SHARED_WORD_SIMILARITY)
-        or (attribute >= ATTRIBUTE_FLOOR and context >= CONTEXT_SIMILARITY)
-    ):
+    alike = (
+        said.reading.group != "amount"
+        and attribute >= ATTRIBUTE_FLOOR
+        and context >= CONTEXT_SIMILARITY
+    )
+    if attribute >= ATTRIBUTE_SIMILARITY or (shared and attribute >= SHARED_WORD_SIMILARITY) or alike:
         return ATTRIBUTE_WEIGHT * attribute + (1 - ATTRIBUTE_WEIGHT) * context
     return None
 
