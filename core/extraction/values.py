@@ -538,7 +538,9 @@ def _place_of(parsed: ParsedText, subject: int | None) -> str:
     """Where a where-verb puts its subject: a person's home city or employer, a thing's
     place ("Lena's shop moved to Scottsdale": the shop's place, not a home)."""
     token = parsed.tokens[subject] if subject is not None else None
-    if token is None or token.pos != "NOUN" or _is_person(parsed, subject or 0):
+    if token is None or token.pos != "NOUN" or token.text != token.lower:
+        return ""  # no subject, or a name (the tagger may call "Ravi" a noun)
+    if _is_person(parsed, subject or 0):
         return ""
     return f"{_phrase(parsed, subject or 0)} place"
 

@@ -4,7 +4,8 @@ Each value a turn states (core/extraction/values.py) is kept beside the fact(s) 
 it as a :class:`ValueState`: who holds it, the attribute phrase and its sentence as unit
 vectors, the value, its kind and when it was said. A later reading of the same holder and
 kind whose attribute matches an earlier one by meaning (the cosine of the attribute
-phrases, or a word they share; the sentences' cosine weighs in the choice among matches) and whose value differs is a change:
+phrases, or a word they share; the sentences' cosine weighs in the choice among
+matches, and matches money, dates and names alike) and whose value differs is a change:
 
 - an **update** when the new sentence says it changed or corrects it, or when it is said
   in a later session (values said days apart are read as the state then); the facts
@@ -147,7 +148,11 @@ def _score(said: SaidValue, state: ValueState) -> float | None:
         and attribute >= ATTRIBUTE_FLOOR
         and context >= CONTEXT_SIMILARITY
     )
-    if attribute >= ATTRIBUTE_SIMILARITY or (shared and attribute >= SHARED_WORD_SIMILARITY) or alike:
+    if (
+        attribute >= ATTRIBUTE_SIMILARITY
+        or (shared and attribute >= SHARED_WORD_SIMILARITY)
+        or alike
+    ):
         return ATTRIBUTE_WEIGHT * attribute + (1 - ATTRIBUTE_WEIGHT) * context
     return None
 
@@ -177,9 +182,9 @@ def old_value_facts(
     retired: Sequence[str] = (),
 ) -> list[str]:
     """Every active fact of the holder that states the old value: those carrying the
-    matched state's value of the same attribute, and those that state it and a word of its attribute, citing
-    its turn or, for a name, any turn ("Maya's cat Pixel keeps Maya company" after "my
-    cat's name is Pixie, not Pixel")."""
+    matched state's value of the same attribute, and those that state it and a word of
+    its attribute, citing its turn or, for a name, any turn ("Maya's cat Pixel keeps Maya
+    company" after "my cat's name is Pixie, not Pixel")."""
     old = found.state
     ids = [found.fact_id]
     for fact_id in (*memory.value_facts, *retired):

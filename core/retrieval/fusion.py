@@ -224,7 +224,11 @@ def _targets(item: str, lookups: Lookups, asked: TimeAsked) -> list[Target]:
     if item in lookups.facts:
         return _landing(lookups.facts[item], None, lookups, asked)
     landed: list[Target] = []
-    own = [lookups.facts[i] for i in sorted(lookups.facts_of_evidence.get(item, ())) if i in lookups.facts]
+    own = [
+        lookups.facts[i]
+        for i in sorted(lookups.facts_of_evidence.get(item, ()))
+        if i in lookups.facts
+    ]
     for fact in own:
         landed += _landing(fact, item, lookups, asked)
     unique = {target[0]: target for target in sorted(landed, key=lambda t: -t[3])}

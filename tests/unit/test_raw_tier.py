@@ -90,8 +90,9 @@ def test_a_current_fact_ranks_above_what_it_superseded() -> None:
         RouteResult("dense_facts", ("f_old",)),
     ]
     bundles = keep_raw_tier(spread(project(routes, lookups)), raw_tier(routes, 2), 10)
-    assert [b.key for b in bundles] == ["f_new"]  # the old version is history, not a rival
-    assert bundles[0].history == [old] and bundles[0].covers("ev_1")
+    # the old version is history; its turn, no active fact's evidence, stays itself, after
+    assert [b.key for b in bundles] == ["f_new", "ev_1"]
+    assert bundles[0].history == [old] and bundles[1].covers("ev_1")
 
 
 def test_conflicting_facts_are_returned_together_and_marked() -> None:

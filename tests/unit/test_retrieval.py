@@ -10,6 +10,7 @@ from provmem.core.retrieval.fusion import (
     RRF_K,
     Lookups,
     RouteResult,
+    TimeAsked,
     agreed_raw_hits,
     count_tokens,
     fuse,
@@ -75,8 +76,28 @@ def test_a_half_credit_hit_does_not_mask_a_better_one_further_down() -> None:
     new = _fact("f2", "Alice moved to Berlin.", supersedes="f1")
     old = _fact("f1", "Alice lives in Paris.", status=FactStatus.SUPERSEDED, superseded_by="f2")
     lookups = Lookups({"f1": old, "f2": new}, {"ev_1": ["f1"], "ev_2": ["f2"]})
-    (bundle,) = project([RouteResult("raw", ("ev_1", "ev_2"))], lookups)
+    bundle, turn = project([RouteResult("raw", ("ev_1", "ev_2"))], lookups)
     assert abs(bundle.score - 1 / (RRF_K + 2)) < 1e-12  # full credit at rank 2 beats half at rank 1
+    assert turn.key == "ev_1" and turn.fact is None  # the replaced turn stands as itself
+
+
+def test_a_turn_whose_facts_were_all_replaced_stays_itself_at_an_old_versions_credit() -> None:
+    old = _fact("f1", "Alice's PR is 4:05.", status=FactStatus.SUPERSEDED, superseded_by="f2")
+    new = _fact("f2", "Alice runs 42 miles a week.", supersedes="f1", evidence_ids=("ev_2",))
+    lookups = Lookups({"f1": old, "f2": new}, {"ev_1": ["f1"], "ev_2": ["f2"]})
+    bundles = {b.key: b for b in project([RouteResult("raw", ("ev_1",))], lookups)}
+    assert bundles["f2"].history == [old] and "ev_1" not in bundles["f2"].via_evidence
+    turn = bundles["ev_1"]  # what the old fact said beside the value is still found
+    assert turn.evidence_ids == ("ev_1",) and abs(turn.score - 0.5 / (RRF_K + 1)) < 1e-12
+    asked = project([RouteResult("raw", ("ev_1",))], lookups, asked=TimeAsked.HISTORY)
+    assert [b.key for b in asked] == ["f1"]  # asked what held before: the old fact itself
+
+
+def test_a_turn_merged_into_a_fact_citing_it_is_not_brought_back() -> None:
+    old = _fact("f1", "Alice lives in Paris.", status=FactStatus.SUPERSEDED, superseded_by="f2")
+    new = _fact("f2", "Alice lives in Paris, France.", evidence_ids=("ev_1", "ev_2"))
+    lookups = Lookups({"f1": old, "f2": new}, {"ev_1": ["f1", "f2"], "ev_2": ["f2"]})
+    assert [b.key for b in project([RouteResult("raw", ("ev_1",))], lookups)] == ["f2"]
 
 
 def test_ignored_items_are_passed_over_and_the_rest_keep_their_ranks() -> None:

@@ -124,3 +124,40 @@ def test_an_events_date_is_not_a_state_and_a_moved_appointment_is() -> None:
 def test_values_in_code_are_not_read() -> None:
     assert readings("Set `logs_line = 42` in the config.") == []
     assert only("My budget is $500; can you help?").value == "500"
+
+
+def test_a_relative_apposed_to_the_subject_holds_the_value() -> None:
+    found = only("Anika, my sister, is based in Lyon.")
+    assert (found.holder, found.aliases, found.value) == ("sister", ("Anika",), "lyon")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We lived in Glasgow for 6 years before.",  # a state that ended
+        "I used to work at Acme.",
+        "I live with my partner Dev, who is a firefighter.",  # a companion, not a place
+        "remind me to call Tara at the weekend",  # a phone call, not a name given
+        "please help me write a birthday card for Paul.",  # not an employer
+        "My goal is to hit 100 loaves a week by summer.",  # a goal, not a state
+        "I'd love to go under 3:45.",
+        "Kofi's marathon PR is 4:05 from Berlin in 2024.",  # the year dates an event
+    ],
+)
+def test_what_is_not_a_current_value_is_not_read(text: str) -> None:
+    assert readings(text) == []
+
+
+def test_a_moves_new_place_and_a_things_place_are_read() -> None:
+    moved = only("We moved from Leeds to York.")
+    assert (moved.holder, moved.attribute, moved.value) == ("Maya", "home city", "york")
+    shop = only("Lena's shop moved to Scottsdale.")
+    assert (shop.holder, shop.attribute, shop.value) == ("Lena", "shop place", "scottsdale")
+
+
+def test_the_holders_name_is_not_the_attribute_and_about_is_not_the_value() -> None:
+    assert only("Maya can bake 12 loaves at a time now.").attribute.split() in (
+        ["loaves"],
+        ["loaves", "bake"],
+    )
+    assert only("I sell about 40 loaves a week at the market.").value == "40"
