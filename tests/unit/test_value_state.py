@@ -133,3 +133,12 @@ def test_a_later_session_counts_as_a_change_over_time() -> None:
         first.memory, "t2", reading("daughter age", "8"), 1, "Alice's daughter is 8.", day=400
     )
     assert facts(later)["Alice's daughter is 7."][0] is FactStatus.SUPERSEDED
+
+
+def test_a_change_retires_the_old_value_of_that_attribute_only() -> None:
+    kids = told(ScopeMemory(), "t1", reading("kids", "2"), 7, "Alice has 2 kids.")
+    prints = told(kids.memory, "t2", reading("prints sold", "2"), 1, "Alice has sold 2 prints.")
+    later = told(prints.memory, "t3", reading("prints sold", "4", changed=True), 1, day=3)
+    found = facts(later)
+    assert found["Alice has sold 2 prints."][0] is FactStatus.SUPERSEDED
+    assert found["Alice has 2 kids."][0] is FactStatus.ACTIVE  # 2 kids is no old "prints sold"
