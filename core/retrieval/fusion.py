@@ -3,7 +3,8 @@
 Routes return ranked item ids: facts (``fact_...``) or raw evidence (``ev_...``).
 Reciprocal rank fusion combines them; evidence hits are projected onto the active facts
 they support (or stay raw evidence when no fact covers them); superseded facts are
-projected onto their active successor and kept as its history.
+projected onto their active successor and kept as its history, and a turn whose every
+fact was replaced by another turn's stays raw evidence too, at an old version's credit.
 """
 
 from __future__ import annotations
