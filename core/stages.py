@@ -10,7 +10,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from provmem.core.claim import Claim
-from provmem.core.events import Fact, FactChanged, FactOp, FactStatus, SupportSpan, TurnRecorded
+from provmem.core.events import (
+    VALUE_STATE,
+    Fact,
+    FactChanged,
+    FactOp,
+    FactStatus,
+    SupportSpan,
+    TurnRecorded,
+)
 from provmem.core.extraction.slot_rules import is_open_attribute
 from provmem.core.extraction.values import ValueReading
 from provmem.core.facts.contradictions import claim_role
@@ -232,7 +240,8 @@ def _state_record(turn: TurnRecorded, index: int, said: SaidValue, version: str)
     reading = said.reading
     statement = record_statement(turn, reading)
     claim = Claim(statement, ((reading.start, reading.end),), entities=(turn.speaker,))
-    return new_fact(turn, index, claim, version)
+    fact = new_fact(turn, index, claim, version)
+    return fact.model_copy(update={"signals": (*fact.signals, VALUE_STATE)})
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import numpy as np
 
-from provmem.core.events import FactStatus
+from provmem.core.events import VALUE_STATE, FactStatus
 from provmem.core.extraction.values import ValueKind, ValueReading
 from provmem.core.facts.memory_state import ScopeMemory, as_unit
 from provmem.core.facts.value_state import SaidValue, states
@@ -61,6 +61,8 @@ def facts(result: GateResult) -> dict[str, tuple[FactStatus, str | None, tuple[s
 def test_a_value_inside_a_question_stands_as_a_state_record_and_a_later_one_supersedes_it() -> None:
     first = told(ScopeMemory(), "t1", reading("prints sold", "2"), 1)
     assert list(facts(first)) == ["Alice's prints sold is 2."]
+    (record,) = first.memory.facts.values()
+    assert VALUE_STATE in record.signals  # recall keeps its turn raw evidence beside it
     later = told(first.memory, "t2", reading("prints sold", "4"), 1, day=8)
     found = facts(later)
     old = next(f for f in later.memory.facts.values() if f.statement.endswith("is 2."))
