@@ -123,7 +123,6 @@ class Lookups:
 SUPERSEDED_CREDIT = 0.5  # a hit on an old version counts half for its successor
 ASSISTANT_CREDIT = 0.5  # the assistant's statement, for a question not asked of it
 ENDED_CREDIT = 0.5  # asked what held before, the value that replaced it counts half
-RECORD_CREDIT = 0.5  # a state record restates one value of a turn recall also returns
 
 
 class TimeAsked(StrEnum):
@@ -193,12 +192,10 @@ def project(
 def _standing(fact: Fact | None, present_at: datetime | None, of_assistant: bool) -> float:
     """The credit a hit on ``fact`` keeps for a query about ``present_at``: half when the
     fact had ended by then, in full otherwise (and for a query about another time); half
-    for the assistant's own statement when the query does not ask of the assistant; half
-    for a state record (its turn, with all it says, is found beside it)."""
+    for the assistant's own statement when the query does not ask of the assistant."""
     if fact is None:
         return 1.0
     said = 1.0 if of_assistant or fact.asserted_by != "assistant" else ASSISTANT_CREDIT
-    said *= RECORD_CREDIT if VALUE_STATE in fact.signals else 1.0
     if present_at is None or fact.valid_to is None:
         return said
     return said * (SUPERSEDED_CREDIT if fact.valid_to <= present_at else 1.0)
@@ -311,8 +308,7 @@ def spread_gains(bundles: Sequence[FusedBundle]) -> list[tuple[float, FusedBundl
     earned (the fact routes' hits, hits on their other turns): a second fact of a turn
     that answers the query by itself keeps its place; one that rode on the turn's hits
     yields it to bundles bringing new evidence. A turn a bundle holds only as history (an
-    earlier version's) is not cited by it, so is not spent: its other facts keep its credit;
-    nor is a turn a state record cites (:func:`_cited`).
+    earlier version's) is not cited by it, so is not spent: its other facts keep its credit.
 
     Greedy by marginal gain, lazily re-scored (a gain only falls as turns are spent);
     ties by key, as :func:`project` orders."""
@@ -327,16 +323,8 @@ def spread_gains(bundles: Sequence[FusedBundle]) -> list[tuple[float, FusedBundl
             heapq.heappush(queue, (-gain, key, i))
             continue
         ordered.append((gain, bundles[i]))
-        spent.update(_cited(bundles[i]))
+        spent.update(bundles[i].evidence_ids)
     return ordered
-
-
-def _cited(bundle: FusedBundle) -> tuple[str, ...]:
-    """The turns a placed bundle spends: a state record (one value its turn states) spends
-    none, the turn stays the evidence of all it says."""
-    if bundle.fact is not None and VALUE_STATE in bundle.fact.signals:
-        return ()
-    return bundle.evidence_ids
 
 
 def temporal_route(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from provmem.core.events import VALUE_STATE, FactStatus
+from provmem.core.events import FactStatus
 from provmem.core.retrieval.fusion import Lookups, RouteResult, project, spread, spread_gains
 from provmem.core.retrieval.sufficiency import analyze, introduced_name
 from tests.unit.test_retrieval import _fact
@@ -133,18 +133,3 @@ def test_a_user_known_by_an_id_introduces_a_name() -> None:
     assert introduced_name(_fact("f", "The user's name is Tomas Berg.")) == "Tomas Berg"
     assert introduced_name(_fact("f", "The user is tired.")) is None
     assert introduced_name(_fact("f", "The user is Tomas.", asserted_by="assistant")) is None
-
-
-def test_a_state_record_spends_no_turn_and_ranks_at_half_credit() -> None:
-    record = _fact("f_rec", "Priya's loaves sold is 40.", evidence_ids=("ev_1",))
-    record = record.model_copy(update={"signals": (VALUE_STATE,)})
-    lookups = Lookups({"f_rec": record}, {"ev_1": ["f_rec"]})
-    routes = [
-        RouteResult("dense_facts", ("f_rec",)),
-        RouteResult("bm25_facts", ("f_rec",)),
-        RouteResult("dense_evidence", ("ev_1",)),
-    ]
-    placed = spread_gains(project(routes, lookups))
-    gains = {b.key: gain for gain, b in placed}
-    assert abs(gains["f_rec"] - 2 * 0.5 / 11) < 1e-12  # two fact routes at half credit
-    assert abs(gains["ev_1"] - 1 / 11) < 1e-12  # the turn keeps its credit beside it
