@@ -101,6 +101,12 @@ class SupportSpan(BaseModel):
     end: int = Field(ge=0)
 
 
+#: The signal of a state record (core/stages.py): a fact that says one value a turn
+#: states ("Maya's prints sold is 4."), not what the turn says; its turn stays raw
+#: evidence for recall (core/retrieval/fusion.py).
+VALUE_STATE = "value-state"
+
+
 class Fact(BaseModel):
     """A canonical fact with its provenance. Provenance is not truth: it is support."""
 

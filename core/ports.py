@@ -11,6 +11,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from provmem.core.claim import Claim
 from provmem.core.events import Fact, FactChanged, SealedText, SpeakerRole, TurnRecorded
+from provmem.core.language.parsed import ParsedText
 
 
 class Cleanup(StrEnum):
@@ -494,6 +495,15 @@ class ClauseParser(Protocol):
     splits like a full stop (core/language/clauses.py)."""
 
     def comma_breaks(self, text: str) -> Sequence[int]: ...
+
+
+class Parser(Protocol):
+    """Parses texts into tokens, dependency arcs and entities (spaCy's small English
+    pipeline: infra/models/parser.py), a batch at a time."""
+
+    def parse(self, texts: Sequence[str]) -> list[ParsedText]:
+        """One parse per text, in order."""
+        ...
 
 
 class ApiKeyStore(Protocol):

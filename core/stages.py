@@ -10,12 +10,30 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from provmem.core.claim import Claim
-from provmem.core.events import Fact, FactChanged, FactOp, FactStatus, SupportSpan, TurnRecorded
+from provmem.core.events import (
+    VALUE_STATE,
+    Fact,
+    FactChanged,
+    FactOp,
+    FactStatus,
+    SupportSpan,
+    TurnRecorded,
+)
 from provmem.core.extraction.slot_rules import is_open_attribute
+from provmem.core.extraction.values import ValueReading
 from provmem.core.facts.contradictions import claim_role
 from provmem.core.facts.gate import Decision, GateConfig, MergeAdvisor, Verdict, decide, slotted
 from provmem.core.facts.memory_state import AttributeVectors, ScopeMemory, Vector
 from provmem.core.facts.old_values import stating_old_value
+from provmem.core.facts.value_state import (
+    Change,
+    Match,
+    SaidValue,
+    carriers,
+    match,
+    old_value_facts,
+    state_of,
+)
 from provmem.core.ids import fact_id
 
 
@@ -51,8 +69,11 @@ def derive_fact_changes(
     config: GateConfig,
     extraction_version: str,
     advisor: MergeAdvisor | None = None,
+    said: Sequence[SaidValue] = (),
 ) -> GateResult:
-    """Pass each candidate of one turn through the gate; later ones see earlier decisions."""
+    """Pass each candidate of one turn through the gate; later ones see earlier decisions.
+    Then each value the turn states (``said``) is kept as state and changes what an
+    earlier value of the same holder and attribute left (core/facts/value_state.py)."""
     result = GateResult(memory)
     for index, given in enumerate(candidates):
         candidate = replace(given, claim=slotted(given.claim, turn.speaker))
@@ -69,7 +90,158 @@ def derive_fact_changes(
         result = GateResult(
             step.memory, [*result.changes, *step.changes], [*result.decisions, decision]
         )
+    retired = [
+        c.fact_id for c in result.changes if c.fact and c.fact.status is FactStatus.SUPERSEDED
+    ]
+    for number, value in enumerate(said):
+        index = len(candidates) + number
+        result = _said_value(
+            value, turn, index, extraction_version, result, retired, not candidates
+        )
     return result
+
+
+def _said_value(
+    said: SaidValue,
+    turn: TurnRecorded,
+    index: int,
+    version: str,
+    result: GateResult,
+    retired: Sequence[str] = (),
+    unclaimed: bool = True,
+) -> GateResult:
+    """One value of the turn: kept on the turn's facts that state it, or on a state record
+    of its own when none does and the turn yielded no claim (a value inside a question)
+    or the value changes an earlier one; then an update or a conflict with that one."""
+    memory = result.memory
+    found = match(memory, said, turn.evidence_id, turn.captured_at, retired)
+    state = state_of(said, turn.evidence_id, turn.captured_at)
+    mine = [f for f in memory.latest_first() if turn.evidence_id in f.evidence_ids]
+    carrying = carriers(mine, said.reading)
+    changes: list[FactChanged] = []
+    if not carrying and not unclaimed and found is None:
+        return result  # the turn's claims say what it says: no record beside them
+    if not carrying:
+        record = _state_record(turn, index, said, version)
+        memory = memory.put(record, said.record, values=(state,))
+        changes.append(fact_changed(FactOp.ADD, record, "value stated", turn.evidence_id))
+        carrying = [record.fact_id]
+    else:
+        for carrier in carrying:
+            memory = memory.put(memory.facts[carrier], memory.vectors[carrier], values=(state,))
+    if found is not None:
+        memory, more = _value_change(memory, found, carrying, said, turn, retired)
+        changes += more
+    return GateResult(memory, [*result.changes, *changes], result.decisions)
+
+
+def _value_change(
+    memory: ScopeMemory,
+    found: Match,
+    carrying: list[str],
+    said: SaidValue,
+    turn: TurnRecorded,
+    retired: Sequence[str],
+) -> tuple[ScopeMemory, list[FactChanged]]:
+    """The facts stating the new value take the first fact that stated the old one as
+    predecessor and every fact stating the old value is retired, each taking the next
+    older one as predecessor if it had none (an update); or the first of each is linked
+    to the other (a conflict)."""
+    reading = said.reading
+    why = f"value of {reading.holder}'s {reading.attribute}: {found.state.value} -> {reading.value}"
+    fresh = memory.facts[carrying[0]]
+    if found.change is Change.CONFLICT:
+        old = memory.facts[found.fact_id]
+        linked = [
+            _linked(fresh, old.fact_id),
+            _linked(old, fresh.fact_id),
+        ]
+        return _put_all(memory, linked, f"conflict: {why}", turn.evidence_id)
+    olds = sorted(
+        (
+            memory.facts[i]
+            for i in old_value_facts(memory, found, reading.holder, turn.evidence_id, retired)
+        ),
+        key=lambda f: f.last_verified_at,
+        reverse=True,
+    )
+    updated = [
+        _retired(old, fresh, olds[k + 1].fact_id if k + 1 < len(olds) else None)
+        for k, old in enumerate(olds)
+    ]
+    for carrier in carrying:
+        fact = memory.facts[carrier]
+        if fact.supersedes is None:
+            update = {"supersedes": olds[-1].fact_id, "version": fact.version + 1}
+            updated.append(fact.model_copy(update=update))
+        else:
+            updated += _joined(memory, fact, olds)
+    return _put_all(memory, updated, f"update: {why}", turn.evidence_id)
+
+
+def _retired(old: Fact, fresh: Fact, older: str | None = None) -> Fact:
+    """The old fact superseded by ``fresh``; the next older fact stating the same old value
+    becomes its predecessor if it had none (so the history runs back to the first)."""
+    update: dict[str, object] = {
+        "status": FactStatus.SUPERSEDED,
+        "superseded_by": fresh.fact_id,
+        "version": old.version + 1,
+    }
+    if old.supersedes is None and older is not None:
+        update["supersedes"] = older
+    return old.model_copy(update=update)
+
+
+def _joined(memory: ScopeMemory, fact: Fact, olds: list[Fact]) -> list[Fact]:
+    """A fact the gate already gave a predecessor: the end of that history takes the
+    first fact of the old value as its own predecessor (unless the history holds one)."""
+    ids = {old.fact_id for old in olds}
+    tail, seen = fact, {fact.fact_id}
+    while tail.supersedes is not None and tail.supersedes in memory.facts and len(seen) < 10:
+        if tail.supersedes in ids:
+            return []
+        tail = memory.facts[tail.supersedes]
+        if tail.fact_id in seen:
+            return []
+        seen.add(tail.fact_id)
+    if tail.fact_id == fact.fact_id or tail.supersedes is not None:
+        return []
+    return [tail.model_copy(update={"supersedes": olds[-1].fact_id, "version": tail.version + 1})]
+
+
+def _linked(fact: Fact, other: str) -> Fact:
+    if other in fact.conflicts_with:
+        return fact
+    update = {"conflicts_with": (*fact.conflicts_with, other), "version": fact.version + 1}
+    return fact.model_copy(update=update)
+
+
+def _put_all(
+    memory: ScopeMemory, facts: list[Fact], reason: str, caused_by: str
+) -> tuple[ScopeMemory, list[FactChanged]]:
+    changes = []
+    for fact in facts:
+        memory = memory.put(fact, memory.vectors[fact.fact_id])
+        changes.append(fact_changed(FactOp.UPDATE, fact, reason, caused_by))
+    return memory, changes
+
+
+def record_statement(turn: TurnRecorded, reading: ValueReading) -> str:
+    """The statement of a value's state record: "Maya's sister's rent is $1,900."."""
+    holder = reading.holder
+    if holder != turn.speaker and not holder[:1].isupper():
+        holder = f"{turn.speaker}'s {holder}"
+    return f"{holder}'s {reading.attribute} is {reading.said}."
+
+
+def _state_record(turn: TurnRecorded, index: int, said: SaidValue, version: str) -> Fact:
+    """A value said with no fact around it ("I've only sold 4 of the prints so far, is
+    that normal?"): "Maya's prints sold is 4.", citing the value in the turn."""
+    reading = said.reading
+    statement = record_statement(turn, reading)
+    claim = Claim(statement, ((reading.start, reading.end),), entities=(turn.speaker,))
+    fact = new_fact(turn, index, claim, version)
+    return fact.model_copy(update={"signals": (*fact.signals, VALUE_STATE)})
 
 
 @dataclass(frozen=True)

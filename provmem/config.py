@@ -94,6 +94,13 @@ class Settings(BaseSettings):
         description="The rules extractor reads comma splices with spaCy's parser "
         "(infra/models/clause_parser.py); off: the word rules alone",
     )
+    read_values: bool = Field(
+        False,
+        description="Read value states with spaCy's parser (core/extraction/values.py; "
+        "the [values] extra); off by default: on the blind split it links updates (history "
+        "0.07 -> 0.20, stale 0.55 -> 0.41) and keeps recall (single-hop R@10 0.995 both) but "
+        "loses answers in the top 5 (0.818 -> 0.781), docs/benchmarks.md 'Stop 38 check'",
+    )
     llm_base_url: str | None = Field(None, description="OpenAI-compatible endpoint (off if unset)")
     llm_model: str = "gpt-4o-mini"
     llm_api_key: SecretStr | None = None

@@ -25,12 +25,13 @@ import json
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import numpy as np
 
 from provmem.core.events import Fact
-from provmem.core.facts.memory_state import AttributeVectors, ScopeMemory, Vector
+from provmem.core.facts.memory_state import AttributeVectors, ScopeMemory, ValueState, Vector
 from provmem.core.ports import BulkStateStore
 from provmem.core.scope import Scope
 
@@ -185,6 +186,7 @@ class GateStore:
                 after.vectors[fact_id],
                 after.attributes.get(fact_id),
                 after.row_state(fact_id),
+                after.values.get(fact_id, ()),
             )
         if known == 0 or len(after.facts) > known:
             writes.update(self._pages_from(scope_key, after, known))
@@ -259,7 +261,9 @@ def _differing(before: ScopeMemory, after: ScopeMemory) -> list[str]:
     ]
 
 
-_Entry = tuple[Fact, Vector, AttributeVectors | None, int | None, float | None]
+_Entry = tuple[
+    Fact, Vector, AttributeVectors | None, int | None, float | None, tuple[ValueState, ...]
+]
 
 
 def _restored(decoded: list[_Entry], index: Mapping[str, Any]) -> ScopeMemory:
@@ -267,14 +271,15 @@ def _restored(decoded: list[_Entry], index: Mapping[str, Any]) -> ScopeMemory:
     from an index of the earlier form."""
     entries = [(fact, vector) for fact, vector, *_ in decoded]
     attributes = {entry[0].fact_id: entry[2] for entry in decoded if entry[2] is not None}
+    values = {entry[0].fact_id: entry[5] for entry in decoded if entry[5]}
     if index.get("format") != FORMAT:
         active, distances = index.get("active", []), index.get("distances", {})
-        return ScopeMemory.restore(entries, active, distances, attributes)
+        return ScopeMemory.restore(entries, active, distances, attributes, values=values)
     placed = sorted((e for e in decoded if e[3] is not None), key=lambda e: e[3] or 0)
     distances = {e[0].fact_id: e[4] for e in placed if e[4] is not None}
     orders = [e[3] or 0 for e in placed]
     active = [e[0].fact_id for e in placed]
-    return ScopeMemory.restore(entries, active, distances, attributes, orders)
+    return ScopeMemory.restore(entries, active, distances, attributes, orders, values)
 
 
 def _as_fields(found: tuple[object, ...] | None) -> _Fields | None:
@@ -304,7 +309,8 @@ def _entry(fact_id: str, raw: bytes | None) -> _Entry:
     vector = np.frombuffer(base64.b64decode(record["vector"]), dtype=np.float32)
     fact = Fact.model_validate(record["fact"])
     order, distance = record.get("order"), record.get("distance")
-    return fact, vector.copy(), _attribute(record.get("attribute")), order, distance
+    values = tuple(_value(found) for found in record.get("values", ()))
+    return fact, vector.copy(), _attribute(record.get("attribute")), order, distance, values
 
 
 def _encode(
@@ -312,13 +318,49 @@ def _encode(
     vector: Vector,
     attribute: AttributeVectors | None = None,
     row: tuple[int | None, float | None] = (None, None),
+    values: tuple[ValueState, ...] = (),
 ) -> bytes:
     record: dict[str, object] = {"fact": fact.model_dump(mode="json"), "vector": _packed(vector)}
     record["order"], record["distance"] = row
     if attribute is not None:
         parts = {text: _packed(part, np.float16) for text, part in attribute.parts.items()}
         record["attribute"] = {"phrase": attribute.phrase, "parts": parts}
+    if values:
+        record["values"] = [_value_record(value) for value in values]
     return json.dumps(record).encode()
+
+
+def _value_record(value: ValueState) -> dict[str, object]:
+    return {
+        "holder": value.holder,
+        "attribute": value.attribute,
+        "value": value.value,
+        "group": value.group,
+        "evidence_id": value.evidence_id,
+        "at": value.at.isoformat(),
+        "attribute_vector": _packed(value.attribute_vector, np.float16),
+        "context_vector": _packed(value.context_vector, np.float16),
+        "aliases": list(value.aliases),
+    }
+
+
+def _value(found: dict[str, Any]) -> ValueState:
+    """A value state as saved (its vectors float16), back with float32 vectors."""
+    return ValueState(
+        holder=found["holder"],
+        attribute=found["attribute"],
+        value=found["value"],
+        group=found["group"],
+        evidence_id=found["evidence_id"],
+        at=datetime.fromisoformat(found["at"]),
+        attribute_vector=_unpacked16(found["attribute_vector"]),
+        context_vector=_unpacked16(found["context_vector"]),
+        aliases=tuple(found.get("aliases", ())),
+    )
+
+
+def _unpacked16(raw: str) -> Vector:
+    return np.frombuffer(base64.b64decode(raw), dtype=np.float16).astype(np.float32)
 
 
 def _packed(vector: Vector, dtype: type[np.floating] = np.float32) -> str:

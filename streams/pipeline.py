@@ -16,10 +16,12 @@ from pydantic import ValidationError
 
 from provmem.core.claim import Claim
 from provmem.core.events import FactChanged, TurnRecorded
+from provmem.core.extraction.values import ValueReading, read_turn_values
 from provmem.core.facts.attribute_similarity import attribute_parts
 from provmem.core.facts.corrections import ActionInput, Original, apply_action, target_of
 from provmem.core.facts.gate import GateConfig, MergeAdvisor
 from provmem.core.facts.memory_state import AttributeVectors, ScopeMemory, Vector, as_unit
+from provmem.core.facts.value_state import SaidValue
 from provmem.core.ports import (
     Embedder,
     EvidenceSealing,
@@ -27,9 +29,16 @@ from provmem.core.ports import (
     Extractor,
     FactViews,
     LogRecord,
+    Parser,
 )
 from provmem.core.scope import partition_for
-from provmem.core.stages import Candidate, GateResult, attribute_phrase, derive_fact_changes
+from provmem.core.stages import (
+    Candidate,
+    GateResult,
+    attribute_phrase,
+    derive_fact_changes,
+    record_statement,
+)
 from provmem.streams.gate_store import GateStore
 from provmem.streams.indexing import SearchIndex
 from provmem.streams.outcome import Origin, Outcome, Outgoing, dead_letter, describe
@@ -56,6 +65,8 @@ class DeriveDeps:
     embedder: Embedder
     config: GateConfig
     advisor: MergeAdvisor | None = None
+    parser: Parser | None = None
+    """Reads the values a turn states (core/extraction/values.py); none read without it."""
 
 
 class Deriver:
@@ -66,6 +77,7 @@ class Deriver:
         self._partitions = partitions
         self._deps = deps
         self._prepared: dict[str, list[Candidate]] = {}
+        self._said: dict[str, list[SaidValue]] = {}
 
     @property
     def gate(self) -> GateStore:
@@ -77,13 +89,14 @@ class Deriver:
         The batch's claims are extracted and embedded together first (neither depends on
         the gate state), so the model runs once per batch, not once per turn."""
         self._prepared = await self._prepare(records)
+        self._said = await self._prepare_values(records)
         try:
             outcome = Outcome()
             for record in records:
                 outcome.merge(await self.handle_record(record, outcome.state))
             return outcome
         finally:
-            self._prepared = {}
+            self._prepared, self._said = {}, {}
 
     async def _prepare(self, records: Sequence[LogRecord]) -> dict[str, list[Candidate]]:
         """Candidates of the batch's readable spoken turns, embedded in one call."""
@@ -100,6 +113,44 @@ class Deriver:
         every = [pair for pairs in claims.values() for pair in pairs]
         candidates = iter(candidates_of(self._deps.embedder, every))
         return {evidence_id: [next(candidates) for _ in cs] for evidence_id, cs in claims.items()}
+
+    async def _prepare_values(self, records: Sequence[LogRecord]) -> dict[str, list[SaidValue]]:
+        """The values the batch's users' turns state, parsed and embedded together."""
+        turns: dict[str, tuple[TurnRecorded, str, list[Claim]]] = {}
+        for record in records:
+            turn = _spoken_turn(record)
+            if turn is None or turn.role != "user" or turn.evidence_id in turns:
+                continue
+            try:
+                text = await self._deps.sealer.open(turn.text)
+            except LookupError:
+                continue
+            claims = [c.claim for c in self._prepared.get(turn.evidence_id, [])]
+            turns[turn.evidence_id] = (turn, text, claims)
+        return self._values_of(list(turns.values()))
+
+    def _values_of(
+        self, turns: list[tuple[TurnRecorded, str, list[Claim]]]
+    ) -> dict[str, list[SaidValue]]:
+        """Each turn's values read from its text and its user claims' statements (parsed
+        in one call), embedded in another."""
+        parser = self._deps.parser
+        if parser is None or not turns:
+            return {}
+        mine = [[c for c in claims if c.role == "user"] for _, _, claims in turns]
+        texts = [text for _, text, _ in turns] + [c.statement for cs in mine for c in cs]
+        parsed = iter(parser.parse(texts))
+        turn_parses = [next(parsed) for _ in turns]
+        readings = {}
+        for (turn, _, _), parse, claims in zip(turns, turn_parses, mine, strict=True):
+            statements = [(next(parsed), (c.start, c.end)) for c in claims]
+            readings[turn.evidence_id] = (
+                turn,
+                read_turn_values(parse, statements, turn.speaker),
+            )
+        every = [(turn, r) for turn, found in readings.values() for r in found]
+        said = iter(said_values(self._deps.embedder, every))
+        return {key: [next(said) for _ in found] for key, (_, found) in readings.items()}
 
     async def handle_record(self, record: LogRecord, pending: dict[str, bytes]) -> Outcome:
         """One turn against the gate state as the batch left it (``pending``)."""
@@ -149,9 +200,20 @@ class Deriver:
             action = await self._action(turn, memory)
             return apply_action(action, memory, deps.config)
         candidates = await self._candidates(turn)
+        said = await self._said_values(turn, candidates)
         return derive_fact_changes(
-            turn, candidates, memory, deps.config, deps.extractor.version, deps.advisor
+            turn, candidates, memory, deps.config, deps.extractor.version, deps.advisor, said
         )
+
+    async def _said_values(
+        self, turn: TurnRecorded, candidates: Sequence[Candidate]
+    ) -> list[SaidValue]:
+        prepared = self._said.pop(turn.evidence_id, None)
+        if prepared is not None or turn.role != "user" or self._deps.parser is None:
+            return prepared or []
+        text = await self._deps.sealer.open(turn.text)
+        claims = [c.claim for c in candidates]
+        return self._values_of([(turn, text, claims)]).get(turn.evidence_id, [])
 
     async def _action(self, turn: TurnRecorded, memory: ScopeMemory) -> ActionInput:
         """Decrypt the action's text; embed a new statement; read the original evidence
@@ -235,6 +297,21 @@ def candidates_of(embedder: Embedder, claims: Sequence[tuple[Claim, str]]) -> li
     return [
         Candidate(claim, vector, _attribute(phrase, part_vector))
         for (claim, _), vector, phrase in zip(claims, vectors, phrases, strict=True)
+    ]
+
+
+def said_values(
+    embedder: Embedder, readings: Sequence[tuple[TurnRecorded, ValueReading]]
+) -> list[SaidValue]:
+    """Each reading with its attribute phrase, its sentence and the statement of its state
+    record embedded (one call for all of them)."""
+    texts = []
+    for turn, reading in readings:
+        texts += [reading.attribute, reading.context, record_statement(turn, reading)]
+    vectors = [as_unit(v) for v in embedder.embed(texts)] if texts else []
+    return [
+        SaidValue(reading, vectors[3 * k], vectors[3 * k + 1], vectors[3 * k + 2])
+        for k, (_, reading) in enumerate(readings)
     ]
 
 

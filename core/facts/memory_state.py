@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from enum import Enum
 from functools import cached_property
 
@@ -94,6 +95,28 @@ class AttributeVectors:
     parts: Mapping[str, Vector]
 
 
+@dataclass(frozen=True)
+class ValueState:
+    """A value a fact states (core/facts/value_state.py): whose, of what attribute (the
+    phrase and its sentence as unit vectors), the value and its kind group, the turn that
+    said it and when."""
+
+    holder: str
+    attribute: str
+    value: str
+    group: str
+    evidence_id: str
+    at: datetime
+    attribute_vector: Vector
+    context_vector: Vector
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def holders(self) -> set[str]:
+        """The holder and its other names ("brother", "Tom")."""
+        return {self.holder, *self.aliases}
+
+
 class RowBuffer:
     """Fact vectors as rows of one float32 buffer that grows by appends (its capacity
     doubles), shared by the memory versions that descend from one another: a version
@@ -153,6 +176,7 @@ class ScopeMemory:
     slots: Mapping[str, str] = field(default_factory=dict)
     open_slots: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     attributes: Mapping[str, AttributeVectors] = field(default_factory=dict)
+    values: Mapping[str, tuple[ValueState, ...]] = field(default_factory=dict)
     # how the above is kept (rows, distances, order numbers, indexes): not compared
     buffer: RowBuffer | None = field(default=None, compare=False, repr=False)
     row_of: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
@@ -173,6 +197,7 @@ class ScopeMemory:
     )
     named: tuple[str, ...] = field(default=(), compare=False, repr=False)
     negations: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    value_facts: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.active)
@@ -239,13 +264,20 @@ class ScopeMemory:
         return [self.facts[i] for i in reversed(self.active)]
 
     def put(
-        self, fact: Fact, vector: Vector, attribute: AttributeVectors | None = None
+        self,
+        fact: Fact,
+        vector: Vector,
+        attribute: AttributeVectors | None = None,
+        values: tuple[ValueState, ...] | None = None,
     ) -> ScopeMemory:
         """Record a fact's new state; it joins or leaves the active set by its status. Its
-        attribute's vectors, if given, replace those it had (else it keeps them)."""
+        attribute's vectors and its values, if given, are added (else it keeps them)."""
         attributes = self.attributes
         if attribute is not None:
             attributes = {**self.attributes, fact.fact_id: attribute}
+        kept = self.values
+        if values:
+            kept = {**self.values, fact.fact_id: (*self.values.get(fact.fact_id, ()), *values)}
         was = self.facts.get(fact.fact_id) if fact.fact_id in self.row_of else None
         joins = fact.status is FactStatus.ACTIVE
         changed = replace(
@@ -253,8 +285,17 @@ class ScopeMemory:
             facts={**self.facts, fact.fact_id: fact},
             vectors={**self.vectors, fact.fact_id: vector},
             attributes=attributes,
+            values=kept,
         )
-        return changed._indexes_with(was, fact if joins else None)._compacted()
+        now = fact if joins else None
+        return changed._indexes_with(was, now)._valued(fact.fact_id, joins)._compacted()
+
+    def _valued(self, fact_id: str, joins: bool) -> ScopeMemory:
+        """The active facts that state values, once this fact joins or leaves them."""
+        kept = _without(self.value_facts, fact_id)
+        if joins and fact_id in self.values:
+            kept = (*kept, fact_id)
+        return replace(self, value_facts=kept)
 
     def _rows_with(self, fact_id: str, vector: Vector, joins: bool) -> ScopeMemory:
         """Rows, order and distances once the fact leaves its row and, if active, takes a
@@ -361,6 +402,7 @@ class ScopeMemory:
         distances: Mapping[str, float],
         attributes: Mapping[str, AttributeVectors] | None = None,
         orders: Sequence[int] | None = None,
+        values: Mapping[str, tuple[ValueState, ...]] | None = None,
     ) -> ScopeMemory:
         """Rebuild exactly the memory that was saved (row order, distances and attribute
         vectors included; ``orders``, the active facts' order numbers, if saved)."""
@@ -377,6 +419,7 @@ class ScopeMemory:
             slots={key: _latest_in_slot(facts, ids) for key, ids in members.items()},
             open_slots=_members(facts, order, _open_owner_of),
             attributes=dict(attributes or {}),
+            values=dict(values or {}),
             buffer=RowBuffer(dim, rows) if order else None,
             row_of={fact_id: row for row, fact_id in enumerate(order)},
             live=np.ones(len(order), dtype=np.bool_),
@@ -387,6 +430,7 @@ class ScopeMemory:
             journal=Journal(),
             named=tuple(i for i in order if _names_members(facts[i])),
             negations=tuple(i for i in order if facts[i].negated),
+            value_facts=tuple(i for i in order if values and i in values),
         )
 
 

