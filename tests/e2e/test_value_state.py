@@ -29,7 +29,7 @@ LATER = [
 def facts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Fact]]:
     folder: Path = tmp_path_factory.mktemp("value-state")
     with pytest.MonkeyPatch.context() as env:
-        env.setenv("PROVMEM_READ_VALUES", "true")  # off by default (provmem/config.py)
+        env.setenv("PROVMEM_READ_VALUES", "true")  # the default (provmem/config.py), said
         yield from _said(folder)
 
 
