@@ -93,12 +93,20 @@ def derive_fact_changes(
     retired = [
         c.fact_id for c in result.changes if c.fact and c.fact.status is FactStatus.SUPERSEDED
     ]
+    tentative = [c.claim for c in candidates if c.claim.hedge or c.claim.review_reason]
+    said = [v for v in said if not any(_inside(v.reading, claim) for claim in tentative)]
     for number, value in enumerate(said):
         index = len(candidates) + number
         result = _said_value(
             value, turn, index, extraction_version, result, retired, not candidates
         )
     return result
+
+
+def _inside(reading: ValueReading, claim: Claim) -> bool:
+    """The value is said inside the claim's support: a value of a tentative or held claim
+    ("I think I live in Berlin now") waits with it for review, it changes nothing."""
+    return any(start < reading.end and reading.start < end for start, end in claim.spans)
 
 
 def _said_value(

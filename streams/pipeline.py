@@ -304,13 +304,19 @@ def said_values(
     embedder: Embedder, readings: Sequence[tuple[TurnRecorded, ValueReading]]
 ) -> list[SaidValue]:
     """Each reading with its attribute phrase, its sentence and the statement of its state
-    record embedded (one call for all of them)."""
-    texts = []
+    record embedded. The sentences are the turn's own words: embedded outside the
+    embedding cache, as raw evidence is (streams/indexing.py), so erasure need not find
+    them there."""
+    if not readings:
+        return []
+    named = []
     for turn, reading in readings:
-        texts += [reading.attribute, reading.context, record_statement(turn, reading)]
-    vectors = [as_unit(v) for v in embedder.embed(texts)] if texts else []
+        named += [reading.attribute, record_statement(turn, reading)]
+    vectors = [as_unit(v) for v in embedder.embed(named)]
+    once = getattr(embedder, "embed_transient", embedder.embed)
+    sentences = [as_unit(v) for v in once([reading.context for _, reading in readings])]
     return [
-        SaidValue(reading, vectors[3 * k], vectors[3 * k + 1], vectors[3 * k + 2])
+        SaidValue(reading, vectors[2 * k], sentences[k], vectors[2 * k + 1])
         for k, (_, reading) in enumerate(readings)
     ]
 

@@ -144,3 +144,18 @@ def test_a_change_retires_the_old_value_of_that_attribute_only() -> None:
     found = facts(later)
     assert found["Alice has sold 2 prints."][0] is FactStatus.SUPERSEDED
     assert found["Alice has 2 kids."][0] is FactStatus.ACTIVE  # 2 kids is no old "prints sold"
+
+
+def test_a_value_said_inside_a_tentative_claim_changes_nothing() -> None:
+    """ "I think I live in Berlin now": the claim waits for review, and so does its value
+    (no state record, the old value stays active)."""
+    first = told(ScopeMemory(), "t1", reading("home city", "Paris", ValueKind.NAME), 3)
+    hedged = claim("Alice thinks she lives in Berlin now.", hedge="I think", review_reason="x")
+    said = SaidValue(reading("home city", "Berlin", ValueKind.NAME), axis(3), axis(0), axis(42))
+    at = turn("t2", minute=8 * 24 * 60)
+    later = derive_fact_changes(
+        at, [Candidate(hedged, axis(60))], first.memory, CONFIG, "t/1", said=[said]
+    )
+    found = facts(later)
+    assert found["Alice's home city is Paris."][0] is FactStatus.ACTIVE
+    assert not [s for s in found if "Berlin" in s and "thinks" not in s], found
