@@ -263,7 +263,9 @@ class Replayer:
             why = "a check of chosen scopes" if pending.scopes else "switch not asked"
             await pointer.write(state.with_changes(pending=None))
             return False, f"{why}: generation {pending.target.views} checked and dropped"
-        await self._live_settle(plan)()  # what arrived since the report
+        live = MemoryService(self._live)  # inside the exclusive hold: not self._settle
+        derives_here = _switches_gate(plan) and self._live.runtime.derives_in_workers
+        await (live.sync() if derives_here else live.settle())  # what arrived since the report
         await work.drain()
         if pending.mode == "turns":
             await self._refuse_switch(plan)  # a worker that started meanwhile
