@@ -139,15 +139,7 @@ def extract_claims(
     ...                                      speaker="Alice", captured_at=at)]
     ['Alice moved to Lisbon on 7 May 2023.']
     """
-    found = extract_turn(
-        text,
-        speaker=speaker,
-        captured_at=captured_at,
-        role=role,
-        participants=participants,
-        clauses=clauses,
-    )
-    return list(found.claims)
+    return list(_extracted(text, speaker, captured_at, role, participants, clauses).claims)
 
 
 def extract_turn(
@@ -204,7 +196,19 @@ def explain_turn(
     >>> [(o.text, o.why and o.why.name) for o in explain_turn(said, speaker="Al", captured_at=at)]
     [('Hi!', 'NO_CONTENT'), ('Did you see it?', 'QUESTION'), ('I moved to Lisbon.', None)]
     """
-    found = extract_turn(
+    return list(_extracted(text, speaker, captured_at, role, participants, clauses).outcomes)
+
+
+def _extracted(
+    text: str,
+    speaker: str,
+    captured_at: datetime,
+    role: Role,
+    participants: Sequence[str],
+    clauses: ClauseParser | None,
+) -> TurnExtraction:
+    """:func:`extract_turn` for the two readers of its result above."""
+    return extract_turn(
         text,
         speaker=speaker,
         captured_at=captured_at,
@@ -212,7 +216,6 @@ def explain_turn(
         participants=participants,
         clauses=clauses,
     )
-    return list(found.outcomes)
 
 
 _Written = tuple[int, int, Claim | Drop]
