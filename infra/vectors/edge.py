@@ -48,6 +48,7 @@ __all__ = [
     "VectorIndexLayoutError",
     "VectorIndexLocked",
     "point_id",
+    "shard_in_use",
 ]
 
 _log = structlog.get_logger(__name__)
@@ -296,6 +297,18 @@ class EdgeVectorIndex(VectorIndex):
         for field, params in missing:
             shard.update(edge.UpdateOperation.create_field_index(field, params))
         return len(missing)
+
+
+def shard_in_use(path: Path, dim: int) -> bool:
+    """Whether a process (this one or another) has the shard folder open; loading the
+    shard is the only test of its lock."""
+    if not (path / _CONFIG_FILE).exists():
+        return False
+    try:
+        edge.EdgeShard.load(str(path), EdgeVectorIndex(path, dim)._config()).close()
+    except Exception as error:  # the bindings raise a bare Exception  # noqa: BLE001
+        return "WouldBlock" in str(error)
+    return False
 
 
 _REBUILDING, _PURGED = ".rebuilding", ".purged"

@@ -136,18 +136,21 @@ def create_api(settings: Settings, memory: MemoryService | None = None) -> FastA
             await served.components.vectors.open()  # issue 17 E3b
         store: ApiKeyStore = open_key_store(settings)
         pumped = not served.components.runtime.derives_in_workers  # derives here
-        pipeline = StagePump(served, pumped=pumped)
+        follows = not pumped and settings.qdrant_url is None  # keeps a local index
+        pipeline = StagePump(served, pumped=pumped, follows=follows)
         state = ApiState(settings, pipeline, ApiKeys(store), metrics)
         app.state.provmem = state
         if not await state.keys.any():
             log.warning("api.no_api_keys", hint="provmem keys create --scope ORG[/PROJECT]")
-        pump = asyncio.create_task(pipeline.pump()) if pumped else None
+        pump = asyncio.create_task(pipeline.pump()) if pipeline.runs else None
         try:
             yield
         finally:
             if pump is not None:
                 pump.cancel()
                 await asyncio.gather(pump, return_exceptions=True)  # stopped before closing
+            if follows:
+                await pipeline.last_sync()
             await store.close()
             if memory is None:
                 await served.components.close()

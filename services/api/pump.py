@@ -26,11 +26,12 @@ class StagePump:
     background pump runs them after each publish (and every second), so subscribers see
     changes without anyone querying."""
 
-    def __init__(self, memory: MemoryService, pumped: bool = False) -> None:
+    def __init__(self, memory: MemoryService, pumped: bool = False, follows: bool = False) -> None:
         self.memory = memory
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self._pumped = pumped
+        self.runs = pumped or follows  # a background task runs the stages (see pump)
         self._published, self._synced = 1, 0  # publishes seen; publishes a sync covered
 
     async def sync(self, force: bool = False) -> None:
@@ -56,7 +57,9 @@ class StagePump:
     async def pump(self) -> None:
         """Run the stages after publishes and every second. Publishes are gathered while
         they keep coming (up to ``_PUMP_GATHER_MAX_S``), so that a stream of small
-        publishes is derived in batches."""
+        publishes is derived in batches. On Kafka with a local index (``follows``) the
+        same loop keeps that index up with the log, so an erasure's ERASE changes leave
+        it within a second, whether or not anyone reads."""
         while True:
             try:
                 await asyncio.wait_for(self._wake.wait(), _PUMP_PERIOD_S)
@@ -68,6 +71,14 @@ class StagePump:
                 await self.sync(force=True)
             except Exception:  # noqa: BLE001 - the pump must outlive one failed run
                 log.exception("api.pump_failed")
+
+    async def last_sync(self, timeout_s: float = 10.0) -> None:
+        """A stopping process applies what the log holds for it (an erasure's changes
+        above all) before it closes its stores; a broker gone away does not hold it up."""
+        try:
+            await asyncio.wait_for(self.sync(force=True), timeout_s)
+        except Exception as error:  # noqa: BLE001 - stopping goes on; the next start syncs
+            log.warning("api.last_sync_failed", error=type(error).__name__)
 
     async def _gather(self) -> None:
         """Wait until no publish came for ``_PUMP_GATHER_S`` (at most the max)."""

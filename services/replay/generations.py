@@ -24,6 +24,7 @@ from provmem.config import Settings
 from provmem.infra.stores.generations import Generation, GenerationPointer, PointerState
 from provmem.infra.stores.leases import LeaseHeldError
 from provmem.streams.runtime.components import runtime_for
+from provmem.streams.runtime.generations import drop_generation
 
 log = structlog.get_logger(__name__)
 
@@ -70,12 +71,3 @@ async def retire_generations(settings: Settings) -> None:
     async with AsyncExitStack() as stack:
         pointer = await open_pointer(settings, stack)
         await without_retired(settings, pointer, await pointer.read())
-
-
-async def drop_generation(settings: Settings, generation: Generation, keep_gate: int) -> None:
-    """Delete a generation's views, vectors and (unless live) gate state."""
-    runtime = runtime_for(settings)
-    await runtime.drop_views(generation)
-    if generation.gate != keep_gate:
-        await runtime.drop_gate_state(generation)
-    log.info("replay.dropped", views=generation.views, gate=generation.gate)

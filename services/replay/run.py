@@ -48,7 +48,6 @@ from provmem.services.memory.memory import MemoryService
 from provmem.services.replay.checksum import ChecksumReport, checksum_report, scopes_on_log
 from provmem.services.replay.generations import (
     ReplayError,
-    drop_generation,
     open_pointer,
     replay_lease,
     replay_state_path,
@@ -61,6 +60,7 @@ from provmem.streams.outcome import Outgoing
 from provmem.streams.pipeline import Deriver, Materializer
 from provmem.streams.runner import Runner, StageBinding, send_all
 from provmem.streams.runtime.components import Components, build, runtime_for
+from provmem.streams.runtime.generations import drop_generation
 from provmem.streams.topics import FACT_CHANGES
 from provmem.streams.topology import DERIVE, INDEX_EVIDENCE, MATERIALIZE
 
@@ -165,6 +165,7 @@ class Replayer:
         self, plan: ReplayPlan, progress: Progress | None, before_switch: Inspect | None
     ) -> ReplayResult:
         started = time.perf_counter()
+        discarded: ReplayDiscardedError | None = None
         async with AsyncExitStack() as stack:
             pointer = await open_pointer(self._settings, stack)
             state, pending, resumed = await self._begin(pointer, plan)
@@ -176,11 +177,16 @@ class Replayer:
             report = await self._report(target, pending)
             if before_switch is not None:
                 await before_switch(target)
-            switched, note = await self._exclusive(
-                self._finish(pointer, state, pending, plan, work)
-            )
-        if not switched:  # a check only: its files are closed now, drop them
+            try:
+                switched, note = await self._exclusive(
+                    self._finish(pointer, state, pending, plan, work)
+                )
+            except ReplayDiscardedError as error:
+                discarded, switched = error, False
+        if not switched:  # a check only, or discarded: its files are closed now, drop them
             await drop_generation(self._settings, pending.target, keep_gate=state.live.gate)
+        if discarded is not None:
+            raise discarded
         return ReplayResult(
             job_id=pending.job_id,
             mode=pending.mode,
@@ -259,6 +265,12 @@ class Replayer:
         plan: ReplayPlan,
         work: _Rebuild,
     ) -> tuple[bool, str]:
+        current = (await pointer.read()).pending
+        if current is None or current.job_id != pending.job_id:
+            raise ReplayDiscardedError(
+                f"replay {pending.job_id}: an erasure discarded the generation it was building"
+                " (built before the erasure, it could hold what was erased); run it again"
+            )
         if pending.scopes or not plan.switch:
             why = "a check of chosen scopes" if pending.scopes else "switch not asked"
             await pointer.write(state.with_changes(pending=None))
@@ -280,6 +292,11 @@ class Replayer:
         # (from turns on Kafka its derive group is now the new workers': what came after
         # the hand-over is theirs to derive, with the gate state they were handed)
         return True, f"generation {pending.target.views} is live; {state.live.views} retired"
+
+
+class ReplayDiscardedError(ReplayError):
+    """An erasure discarded the generation the replay was building (see
+    streams/runtime/generations.py)."""
 
 
 class _Rebuild:

@@ -111,6 +111,7 @@ class ErasureAudit:
         scope_key, erased_ids = recorded.scope_key, recorded.evidence_ids
         mark, marks = self.keys.mark(recorded.scheme), recorded.fields.get(MARKS_FIELD)
         residue = await self._scan(scope_key, erased_ids, recorded.fragments, mark, marks)
+        residue.found["vector_index"] += sum([await self._indexed(f) for f in recorded.fact_ids])
         gate = self.deps.gate()
         if gate is not None:
             residue.found["gate_state"] = await self._gate_residue(gate, scope_key, erased_ids)

@@ -5,6 +5,7 @@ derive agent that owns the scope's turns partition on the distributed one (the r
 streams/erasure/requests.py). :meth:`Eraser.erase` walks these steps:
 
 1. the ledger (streams/erasure/ledger.py): a request already done returns its receipt;
+   a replay's pending generation is discarded (streams/runtime/generations.py);
 2. the scope's turns, and which of them the request erases (streams/erasure/cascade.py);
 3. the journal (streams/erasure/journal.py): the ids to erase, saved before anything is
    destroyed, merged with those of a crashed run;
@@ -36,6 +37,7 @@ from provmem.streams.erasure.ledger import AuditKeys, Erased, ErasureLedger
 from provmem.streams.erasure.ports import ErasureDeps
 from provmem.streams.erasure.residue import ErasureResidue
 from provmem.streams.erasure.steps import StepClock
+from provmem.streams.runtime.generations import discard_pending
 
 __all__ = ["Eraser", "Residue"]
 
@@ -61,6 +63,7 @@ class Eraser:
         started = time.perf_counter()
         clock = self.clock = StepClock(request.request_id)
         await deps.catch_up()
+        await discard_pending(deps.settings, request.request_id)  # built before: may hold copies
         clock.lap("catch_up")
         scope = await scope_log(deps, request.scope.key, until)
         live = remaining(scope.turns, scope.tombstoned)

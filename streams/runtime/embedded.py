@@ -79,11 +79,13 @@ class EmbeddedRuntime:
     def vectors_folder(self, generation: Generation) -> Path:
         return self.settings.data_dir / f"vectors{generation.suffix()}"
 
-    async def drop_views(self, generation: Generation) -> None:
-        """A generation's views file, or generation 0's fact tables, and its vectors."""
+    async def drop_views(self, generation: Generation, vectors: bool = True) -> None:
+        """A generation's views file, or generation 0's fact tables, and its vectors
+        (unless ``vectors`` is False)."""
         from provmem.infra.stores.sqlite import connect
 
-        shutil.rmtree(self.vectors_folder(generation), True)
+        if vectors:
+            shutil.rmtree(self.vectors_folder(generation), True)
         if generation.views:
             for suffix in ("", "-wal", "-shm"):
                 (self.settings.data_dir / f"views{generation.suffix()}.db{suffix}").unlink(True)

@@ -117,11 +117,13 @@ class KafkaRuntime:
     def vectors_folder(self, generation: Generation) -> Path:
         return self.settings.data_dir / f"vectors-local{generation.suffix()}"
 
-    async def drop_views(self, generation: Generation) -> None:
-        """A generation's Redis keys (generation 0: its fact-view families), local vectors."""
+    async def drop_views(self, generation: Generation, vectors: bool = True) -> None:
+        """A generation's Redis keys (generation 0: its fact-view families), local vectors
+        (unless ``vectors`` is False)."""
         from provmem.infra.stores.redis_client import redis_client
 
-        shutil.rmtree(self.vectors_folder(generation), True)
+        if vectors:
+            shutil.rmtree(self.vectors_folder(generation), True)
         prefix = generation.redis_prefix(self.settings.redis_prefix)
         families = ["*"] if generation.views else _REDIS_FACT_FAMILIES
         client = redis_client(self.settings.redis_url)

@@ -10,19 +10,25 @@ import pytest
 from provmem.config import Settings
 from provmem.core.capture import TurnInput, turn_evidence_id
 from provmem.core.events import Fact, FactStatus
-from provmem.infra.stores.generations import Generation, RedisPointer, read_file_pointer
+from provmem.infra.stores.generations import (
+    Generation,
+    PointerState,
+    RedisPointer,
+    read_file_pointer,
+)
 from provmem.infra.stores.generations import redis_pointer_key as pointer_key
 from provmem.services.erasure.subject import erasure_request
 from provmem.services.memory.memory import MemoryService
 from provmem.services.replay.generations import replay_lease
 from provmem.services.replay.run import (
+    ReplayDiscardedError,
     Replayer,
     ReplayError,
     ReplayInterrupted,
     ReplayPlan,
     retire_generations,
 )
-from provmem.streams.runtime.components import Components, build, pointer_path
+from provmem.streams.runtime.components import Components, build, pointer_path, runtime_for
 from tests.harness import SCOPE, Runtime, said
 
 OTHER = "globex/support/bob"  # another partition than SCOPE's
@@ -60,12 +66,16 @@ async def _facts(components: Components) -> dict[str, list[Fact]]:
 
 
 async def _live_generation(runtime: Runtime) -> Generation:
+    return (await _pointer_state(runtime)).live
+
+
+async def _pointer_state(runtime: Runtime) -> PointerState:
     settings = runtime.settings
     if settings.runtime == "kafka":
         components = runtime.memory.components
         client = components.views.client  # type: ignore[attr-defined]  # FollowingFactViews
-        return (await RedisPointer(client, pointer_key(settings.redis_prefix)).read()).live
-    return read_file_pointer(pointer_path(settings)).live
+        return await RedisPointer(client, pointer_key(settings.redis_prefix)).read()
+    return read_file_pointer(pointer_path(settings))
 
 
 async def _after_switch(runtime: Runtime) -> dict[str, list[Fact]]:
@@ -251,6 +261,52 @@ async def test_an_interrupted_replay_resumes_to_the_same_result(
     assert 0 < result.records  # continued where the first run stopped
     if switch:
         assert _without_versions(await _after_switch(runtime)) == _without_versions(live)
+
+
+PARIS = turn_evidence_id(TurnInput.model_validate(said("t1", "I live in Paris.", 0)))
+
+
+async def test_an_erasure_discards_an_interrupted_replay_s_generation(runtime: Runtime) -> None:
+    """The pending generation was built before the erasure and may hold what it erased:
+    the erasure drops it (views and vectors), and a ``--resume`` starts anew."""
+    await _ingest(runtime)
+    replayer = Replayer(runtime.memory.components)
+    with pytest.raises(ReplayInterrupted):
+        await replayer.run(ReplayPlan("fact-changes", limit=1))
+    pending = (await _pointer_state(runtime)).pending
+    assert pending is not None and await _generation_held(runtime, pending.target)
+    receipt = await runtime.erase(erasure_request(SCOPE, [PARIS], None, False))
+    assert receipt.residue_found == 0
+    assert (await _pointer_state(runtime)).pending is None
+    assert not await _generation_held(runtime, pending.target)
+    result = await replayer.run(ReplayPlan("fact-changes", resume=True))
+    assert not result.resumed and result.switched
+
+
+async def test_a_replay_an_erasure_overtook_does_not_switch(runtime: Runtime) -> None:
+    await _ingest(runtime)
+
+    async def erased_meanwhile(target: Components) -> None:
+        await runtime.erase(erasure_request(SCOPE, [PARIS], None, False))
+
+    replayer = Replayer(runtime.memory.components)
+    with pytest.raises(ReplayDiscardedError, match="an erasure discarded"):
+        await replayer.run(ReplayPlan("fact-changes"), before_switch=erased_meanwhile)
+    state = await _pointer_state(runtime)
+    assert state.live == Generation() and state.pending is None
+    assert not await _generation_held(runtime, Generation(1, 0))
+
+
+async def _generation_held(runtime: Runtime, generation: Generation) -> bool:
+    """Whether anything of a (non-live) generation is kept: its views or its vectors."""
+    settings = runtime.settings
+    folder = runtime_for(settings).vectors_folder(generation)
+    if settings.runtime == "embedded":
+        return folder.exists() or (settings.data_dir / f"views{generation.suffix()}.db").exists()
+    client = runtime.memory.components.views.client  # type: ignore[attr-defined]
+    pattern = f"{generation.redis_prefix(settings.redis_prefix)}:*"
+    keys = [k async for k in client.scan_iter(match=pattern, count=500)]
+    return folder.exists() or bool(keys)
 
 
 async def test_the_switch_is_atomic_and_repairs_a_damaged_view(runtime: Runtime) -> None:
