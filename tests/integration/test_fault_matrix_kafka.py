@@ -11,7 +11,10 @@ cascade, then a ``provmem replay --from fact-changes`` beside the running deploy
 was killed is restarted. After the last restart every acknowledged turn is on the turns
 topic exactly once and in the evidence store (but the erased subjects'), the erasures'
 receipts say residue 0 and ``provmem audit erasure`` agrees, no erased quote's bytes are in
-any file of the folder, Redis value or broker record, and the next erasure succeeds.
+any file of the folder, Redis value or broker record, and the next erasure succeeds. The
+API reads once after the first writes, so its own index holds facts of a subject erased
+later with no read after: they must leave it all the same (its background follow and its
+last sync when it stops).
 """
 
 from __future__ import annotations
@@ -183,8 +186,19 @@ async def writers_beside_a_cli(live: LiveApi, acked: dict[str, list[str]]) -> No
     writing = asyncio.gather(*(write(u) for u in users))
     _, published = await asyncio.gather(writing, publishing)
     assert published.returncode == 0, published.stdout + published.stderr
+    # a read: the API's own index now holds w0's facts, which no later read removes (the
+    # API follows the log and applies what is left when it stops: services/api/pump.py)
+    await until(lambda: has_facts(live, "w0"), "w0's facts derived")
     rows = json.loads(published.stdout)
     acked["w2"] += [r["evidence_id"] for r in rows if r["status"] == "accepted"]
+
+
+async def has_facts(live: LiveApi, user: str) -> bool:
+    """A read (the API syncs its own index first): some fact of ``user``'s is there."""
+    async with live.client() as client:
+        answer = await client.get("/v1/facts", params={"scope": scope(user)})
+    assert answer.status_code == 200, answer.text
+    return len(answer.json()) > 0
 
 
 async def ingest_killed(
