@@ -17,7 +17,7 @@ import re
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -32,8 +32,9 @@ STOP = set(
     " why will with would you your yours about after again all am any because before both each"
     " few more most other some such only own same too very just now does ever".split()
 )
-MONTHS = ("january february march april may june july august september october november"
-          " december").split()
+MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
 
 
 # --- value matching ----------------------------------------------------------------------
@@ -110,9 +111,30 @@ class BM25:
 
 VERBISH = re.compile(
     r"\b(is|are|was|were|has|have|had|does|do|did|will|would|can|could|should|may|might|must"
-    r"|\w+(ed|es|s))\b", re.I)
-DANGLING = {"and", "or", "but", "of", "to", "with", "for", "from", "at", "by", "in", "on",
-            "the", "a", "an", "because", "if", "than", "as"}
+    r"|\w+(ed|es|s))\b",
+    re.I,
+)
+DANGLING = {
+    "and",
+    "or",
+    "but",
+    "of",
+    "to",
+    "with",
+    "for",
+    "from",
+    "at",
+    "by",
+    "in",
+    "on",
+    "the",
+    "a",
+    "an",
+    "because",
+    "if",
+    "than",
+    "as",
+}
 
 
 def _simple_problems(text: str) -> list[str]:
@@ -158,8 +180,11 @@ class Tally:
 
     def share(self, metric: str, **where: str) -> tuple[float | None, int]:
         keys = {"conv": 1, "genre": 2, "cls": 3}
-        vals = [r[4] for r in self.rows if r[0] == metric
-                and all(r[keys[k]] == v for k, v in where.items())]
+        vals = [
+            r[4]
+            for r in self.rows
+            if r[0] == metric and all(r[keys[k]] == v for k, v in where.items())
+        ]
         return (sum(vals) / len(vals) if vals else None), len(vals)
 
 
@@ -175,15 +200,21 @@ def message(turn: dict[str, Any]) -> dict[str, Any]:
     return msg
 
 
-def ingest(memory: Any, conv: dict[str, Any]) -> tuple[dict[str, int], dict[int, str], dict[str, int]]:
+def ingest(
+    memory: Any, conv: dict[str, Any]
+) -> tuple[dict[str, int], dict[int, str], dict[str, int]]:
     """Add every session; evidence id -> turn index, turn index -> evidence id, statuses."""
     turn_of: dict[str, int] = {}
     statuses: Counter[str] = Counter()
     for session in conv["sessions"]:
         turns = session["turns"]
         results = memory.add(
-            [message(t) for t in turns], user_id=conv["user_id"], user_name=conv["user_name"],
-            session_id=session["session_id"], at=session["at"], strict=False,
+            [message(t) for t in turns],
+            user_id=conv["user_id"],
+            user_name=conv["user_name"],
+            session_id=session["session_id"],
+            at=session["at"],
+            strict=False,
         )
         for turn, result in zip(turns, results, strict=True):
             statuses[result.status] += 1
@@ -225,8 +256,9 @@ def conflict_ids(fact: Any) -> set[str]:
 # --- scoring one conversation ----------------------------------------------------------------
 
 
-def score_conversation(conv: dict[str, Any], gold: dict[str, Any], tally: Tally,
-                       counts: dict[str, Any]) -> None:
+def score_conversation(
+    conv: dict[str, Any], gold: dict[str, Any], tally: Tally, counts: dict[str, Any]
+) -> None:
     from provmem import Memory
 
     cid, genre = conv["conversation_id"], conv["genre"]
@@ -257,9 +289,12 @@ def score_conversation(conv: dict[str, Any], gold: dict[str, Any], tally: Tally,
                     return None
 
             c = counts.setdefault("conversations", {})[cid] = {
-                "genre": genre, "turns": len(turns),
+                "genre": genre,
+                "turns": len(turns),
                 "user_turns": sum(t["role"] == "user" for t in turns),
-                "statuses": statuses, "facts": len(facts), "active_facts": len(active),
+                "statuses": statuses,
+                "facts": len(facts),
+                "active_facts": len(active),
             }
 
             # knowledge updates
@@ -271,18 +306,39 @@ def score_conversation(conv: dict[str, Any], gold: dict[str, Any], tally: Tally,
                 ranked = [bundle_turns(b, turn_of) for b in top]
                 add("update.turn_top10.provmem", cls, any(new_t in r for r in ranked))
                 add("update.turn_top10.bm25", cls, new_t in bm25.rank(u["question"], K))
-                new_rank = next((i for i, (b, r) in enumerate(zip(top, ranked, strict=True))
-                                 if (b.fact is not None and states(b.fact.statement, new_v))
-                                 or (b.fact is None and new_t in r)), None)
-                old_rank = next((i for i, (b, r) in enumerate(zip(top, ranked, strict=True))
-                                 if (b.fact is not None and old_t in r
-                                     and states(b.fact.statement, old_v)
-                                     and not states(b.fact.statement, new_v))
-                                 or (b.fact is None and old_t in r)), None)
-                add("update.value_above", cls,
-                    new_rank is not None and (old_rank is None or new_rank < old_rank))
-                current = [f for f in active if new_t in fact_turns(f, turn_of)
-                           and states(f.statement, new_v)]
+                new_rank = next(
+                    (
+                        i
+                        for i, (b, r) in enumerate(zip(top, ranked, strict=True))
+                        if (b.fact is not None and states(b.fact.statement, new_v))
+                        or (b.fact is None and new_t in r)
+                    ),
+                    None,
+                )
+                old_rank = next(
+                    (
+                        i
+                        for i, (b, r) in enumerate(zip(top, ranked, strict=True))
+                        if (
+                            b.fact is not None
+                            and old_t in r
+                            and states(b.fact.statement, old_v)
+                            and not states(b.fact.statement, new_v)
+                        )
+                        or (b.fact is None and old_t in r)
+                    ),
+                    None,
+                )
+                add(
+                    "update.value_above",
+                    cls,
+                    new_rank is not None and (old_rank is None or new_rank < old_rank),
+                )
+                current = [
+                    f
+                    for f in active
+                    if new_t in fact_turns(f, turn_of) and states(f.statement, new_v)
+                ]
                 add("update.current_fact", cls, bool(current))
                 in_history = False
                 for fact in current:
@@ -293,9 +349,14 @@ def score_conversation(conv: dict[str, Any], gold: dict[str, Any], tally: Tally,
                         d = detail(frontier.pop())
                         if d is None:
                             continue
-                        preds = [*d.supersedes, *(h for h in d.history
-                                                  if h.fact_id != d.fact.fact_id
-                                                  or h.version < d.fact.version)]
+                        preds = [
+                            *d.supersedes,
+                            *(
+                                h
+                                for h in d.history
+                                if h.fact_id != d.fact.fact_id or h.version < d.fact.version
+                            ),
+                        ]
                         if d.fact.supersedes:
                             p = by_id.get(d.fact.supersedes)
                             if p is not None:
@@ -309,8 +370,12 @@ def score_conversation(conv: dict[str, Any], gold: dict[str, Any], tally: Tally,
                         in_history = True
                         break
                 add("update.history", cls, in_history)
-                stale = any(old_t in fact_turns(f, turn_of) and states(f.statement, old_v)
-                            and not states(f.statement, new_v) for f in active)
+                stale = any(
+                    old_t in fact_turns(f, turn_of)
+                    and states(f.statement, old_v)
+                    and not states(f.statement, new_v)
+                    for f in active
+                )
                 add("update.stale", cls, stale)
 
             # contradictions
@@ -318,17 +383,24 @@ def score_conversation(conv: dict[str, Any], gold: dict[str, Any], tally: Tally,
                 cls, a, b = p["class"], p["turn_a"], p["turn_b"]
                 of_a = [f for f in facts if a in fact_turns(f, turn_of)]
                 of_b = [f for f in facts if b in fact_turns(f, turn_of)]
-                linked = any(y.fact_id in conflict_ids(x) or x.fact_id in conflict_ids(y)
-                             for x in of_a for y in of_b if x.fact_id != y.fact_id)
+                linked = any(
+                    y.fact_id in conflict_ids(x) or x.fact_id in conflict_ids(y)
+                    for x in of_a
+                    for y in of_b
+                    if x.fact_id != y.fact_id
+                )
                 add("contradiction.flagged", cls, linked)
                 ranked = [bundle_turns(bb, turn_of) for bb in list(search(p["question"]))[:K]]
                 cover = set().union(*ranked) if ranked else set()
                 add("contradiction.both_top10.provmem", cls, a in cover and b in cover)
                 order = set(bm25.rank(p["question"], K))
                 add("contradiction.both_top10.bm25", cls, a in order and b in order)
-                add("contradiction.both_active", cls,
+                add(
+                    "contradiction.both_active",
+                    cls,
                     any(status_of(f) == "active" for f in of_a)
-                    and any(status_of(f) == "active" for f in of_b))
+                    and any(status_of(f) == "active" for f in of_b),
+                )
 
             # conflict links: gold (contradiction or update pairs) vs false
             gold_pairs = {(p["turn_a"], p["turn_b"]) for p in gold["contradictions"]}
@@ -350,9 +422,14 @@ def score_conversation(conv: dict[str, Any], gold: dict[str, Any], tally: Tally,
                 if not pair_in(tx, ty, gold_pairs):
                     false_links += 1
                     near_links += pair_in(tx, ty, near)
-            c.update({"conflict_links": len(links), "false_links": false_links,
-                      "non_conflict_pairs_linked": near_links,
-                      "non_conflict_pairs": len(near)})
+            c.update(
+                {
+                    "conflict_links": len(links),
+                    "false_links": false_links,
+                    "non_conflict_pairs_linked": near_links,
+                    "non_conflict_pairs": len(near),
+                }
+            )
 
             # well-formedness of active statements
             problems, checker = ill_formed([f.statement for f in active])
@@ -378,13 +455,19 @@ def score_conversation(conv: dict[str, Any], gold: dict[str, Any], tally: Tally,
                 add(f"fact.{group}.r10.provmem", cls, hit)
                 add(f"fact.{group}.r10.bm25", cls, bm)
                 add("fact.answer_top1", cls, top1)
-                add("fact.answer_top5", cls, any(has_terms(t, f["answer_terms"]) for t in texts[:5]))
+                add(
+                    "fact.answer_top5", cls, any(has_terms(t, f["answer_terms"]) for t in texts[:5])
+                )
                 if f["other_person"]:
                     first = top[0] if top else None
                     holder_first = (
-                        first is not None and first.fact is not None
+                        first is not None
+                        and first.fact is not None
                         and has_terms(first.fact.statement, f["answer_terms"])
-                        and any(states(first.fact.statement, h) for h in f["holder_terms"] or [f["holder"]])
+                        and any(
+                            states(first.fact.statement, h)
+                            for h in f["holder_terms"] or [f["holder"]]
+                        )
                     )
                     add("fact.other.holder_first", cls, holder_first)
 
@@ -393,8 +476,11 @@ def score_conversation(conv: dict[str, Any], gold: dict[str, Any], tally: Tally,
                 found = search(u["question"])
                 path = str(getattr(found, "path", "")).upper()
                 add("unanswerable.abstained", u["class"], len(found) == 0 or path != "ANSWER")
-                add("unanswerable.no_fact_top1", u["class"],
-                    len(found) == 0 or found[0].fact is None)
+                add(
+                    "unanswerable.no_fact_top1",
+                    u["class"],
+                    len(found) == 0 or found[0].fact is None,
+                )
                 counts.setdefault("unanswerable_paths", Counter())[path or "NONE"] += 1
         finally:
             memory.close()
@@ -426,9 +512,17 @@ MAIN = [
     ("unanswerable.no_fact_top1", "unanswerable: no fact ranked first"),
 ]
 # the metric whose misses define a class's error rate, per kind of gold item
-CLASS_METRICS = ["update.value_above", "update.history", "update.turn_top10.provmem",
-                 "update.stale", "contradiction.flagged", "fact.r10.provmem",
-                 "fact.answer_top1", "fact.other.holder_first", "unanswerable.abstained"]
+CLASS_METRICS = [
+    "update.value_above",
+    "update.history",
+    "update.turn_top10.provmem",
+    "update.stale",
+    "contradiction.flagged",
+    "fact.r10.provmem",
+    "fact.answer_top1",
+    "fact.other.holder_first",
+    "unanswerable.abstained",
+]
 LOWER_IS_BETTER = {"update.stale"}
 
 
@@ -449,13 +543,17 @@ def report(tally: Tally, counts: dict[str, Any], seconds: float) -> dict[str, An
             "links": sum(c["conflict_links"] for c in convs.values()),
             "false_links": false,
             "false_links_per_100_active": round(100 * false / active, 2) if active else None,
-            "non_conflict_pairs_linked": sum(c["non_conflict_pairs_linked"] for c in convs.values()),
+            "non_conflict_pairs_linked": sum(
+                c["non_conflict_pairs_linked"] for c in convs.values()
+            ),
             "non_conflict_pairs": sum(c["non_conflict_pairs"] for c in convs.values()),
         },
         "ill_formed": {
             "checker": counts.get("wellformed_checker"),
             "count": sum(c["ill_formed"] for c in convs.values()),
-            "share": round(sum(c["ill_formed"] for c in convs.values()) / active, 4) if active else None,
+            "share": round(sum(c["ill_formed"] for c in convs.values()) / active, 4)
+            if active
+            else None,
             "reasons": dict(Counter(counts.get("ill_formed_reasons", {})).most_common()),
         },
         "unanswerable_paths": dict(counts.get("unanswerable_paths", {})),
@@ -474,7 +572,9 @@ def report(tally: Tally, counts: dict[str, Any], seconds: float) -> dict[str, An
                 row[name] = {"share": round(share, 4), "n": n}  # type: ignore[arg-type]
         gc = [c for c in convs.values() if c["genre"] == g]
         ga = sum(c["active_facts"] for c in gc)
-        row["false_links_per_100_active"] = round(100 * sum(c["false_links"] for c in gc) / ga, 2) if ga else None
+        row["false_links_per_100_active"] = (
+            round(100 * sum(c["false_links"] for c in gc) / ga, 2) if ga else None
+        )
         row["ill_formed_share"] = round(sum(c["ill_formed"] for c in gc) / ga, 4) if ga else None
         out["per_genre"][g] = row
     out["per_class"] = {}
@@ -488,10 +588,22 @@ def report(tally: Tally, counts: dict[str, Any], seconds: float) -> dict[str, An
         out["per_class"][name] = rows
     out["per_conversation"] = {}
     for cid, c in sorted(convs.items()):
-        row = {"genre": c["genre"], "turns": c["turns"], "active_facts": c["active_facts"],
-               "false_links": c["false_links"], "ill_formed": c["ill_formed"]}
-        for name in ("update.value_above", "update.history", "update.stale", "contradiction.flagged",
-                     "fact.r10.provmem", "fact.r10.bm25", "unanswerable.abstained"):
+        row = {
+            "genre": c["genre"],
+            "turns": c["turns"],
+            "active_facts": c["active_facts"],
+            "false_links": c["false_links"],
+            "ill_formed": c["ill_formed"],
+        }
+        for name in (
+            "update.value_above",
+            "update.history",
+            "update.stale",
+            "contradiction.flagged",
+            "fact.r10.provmem",
+            "fact.r10.bm25",
+            "unanswerable.abstained",
+        ):
             share, n = tally.share(name, conv=cid)
             row[name] = None if share is None else round(share, 3)
         out["per_conversation"][cid] = row
@@ -503,41 +615,71 @@ def _fmt(v: Any) -> str:
 
 
 def print_text(r: dict[str, Any]) -> None:
-    print(f"blind split: {r['conversations']} conversations, {r['genres']} genres, {r['turns']} turns "
-          f"({r['user_turns']} user), {r['facts']} facts ({r['active_facts']} active), {r['seconds']} s")
+    print(
+        f"blind split: {r['conversations']} conversations, {r['genres']} genres, "
+        f"{r['turns']} turns ({r['user_turns']} user), {r['facts']} facts "
+        f"({r['active_facts']} active), {r['seconds']} s"
+    )
     print(f"add statuses: {r['add_statuses']}")
     print("\nmetric                                                          share     n")
     for name, label in MAIN:
         m = r["metrics"][name]
         print(f"  {label:<60} {_fmt(m['share']):>7} {m['n']:>5}")
     cf = r["conflicts"]
-    print(f"\nconflict links {cf['links']}, false {cf['false_links']} "
-          f"= {_fmt(cf['false_links_per_100_active'])} per 100 active facts; "
-          f"gold non-conflict pairs linked {cf['non_conflict_pairs_linked']} of {cf['non_conflict_pairs']}")
+    print(
+        f"\nconflict links {cf['links']}, false {cf['false_links']} "
+        f"= {_fmt(cf['false_links_per_100_active'])} per 100 active facts; "
+        f"gold non-conflict pairs linked {cf['non_conflict_pairs_linked']} "
+        f"of {cf['non_conflict_pairs']}"
+    )
     il = r["ill_formed"]
     print(f"ill-formed active statements ({il['checker']}): {il['count']} = {_fmt(il['share'])}")
     print(f"  by reason: {il['reasons']}")
     print(f"unanswerable router paths: {r['unanswerable_paths']}")
-    short = ["update.value_above", "update.history", "update.stale", "contradiction.flagged",
-             "fact.r10.provmem", "fact.r10.bm25", "fact.other.holder_first", "unanswerable.abstained"]
+    short = [
+        "update.value_above",
+        "update.history",
+        "update.stale",
+        "contradiction.flagged",
+        "fact.r10.provmem",
+        "fact.r10.bm25",
+        "fact.other.holder_first",
+        "unanswerable.abstained",
+    ]
     print("\nper genre: " + " | ".join(short) + " | false/100 | ill-formed")
     for g, row in r["per_genre"].items():
         cells = [_fmt(row.get(n, {}).get("share")) for n in short]
-        print(f"  {g:<12} " + " ".join(f"{c:>6}" for c in cells)
-              + f" {_fmt(row['false_links_per_100_active']):>7} {_fmt(row['ill_formed_share']):>6}")
+        print(
+            f"  {g:<12} "
+            + " ".join(f"{c:>6}" for c in cells)
+            + f" {_fmt(row['false_links_per_100_active']):>7} {_fmt(row['ill_formed_share']):>6}"
+        )
     print("\nmiss rates per gold class (metric: class n misses rate)")
     for name, rows in r["per_class"].items():
         print(f"  {name}")
         for cls, v in sorted(rows.items(), key=lambda kv: -kv[1]["miss_rate"]):
             print(f"    {cls:<28} {v['n']:>4} {v['misses']:>4} {v['miss_rate']:.3f}")
-    print("\nper conversation: genre turns active false ill | value_above history stale flagged "
-          "R@10 bm25 abstain")
+    print(
+        "\nper conversation: genre turns active false ill | value_above history stale flagged "
+        "R@10 bm25 abstain"
+    )
     for cid, row in r["per_conversation"].items():
-        print(f"  {cid} {row['genre']:<12} {row['turns']:>4} {row['active_facts']:>4} "
-              f"{row['false_links']:>3} {row['ill_formed']:>3} | "
-              + " ".join(f"{_fmt(row[n]):>5}" for n in ("update.value_above", "update.history",
-                         "update.stale", "contradiction.flagged", "fact.r10.provmem",
-                         "fact.r10.bm25", "unanswerable.abstained")))
+        print(
+            f"  {cid} {row['genre']:<12} {row['turns']:>4} {row['active_facts']:>4} "
+            f"{row['false_links']:>3} {row['ill_formed']:>3} | "
+            + " ".join(
+                f"{_fmt(row[n]):>5}"
+                for n in (
+                    "update.value_above",
+                    "update.history",
+                    "update.stale",
+                    "contradiction.flagged",
+                    "fact.r10.provmem",
+                    "fact.r10.bm25",
+                    "unanswerable.abstained",
+                )
+            )
+        )
 
 
 def load(only: str | None) -> list[tuple[dict[str, Any], dict[str, Any]]]:
@@ -554,7 +696,9 @@ def load(only: str | None) -> list[tuple[dict[str, Any], dict[str, Any]]]:
 
 
 def main(argv: Iterable[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--json", action="store_true", help="print the aggregates as JSON")
     parser.add_argument("--only", help="one conversation id or genre")
     args = parser.parse_args(list(argv) if argv is not None else None)
@@ -564,8 +708,12 @@ def main(argv: Iterable[str] | None = None) -> None:
     for i, (conv, gold) in enumerate(pairs, 1):
         t0 = time.perf_counter()
         score_conversation(conv, gold, tally, counts)
-        print(f"[{i}/{len(pairs)}] {conv['conversation_id']} ({conv['genre']}) "
-              f"{time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+        print(
+            f"[{i}/{len(pairs)}] {conv['conversation_id']} ({conv['genre']}) "
+            f"{time.perf_counter() - t0:.1f} s",
+            file=sys.stderr,
+            flush=True,
+        )
     result = report(tally, counts, time.perf_counter() - started)
     if args.json:
         print(json.dumps(result, indent=1, sort_keys=False, default=str))
