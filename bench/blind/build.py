@@ -66,8 +66,13 @@ def parse(script: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict
         if kind == "X":
             name, _, args = text.partition(" ")
             turn["content"] = None
-            turn["tool_calls"] = [{"id": f"call_{index}", "type": "function",
-                                   "function": {"name": name, "arguments": args or "{}"}}]
+            turn["tool_calls"] = [
+                {
+                    "id": f"call_{index}",
+                    "type": "function",
+                    "function": {"name": name, "arguments": args or "{}"},
+                }
+            ]
         if label:
             if label in labels:
                 raise ValueError(f"label {label} twice")
@@ -102,58 +107,95 @@ def build(name: str) -> tuple[dict[str, Any], dict[str, Any]]:
             problems.append(f"{what}: {value!r} not in turn {label}")
         return {"index": t["index"], "turn_id": t["turn_id"]}
 
-    out: dict[str, Any] = {"conversation_id": meta["id"], "genre": meta["genre"],
-                           "updates": [], "contradictions": [], "facts": [],
-                           "unanswerable": [], "non_conflicts": []}
+    out: dict[str, Any] = {
+        "conversation_id": meta["id"],
+        "genre": meta["genre"],
+        "updates": [],
+        "contradictions": [],
+        "facts": [],
+        "unanswerable": [],
+        "non_conflicts": [],
+    }
     for i, u in enumerate(gold.get("updates", [])):
         o = turn(u["orig"], u["orig_value"], f"update {i}")
         n = turn(u["upd"], u["upd_value"], f"update {i}")
         if o["index"] >= n["index"]:
             problems.append(f"update {i}: original after update")
-        out["updates"].append({
-            "attribute": u["attr"], "holder": u["holder"],
-            "original_turn": o["index"], "original_turn_id": o["turn_id"],
-            "original_value": u["orig_value"],
-            "updated_turn": n["index"], "updated_turn_id": n["turn_id"],
-            "updated_value": u["upd_value"], "question": u["q"], "class": u["cls"],
-        })
+        out["updates"].append(
+            {
+                "attribute": u["attr"],
+                "holder": u["holder"],
+                "original_turn": o["index"],
+                "original_turn_id": o["turn_id"],
+                "original_value": u["orig_value"],
+                "updated_turn": n["index"],
+                "updated_turn_id": n["turn_id"],
+                "updated_value": u["upd_value"],
+                "question": u["q"],
+                "class": u["cls"],
+            }
+        )
     for i, c in enumerate(gold.get("contradictions", [])):
         a, b = turn(c["a"], None, f"contradiction {i}"), turn(c["b"], None, f"contradiction {i}")
-        out["contradictions"].append({
-            "turn_a": a["index"], "turn_a_id": a["turn_id"],
-            "turn_b": b["index"], "turn_b_id": b["turn_id"],
-            "holder": c["holder"], "matter": c["matter"], "question": c["q"], "class": c["cls"],
-        })
+        out["contradictions"].append(
+            {
+                "turn_a": a["index"],
+                "turn_a_id": a["turn_id"],
+                "turn_b": b["index"],
+                "turn_b_id": b["turn_id"],
+                "holder": c["holder"],
+                "matter": c["matter"],
+                "question": c["q"],
+                "class": c["cls"],
+            }
+        )
     for i, f in enumerate(gold.get("facts", [])):
         refs = f["t"] if isinstance(f["t"], list) else [f["t"]]
         found = [turn(r, None, f"fact {i}") for r in refs]
         for term in f["terms"]:
-            if not any(occurs(term, turns[x["index"]]["content"] or "") for x in found if x["index"] >= 0):
+            if not any(
+                occurs(term, turns[x["index"]]["content"] or "") for x in found if x["index"] >= 0
+            ):
                 problems.append(f"fact {i}: term {term!r} not in its turn")
-        out["facts"].append({
-            "turn": found[0]["index"], "turns": [x["index"] for x in found],
-            "turn_ids": [x["turn_id"] for x in found], "holder": f["holder"],
-            "holder_terms": f.get("holder_terms", []), "other_person": bool(f.get("other")),
-            "question": f["q"], "answer_terms": f["terms"], "class": f["cls"],
-        })
+        out["facts"].append(
+            {
+                "turn": found[0]["index"],
+                "turns": [x["index"] for x in found],
+                "turn_ids": [x["turn_id"] for x in found],
+                "holder": f["holder"],
+                "holder_terms": f.get("holder_terms", []),
+                "other_person": bool(f.get("other")),
+                "question": f["q"],
+                "answer_terms": f["terms"],
+                "class": f["cls"],
+            }
+        )
     for u in gold.get("unanswerable", []):
         out["unanswerable"].append({"question": u["q"], "class": u["cls"]})
     for i, p in enumerate(gold.get("non_conflicts", [])):
         a, b = turn(p["a"], None, f"non-conflict {i}"), turn(p["b"], None, f"non-conflict {i}")
-        out["non_conflicts"].append({"turn_a": a["index"], "turn_b": b["index"],
-                                     "matter": p["matter"]})
+        out["non_conflicts"].append(
+            {"turn_a": a["index"], "turn_b": b["index"], "matter": p["matter"]}
+        )
     n_facts, n_un = len(out["facts"]), len(out["unanswerable"])
     if n_facts < 8 or n_un < 3:
         problems.append(f"too few facts ({n_facts}) or unanswerable ({n_un})")
     if problems:
         raise ValueError(f"{name}: " + "; ".join(problems))
     conversation = {
-        "conversation_id": meta["id"], "genre": meta["genre"], "title": meta["title"],
-        "user_id": meta["user_id"], "user_name": meta["user_name"],
+        "conversation_id": meta["id"],
+        "genre": meta["genre"],
+        "title": meta["title"],
+        "user_id": meta["user_id"],
+        "user_name": meta["user_name"],
         "sessions": [
-            {"session_id": s["session_id"], "at": s["at"],
-             "turns": [{k: v for k, v in turns[i].items() if k != "session_id"}
-                       for i in s["turns"]]}
+            {
+                "session_id": s["session_id"],
+                "at": s["at"],
+                "turns": [
+                    {k: v for k, v in turns[i].items() if k != "session_id"} for i in s["turns"]
+                ],
+            }
             for s in sessions
         ],
     }
@@ -168,14 +210,18 @@ def main() -> None:
         conversation, gold = build(name)
         cid = conversation["conversation_id"]
         (HERE / "conversations" / f"{cid}.json").write_text(
-            json.dumps(conversation, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            json.dumps(conversation, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
         (HERE / "gold" / f"{cid}.json").write_text(
-            json.dumps(gold, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            json.dumps(gold, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
         turns = [t for s in conversation["sessions"] for t in s["turns"]]
         users = sum(t["role"] == "user" for t in turns)
-        print(f"{cid} {conversation['genre']}: {len(turns)} turns, {users} user, "
-              f"{len(gold['updates'])} upd, {len(gold['contradictions'])} contra, "
-              f"{len(gold['facts'])} facts, {len(gold['unanswerable'])} unans")
+        print(
+            f"{cid} {conversation['genre']}: {len(turns)} turns, {users} user, "
+            f"{len(gold['updates'])} upd, {len(gold['contradictions'])} contra, "
+            f"{len(gold['facts'])} facts, {len(gold['unanswerable'])} unans"
+        )
 
 
 if __name__ == "__main__":

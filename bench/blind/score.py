@@ -17,7 +17,7 @@ import re
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -32,8 +32,9 @@ STOP = set(
     " why will with would you your yours about after again all am any because before both each"
     " few more most other some such only own same too very just now does ever".split()
 )
-MONTHS = ("january february march april may june july august september october november"
-          " december").split()
+MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
 
 
 # --- value matching ----------------------------------------------------------------------
@@ -110,9 +111,30 @@ class BM25:
 
 VERBISH = re.compile(
     r"\b(is|are|was|were|has|have|had|does|do|did|will|would|can|could|should|may|might|must"
-    r"|\w+(ed|es|s))\b", re.I)
-DANGLING = {"and", "or", "but", "of", "to", "with", "for", "from", "at", "by", "in", "on",
-            "the", "a", "an", "because", "if", "than", "as"}
+    r"|\w+(ed|es|s))\b",
+    re.I,
+)
+DANGLING = {
+    "and",
+    "or",
+    "but",
+    "of",
+    "to",
+    "with",
+    "for",
+    "from",
+    "at",
+    "by",
+    "in",
+    "on",
+    "the",
+    "a",
+    "an",
+    "because",
+    "if",
+    "than",
+    "as",
+}
 
 
 def _simple_problems(text: str) -> list[str]:
@@ -158,8 +180,11 @@ class Tally:
 
     def share(self, metric: str, **where: str) -> tuple[float | None, int]:
         keys = {"conv": 1, "genre": 2, "cls": 3}
-        vals = [r[4] for r in self.rows if r[0] == metric
-                and all(r[keys[k]] == v for k, v in where.items())]
+        vals = [
+            r[4]
+            for r in self.rows
+            if r[0] == metric and all(r[keys[k]] == v for k, v in where.items())
+        ]
         return (sum(vals) / len(vals) if vals else None), len(vals)
 
 
@@ -175,15 +200,21 @@ def message(turn: dict[str, Any]) -> dict[str, Any]:
     return msg
 
 
-def ingest(memory: Any, conv: dict[str, Any]) -> tuple[dict[str, int], dict[int, str], dict[str, int]]:
+def ingest(
+    memory: Any, conv: dict[str, Any]
+) -> tuple[dict[str, int], dict[int, str], dict[str, int]]:
     """Add every session; evidence id -> turn index, turn index -> evidence id, statuses."""
     turn_of: dict[str, int] = {}
     statuses: Counter[str] = Counter()
     for session in conv["sessions"]:
         turns = session["turns"]
         results = memory.add(
-            [message(t) for t in turns], user_id=conv["user_id"], user_name=conv["user_name"],
-            session_id=session["session_id"], at=session["at"], strict=False,
+            [message(t) for t in turns],
+            user_id=conv["user_id"],
+            user_name=conv["user_name"],
+            session_id=session["session_id"],
+            at=session["at"],
+            strict=False,
         )
         for turn, result in zip(turns, results, strict=True):
             statuses[result.status] += 1
@@ -222,11 +253,194 @@ def conflict_ids(fact: Any) -> set[str]:
     return out
 
 
+# --- where a miss is lost: the layers behind the update, contradiction and answer metrics -------
+
+LINK_KINDS = ("supersession", "conflict", "none")
+UPDATE_LAYERS = ("old value", "new value", "holder", "link: conflict", "link: none", "kept")
+CONTRADICTION_LAYERS = (
+    "a side has no fact",
+    "a side has no active fact",
+    "link: supersession",
+    "link: none",
+    "flagged",
+)
+ANSWER_LAYERS = ("extraction", "ranking: active fact", "ranking: only inactive facts")
+# the printed column heads of the layers above, in their order
+UPDATE_COLUMNS = ("old value", "new value", "holder", "conflict", "no link", "kept")
+CONTRADICTION_COLUMNS = ("no fact", "no active", "supersede", "no link", "flagged")
+ANSWER_COLUMNS = ("extraction", "rank:act", "rank:inact")
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[\W_]", "", text.lower())
+
+
+def subject_of(fact: Any) -> str | None:
+    """The holder a fact's slot names (``subject|attribute``), None when it has no slot."""
+    slot = getattr(fact, "slot", None)
+    return _key(slot.split("|")[0]) or None if slot else None
+
+
+def names_holder(fact: Any, holder: str) -> bool:
+    return states(fact.statement, holder) or subject_of(fact) == _key(holder)
+
+
+def holder_agreement(olds: Sequence[Any], news: Sequence[Any], holder: str) -> str:
+    """``same``: some old-value and new-value facts name one holder (the same slot subject, or
+    both name the gold holder); ``different``: every pair whose holders show differs;
+    ``unshown``: no pair shows both holders."""
+    shown = False
+    for o in olds:
+        for n in news:
+            if names_holder(o, holder) and names_holder(n, holder):
+                return "same"
+            so, sn = subject_of(o), subject_of(n)
+            if so is not None and sn is not None:
+                if so == sn:
+                    return "same"
+                shown = True
+    return "different" if shown else "unshown"
+
+
+class Layers:
+    """Every fact of a conversation (any status), by turn, with its supersession chains."""
+
+    def __init__(self, every: Sequence[Any], turn_of: dict[str, int], detail: Any) -> None:
+        self.turn_of, self.detail = turn_of, detail
+        self.by_id = {f.fact_id: f for f in every}
+        self.by_turn: dict[int, list[Any]] = {}
+        self.replaced: dict[str, list[Any]] = {}  # fact id -> the facts it superseded (by field)
+        for f in every:
+            for t in fact_turns(f, turn_of):
+                self.by_turn.setdefault(t, []).append(f)
+            if getattr(f, "superseded_by", None):
+                self.replaced.setdefault(f.superseded_by, []).append(f)
+        self._earlier: dict[str, list[Any]] = {}
+
+    def at(self, turn: int) -> list[Any]:
+        return self.by_turn.get(turn, [])
+
+    def earlier(self, fact_id: str) -> list[Any]:
+        """What a fact replaced, transitively: the walk of ``update.history`` (superseded
+        facts, earlier versions) plus the facts whose ``superseded_by`` names it."""
+        if fact_id not in self._earlier:
+            seen, frontier, found = {fact_id}, [fact_id], []
+            while frontier and len(seen) < 50:
+                current = frontier.pop()
+                preds = list(self.replaced.get(current, []))
+                d = self.detail(current)
+                if d is not None:
+                    preds += [
+                        *d.supersedes,
+                        *(
+                            h
+                            for h in d.history
+                            if h.fact_id != d.fact.fact_id or h.version < d.fact.version
+                        ),
+                    ]
+                    if d.fact.supersedes and d.fact.supersedes in self.by_id:
+                        preds.append(self.by_id[d.fact.supersedes])
+                for p in preds:
+                    found.append(p)
+                    if p.fact_id not in seen:
+                        seen.add(p.fact_id)
+                        frontier.append(p.fact_id)
+            self._earlier[fact_id] = found
+        return self._earlier[fact_id]
+
+    def replaces(self, later: int, earlier: int) -> bool:
+        """A fact of turn ``later`` has, among what it replaced, a fact citing ``earlier``."""
+        return any(
+            earlier in fact_turns(p, self.turn_of)
+            for f in self.at(later)
+            for p in self.earlier(f.fact_id)
+        )
+
+    def conflicted(self, x: int, y: int) -> bool:
+        """A fact of one turn carries a conflict link to a fact of the other (any status)."""
+        return any(
+            b.fact_id in conflict_ids(a) or a.fact_id in conflict_ids(b)
+            for a in self.at(x)
+            for b in self.at(y)
+            if a.fact_id != b.fact_id
+        )
+
+    def link(self, x: int, y: int) -> str:
+        """The link between the facts of two turns: supersession (either way), else a
+        conflict link, else none."""
+        if self.replaces(y, x) or self.replaces(x, y):
+            return "supersession"
+        return "conflict" if self.conflicted(x, y) else "none"
+
+
+def update_layers(u: dict[str, Any], layers: Layers) -> dict[str, Any]:
+    """One knowledge update's layers (a)-(g) and the first one that loses it."""
+    old_t, new_t = u["original_turn"], u["updated_turn"]
+    old_v, new_v = u["original_value"], u["updated_value"]
+    olds = [f for f in layers.at(old_t) if states(f.statement, old_v)]
+    news = [f for f in layers.at(new_t) if states(f.statement, new_v)]
+    row = {
+        "old_any": bool(layers.at(old_t)),
+        "old_value": bool(olds),
+        "old_active": any(
+            status_of(f) == "active" and not states(f.statement, new_v) for f in olds
+        ),
+        "new_any": bool(layers.at(new_t)),
+        "new_value": bool(news),
+        "new_active": any(status_of(f) == "active" for f in news),
+        "holder": holder_agreement(olds, news, u["holder"]) if olds and news else None,
+        "link": layers.link(old_t, new_t),
+    }
+    if not row["old_value"]:
+        row["lost"] = "old value"
+    elif not row["new_value"]:
+        row["lost"] = "new value"
+    elif row["holder"] == "different":
+        row["lost"] = "holder"
+    elif row["link"] != "supersession":
+        row["lost"] = f"link: {row['link']}"
+    else:
+        row["lost"] = "kept"
+    return row
+
+
+def contradiction_layers(p: dict[str, Any], layers: Layers) -> dict[str, Any]:
+    """One contradiction pair's sides and link, and the first layer that loses it."""
+    sides = [layers.at(p["turn_a"]), layers.at(p["turn_b"])]
+    row = {
+        "sides_with_fact": sum(bool(s) for s in sides),
+        "sides_with_active": sum(any(status_of(f) == "active" for f in s) for s in sides),
+        "conflict": layers.conflicted(p["turn_a"], p["turn_b"]),
+        "link": layers.link(p["turn_a"], p["turn_b"]),
+    }
+    if row["sides_with_fact"] < 2:
+        row["lost"] = "a side has no fact"
+    elif row["sides_with_active"] < 2:
+        row["lost"] = "a side has no active fact"
+    elif not row["conflict"]:
+        row["lost"] = f"link: {row['link']}"
+    else:
+        row["lost"] = "flagged"
+    return row
+
+
+def answer_layer(terms: Sequence[str], gold_turns: Iterable[int], layers: Layers) -> str:
+    """Why answer terms missed the top statements: no fact of an evidence turn states them
+    (extraction), or one does and ranks lower (ranking; active or not)."""
+    stating = [f for t in gold_turns for f in layers.at(t) if has_terms(f.statement, terms)]
+    if not stating:
+        return "extraction"
+    if any(status_of(f) == "active" for f in stating):
+        return "ranking: active fact"
+    return "ranking: only inactive facts"
+
+
 # --- scoring one conversation ----------------------------------------------------------------
 
 
-def score_conversation(conv: dict[str, Any], gold: dict[str, Any], tally: Tally,
-                       counts: dict[str, Any]) -> None:
+def score_conversation(
+    conv: dict[str, Any], gold: dict[str, Any], tally: Tally, counts: dict[str, Any]
+) -> None:
     from provmem import Memory
 
     cid, genre = conv["conversation_id"], conv["genre"]
@@ -256,10 +470,16 @@ def score_conversation(conv: dict[str, Any], gold: dict[str, Any], tally: Tally,
                 except LookupError:
                     return None
 
+            layers = Layers(memory.facts(user_id=conv["user_id"], every=True), turn_of, detail)
+            rows = counts.setdefault("layers", {"updates": [], "contradictions": [], "facts": []})
+
             c = counts.setdefault("conversations", {})[cid] = {
-                "genre": genre, "turns": len(turns),
+                "genre": genre,
+                "turns": len(turns),
                 "user_turns": sum(t["role"] == "user" for t in turns),
-                "statuses": statuses, "facts": len(facts), "active_facts": len(active),
+                "statuses": statuses,
+                "facts": len(facts),
+                "active_facts": len(active),
             }
 
             # knowledge updates
@@ -271,18 +491,39 @@ def score_conversation(conv: dict[str, Any], gold: dict[str, Any], tally: Tally,
                 ranked = [bundle_turns(b, turn_of) for b in top]
                 add("update.turn_top10.provmem", cls, any(new_t in r for r in ranked))
                 add("update.turn_top10.bm25", cls, new_t in bm25.rank(u["question"], K))
-                new_rank = next((i for i, (b, r) in enumerate(zip(top, ranked, strict=True))
-                                 if (b.fact is not None and states(b.fact.statement, new_v))
-                                 or (b.fact is None and new_t in r)), None)
-                old_rank = next((i for i, (b, r) in enumerate(zip(top, ranked, strict=True))
-                                 if (b.fact is not None and old_t in r
-                                     and states(b.fact.statement, old_v)
-                                     and not states(b.fact.statement, new_v))
-                                 or (b.fact is None and old_t in r)), None)
-                add("update.value_above", cls,
-                    new_rank is not None and (old_rank is None or new_rank < old_rank))
-                current = [f for f in active if new_t in fact_turns(f, turn_of)
-                           and states(f.statement, new_v)]
+                new_rank = next(
+                    (
+                        i
+                        for i, (b, r) in enumerate(zip(top, ranked, strict=True))
+                        if (b.fact is not None and states(b.fact.statement, new_v))
+                        or (b.fact is None and new_t in r)
+                    ),
+                    None,
+                )
+                old_rank = next(
+                    (
+                        i
+                        for i, (b, r) in enumerate(zip(top, ranked, strict=True))
+                        if (
+                            b.fact is not None
+                            and old_t in r
+                            and states(b.fact.statement, old_v)
+                            and not states(b.fact.statement, new_v)
+                        )
+                        or (b.fact is None and old_t in r)
+                    ),
+                    None,
+                )
+                add(
+                    "update.value_above",
+                    cls,
+                    new_rank is not None and (old_rank is None or new_rank < old_rank),
+                )
+                current = [
+                    f
+                    for f in active
+                    if new_t in fact_turns(f, turn_of) and states(f.statement, new_v)
+                ]
                 add("update.current_fact", cls, bool(current))
                 in_history = False
                 for fact in current:
@@ -293,9 +534,14 @@ def score_conversation(conv: dict[str, Any], gold: dict[str, Any], tally: Tally,
                         d = detail(frontier.pop())
                         if d is None:
                             continue
-                        preds = [*d.supersedes, *(h for h in d.history
-                                                  if h.fact_id != d.fact.fact_id
-                                                  or h.version < d.fact.version)]
+                        preds = [
+                            *d.supersedes,
+                            *(
+                                h
+                                for h in d.history
+                                if h.fact_id != d.fact.fact_id or h.version < d.fact.version
+                            ),
+                        ]
                         if d.fact.supersedes:
                             p = by_id.get(d.fact.supersedes)
                             if p is not None:
@@ -309,26 +555,49 @@ def score_conversation(conv: dict[str, Any], gold: dict[str, Any], tally: Tally,
                         in_history = True
                         break
                 add("update.history", cls, in_history)
-                stale = any(old_t in fact_turns(f, turn_of) and states(f.statement, old_v)
-                            and not states(f.statement, new_v) for f in active)
+                stale = any(
+                    old_t in fact_turns(f, turn_of)
+                    and states(f.statement, old_v)
+                    and not states(f.statement, new_v)
+                    for f in active
+                )
                 add("update.stale", cls, stale)
+                row = update_layers(u, layers)
+                row.update(
+                    cls=cls,
+                    genre=genre,
+                    current_fact=bool(current),
+                    stale=stale,
+                    history=in_history,
+                )
+                rows["updates"].append(row)
 
             # contradictions
             for p in gold["contradictions"]:
                 cls, a, b = p["class"], p["turn_a"], p["turn_b"]
                 of_a = [f for f in facts if a in fact_turns(f, turn_of)]
                 of_b = [f for f in facts if b in fact_turns(f, turn_of)]
-                linked = any(y.fact_id in conflict_ids(x) or x.fact_id in conflict_ids(y)
-                             for x in of_a for y in of_b if x.fact_id != y.fact_id)
+                linked = any(
+                    y.fact_id in conflict_ids(x) or x.fact_id in conflict_ids(y)
+                    for x in of_a
+                    for y in of_b
+                    if x.fact_id != y.fact_id
+                )
                 add("contradiction.flagged", cls, linked)
                 ranked = [bundle_turns(bb, turn_of) for bb in list(search(p["question"]))[:K]]
                 cover = set().union(*ranked) if ranked else set()
                 add("contradiction.both_top10.provmem", cls, a in cover and b in cover)
                 order = set(bm25.rank(p["question"], K))
                 add("contradiction.both_top10.bm25", cls, a in order and b in order)
-                add("contradiction.both_active", cls,
+                add(
+                    "contradiction.both_active",
+                    cls,
                     any(status_of(f) == "active" for f in of_a)
-                    and any(status_of(f) == "active" for f in of_b))
+                    and any(status_of(f) == "active" for f in of_b),
+                )
+                row = contradiction_layers(p, layers)
+                row.update(cls=cls, genre=genre, flagged=linked, both_active=tally.rows[-1][4])
+                rows["contradictions"].append(row)
 
             # conflict links: gold (contradiction or update pairs) vs false
             gold_pairs = {(p["turn_a"], p["turn_b"]) for p in gold["contradictions"]}
@@ -350,9 +619,14 @@ def score_conversation(conv: dict[str, Any], gold: dict[str, Any], tally: Tally,
                 if not pair_in(tx, ty, gold_pairs):
                     false_links += 1
                     near_links += pair_in(tx, ty, near)
-            c.update({"conflict_links": len(links), "false_links": false_links,
-                      "non_conflict_pairs_linked": near_links,
-                      "non_conflict_pairs": len(near)})
+            c.update(
+                {
+                    "conflict_links": len(links),
+                    "false_links": false_links,
+                    "non_conflict_pairs_linked": near_links,
+                    "non_conflict_pairs": len(near),
+                }
+            )
 
             # well-formedness of active statements
             problems, checker = ill_formed([f.statement for f in active])
@@ -378,23 +652,45 @@ def score_conversation(conv: dict[str, Any], gold: dict[str, Any], tally: Tally,
                 add(f"fact.{group}.r10.provmem", cls, hit)
                 add(f"fact.{group}.r10.bm25", cls, bm)
                 add("fact.answer_top1", cls, top1)
-                add("fact.answer_top5", cls, any(has_terms(t, f["answer_terms"]) for t in texts[:5]))
+                add(
+                    "fact.answer_top5", cls, any(has_terms(t, f["answer_terms"]) for t in texts[:5])
+                )
                 if f["other_person"]:
                     first = top[0] if top else None
                     holder_first = (
-                        first is not None and first.fact is not None
+                        first is not None
+                        and first.fact is not None
                         and has_terms(first.fact.statement, f["answer_terms"])
-                        and any(states(first.fact.statement, h) for h in f["holder_terms"] or [f["holder"]])
+                        and any(
+                            states(first.fact.statement, h)
+                            for h in f["holder_terms"] or [f["holder"]]
+                        )
                     )
                     add("fact.other.holder_first", cls, holder_first)
+                top5 = any(has_terms(t, f["answer_terms"]) for t in texts[:5])
+                rows["facts"].append(
+                    {
+                        "cls": cls,
+                        "genre": genre,
+                        "group": group,
+                        "top1": top1,
+                        "top5": top5,
+                        "layer": None
+                        if top1
+                        else answer_layer(f["answer_terms"], gold_turns, layers),
+                    }
+                )
 
             # unanswerable
             for u in gold["unanswerable"]:
                 found = search(u["question"])
                 path = str(getattr(found, "path", "")).upper()
                 add("unanswerable.abstained", u["class"], len(found) == 0 or path != "ANSWER")
-                add("unanswerable.no_fact_top1", u["class"],
-                    len(found) == 0 or found[0].fact is None)
+                add(
+                    "unanswerable.no_fact_top1",
+                    u["class"],
+                    len(found) == 0 or found[0].fact is None,
+                )
                 counts.setdefault("unanswerable_paths", Counter())[path or "NONE"] += 1
         finally:
             memory.close()
@@ -426,10 +722,120 @@ MAIN = [
     ("unanswerable.no_fact_top1", "unanswerable: no fact ranked first"),
 ]
 # the metric whose misses define a class's error rate, per kind of gold item
-CLASS_METRICS = ["update.value_above", "update.history", "update.turn_top10.provmem",
-                 "update.stale", "contradiction.flagged", "fact.r10.provmem",
-                 "fact.answer_top1", "fact.other.holder_first", "unanswerable.abstained"]
+CLASS_METRICS = [
+    "update.value_above",
+    "update.history",
+    "update.turn_top10.provmem",
+    "update.stale",
+    "contradiction.flagged",
+    "fact.r10.provmem",
+    "fact.answer_top1",
+    "fact.other.holder_first",
+    "unanswerable.abstained",
+]
 LOWER_IS_BETTER = {"update.stale"}
+
+
+def _count(rows: Sequence[dict[str, Any]], key: str, value: Any = True) -> int:
+    return sum(r[key] == value for r in rows)
+
+
+def _funnel(
+    rows: Sequence[dict[str, Any]], names: Sequence[str], key: str = "lost"
+) -> dict[str, int]:
+    found = Counter(r[key] for r in rows)
+    return {name: found[name] for name in names}
+
+
+def _by(rows: Sequence[dict[str, Any]], field: str) -> dict[str, list[dict[str, Any]]]:
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault(r[field], []).append(r)
+    return dict(sorted(groups.items()))
+
+
+def layer_report(rows: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """Aggregate counts of where each update, contradiction and answer miss is lost."""
+    ups, cons, facts = (
+        rows.get("updates", []),
+        rows.get("contradictions", []),
+        rows.get("facts", []),
+    )
+    both = [r for r in ups if r["holder"] is not None]
+    updates = {
+        "n": len(ups),
+        "layers": {
+            k: _count(ups, k)
+            for k in ("old_any", "old_value", "old_active", "new_any", "new_value", "new_active")
+        },
+        "holder": {
+            "of": len(both),
+            **{k: _count(both, "holder", k) for k in ("same", "different", "unshown")},
+        },
+        "link": {k: _count(ups, "link", k) for k in LINK_KINDS},
+        "lost": _funnel(ups, UPDATE_LAYERS),
+        "kept": {
+            k: sum(r["lost"] == "kept" and r[k] for r in ups) for k in ("new_active", "old_active")
+        },
+        "linked_anyway": {
+            k: sum(r["lost"] == k and r["link"] == "supersession" for r in ups)
+            for k in UPDATE_LAYERS[:3]
+        },
+        "lost_per_class": {c: _funnel(g, UPDATE_LAYERS) for c, g in _by(ups, "cls").items()},
+        "lost_per_genre": {c: _funnel(g, UPDATE_LAYERS) for c, g in _by(ups, "genre").items()},
+        "checks": {
+            "new_active != update.current_fact": sum(
+                r["new_active"] != r["current_fact"] for r in ups
+            ),
+            "old_active != update.stale": sum(r["old_active"] != r["stale"] for r in ups),
+            "update.history without supersession link": sum(
+                r["history"] and r["link"] != "supersession" for r in ups
+            ),
+        },
+    }
+    contradictions = {
+        "n": len(cons),
+        "sides_with_fact": {k: _count(cons, "sides_with_fact", k) for k in (0, 1, 2)},
+        "sides_with_active": {k: _count(cons, "sides_with_active", k) for k in (0, 1, 2)},
+        "link": {k: _count(cons, "link", k) for k in LINK_KINDS},
+        "lost": _funnel(cons, CONTRADICTION_LAYERS),
+        "link_of_lost": {
+            name: {k: sum(r["lost"] == name and r["link"] == k for r in cons) for k in LINK_KINDS}
+            for name in CONTRADICTION_LAYERS
+        },
+        "lost_per_class": {
+            c: _funnel(g, CONTRADICTION_LAYERS) for c, g in _by(cons, "cls").items()
+        },
+        "checks": {
+            "contradiction.flagged without conflict link": sum(
+                r["flagged"] and not r["conflict"] for r in cons
+            ),
+            "contradiction.both_active != both sides active": sum(
+                r["both_active"] != (r["sides_with_active"] == 2) for r in cons
+            ),
+        },
+    }
+
+    def answers(group: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        miss1 = [r for r in group if not r["top1"]]
+        miss5 = [r for r in group if not r["top5"]]
+        return {
+            "n": len(group),
+            "top1_misses": len(miss1),
+            "top5_misses": len(miss5),
+            "top1": _funnel(miss1, ANSWER_LAYERS, "layer"),
+            "top5": _funnel(miss5, ANSWER_LAYERS, "layer"),
+        }
+
+    return {
+        "updates": updates,
+        "contradictions": contradictions,
+        "answers": {
+            "all": answers(facts),
+            "per_group": {g: answers(r) for g, r in _by(facts, "group").items()},
+            "per_class": {c: answers(r) for c, r in _by(facts, "cls").items()},
+        },
+    }
 
 
 def report(tally: Tally, counts: dict[str, Any], seconds: float) -> dict[str, Any]:
@@ -449,13 +855,17 @@ def report(tally: Tally, counts: dict[str, Any], seconds: float) -> dict[str, An
             "links": sum(c["conflict_links"] for c in convs.values()),
             "false_links": false,
             "false_links_per_100_active": round(100 * false / active, 2) if active else None,
-            "non_conflict_pairs_linked": sum(c["non_conflict_pairs_linked"] for c in convs.values()),
+            "non_conflict_pairs_linked": sum(
+                c["non_conflict_pairs_linked"] for c in convs.values()
+            ),
             "non_conflict_pairs": sum(c["non_conflict_pairs"] for c in convs.values()),
         },
         "ill_formed": {
             "checker": counts.get("wellformed_checker"),
             "count": sum(c["ill_formed"] for c in convs.values()),
-            "share": round(sum(c["ill_formed"] for c in convs.values()) / active, 4) if active else None,
+            "share": round(sum(c["ill_formed"] for c in convs.values()) / active, 4)
+            if active
+            else None,
             "reasons": dict(Counter(counts.get("ill_formed_reasons", {})).most_common()),
         },
         "unanswerable_paths": dict(counts.get("unanswerable_paths", {})),
@@ -474,7 +884,9 @@ def report(tally: Tally, counts: dict[str, Any], seconds: float) -> dict[str, An
                 row[name] = {"share": round(share, 4), "n": n}  # type: ignore[arg-type]
         gc = [c for c in convs.values() if c["genre"] == g]
         ga = sum(c["active_facts"] for c in gc)
-        row["false_links_per_100_active"] = round(100 * sum(c["false_links"] for c in gc) / ga, 2) if ga else None
+        row["false_links_per_100_active"] = (
+            round(100 * sum(c["false_links"] for c in gc) / ga, 2) if ga else None
+        )
         row["ill_formed_share"] = round(sum(c["ill_formed"] for c in gc) / ga, 4) if ga else None
         out["per_genre"][g] = row
     out["per_class"] = {}
@@ -488,13 +900,26 @@ def report(tally: Tally, counts: dict[str, Any], seconds: float) -> dict[str, An
         out["per_class"][name] = rows
     out["per_conversation"] = {}
     for cid, c in sorted(convs.items()):
-        row = {"genre": c["genre"], "turns": c["turns"], "active_facts": c["active_facts"],
-               "false_links": c["false_links"], "ill_formed": c["ill_formed"]}
-        for name in ("update.value_above", "update.history", "update.stale", "contradiction.flagged",
-                     "fact.r10.provmem", "fact.r10.bm25", "unanswerable.abstained"):
+        row = {
+            "genre": c["genre"],
+            "turns": c["turns"],
+            "active_facts": c["active_facts"],
+            "false_links": c["false_links"],
+            "ill_formed": c["ill_formed"],
+        }
+        for name in (
+            "update.value_above",
+            "update.history",
+            "update.stale",
+            "contradiction.flagged",
+            "fact.r10.provmem",
+            "fact.r10.bm25",
+            "unanswerable.abstained",
+        ):
             share, n = tally.share(name, conv=cid)
             row[name] = None if share is None else round(share, 3)
         out["per_conversation"][cid] = row
+    out["layers"] = layer_report(counts.get("layers", {}))
     return out
 
 
@@ -503,41 +928,143 @@ def _fmt(v: Any) -> str:
 
 
 def print_text(r: dict[str, Any]) -> None:
-    print(f"blind split: {r['conversations']} conversations, {r['genres']} genres, {r['turns']} turns "
-          f"({r['user_turns']} user), {r['facts']} facts ({r['active_facts']} active), {r['seconds']} s")
+    print(
+        f"blind split: {r['conversations']} conversations, {r['genres']} genres, "
+        f"{r['turns']} turns ({r['user_turns']} user), {r['facts']} facts "
+        f"({r['active_facts']} active), {r['seconds']} s"
+    )
     print(f"add statuses: {r['add_statuses']}")
     print("\nmetric                                                          share     n")
     for name, label in MAIN:
         m = r["metrics"][name]
         print(f"  {label:<60} {_fmt(m['share']):>7} {m['n']:>5}")
     cf = r["conflicts"]
-    print(f"\nconflict links {cf['links']}, false {cf['false_links']} "
-          f"= {_fmt(cf['false_links_per_100_active'])} per 100 active facts; "
-          f"gold non-conflict pairs linked {cf['non_conflict_pairs_linked']} of {cf['non_conflict_pairs']}")
+    print(
+        f"\nconflict links {cf['links']}, false {cf['false_links']} "
+        f"= {_fmt(cf['false_links_per_100_active'])} per 100 active facts; "
+        f"gold non-conflict pairs linked {cf['non_conflict_pairs_linked']} "
+        f"of {cf['non_conflict_pairs']}"
+    )
     il = r["ill_formed"]
     print(f"ill-formed active statements ({il['checker']}): {il['count']} = {_fmt(il['share'])}")
     print(f"  by reason: {il['reasons']}")
     print(f"unanswerable router paths: {r['unanswerable_paths']}")
-    short = ["update.value_above", "update.history", "update.stale", "contradiction.flagged",
-             "fact.r10.provmem", "fact.r10.bm25", "fact.other.holder_first", "unanswerable.abstained"]
+    short = [
+        "update.value_above",
+        "update.history",
+        "update.stale",
+        "contradiction.flagged",
+        "fact.r10.provmem",
+        "fact.r10.bm25",
+        "fact.other.holder_first",
+        "unanswerable.abstained",
+    ]
     print("\nper genre: " + " | ".join(short) + " | false/100 | ill-formed")
     for g, row in r["per_genre"].items():
         cells = [_fmt(row.get(n, {}).get("share")) for n in short]
-        print(f"  {g:<12} " + " ".join(f"{c:>6}" for c in cells)
-              + f" {_fmt(row['false_links_per_100_active']):>7} {_fmt(row['ill_formed_share']):>6}")
+        print(
+            f"  {g:<12} "
+            + " ".join(f"{c:>6}" for c in cells)
+            + f" {_fmt(row['false_links_per_100_active']):>7} {_fmt(row['ill_formed_share']):>6}"
+        )
     print("\nmiss rates per gold class (metric: class n misses rate)")
     for name, rows in r["per_class"].items():
         print(f"  {name}")
         for cls, v in sorted(rows.items(), key=lambda kv: -kv[1]["miss_rate"]):
             print(f"    {cls:<28} {v['n']:>4} {v['misses']:>4} {v['miss_rate']:.3f}")
-    print("\nper conversation: genre turns active false ill | value_above history stale flagged "
-          "R@10 bm25 abstain")
+    print(
+        "\nper conversation: genre turns active false ill | value_above history stale flagged "
+        "R@10 bm25 abstain"
+    )
     for cid, row in r["per_conversation"].items():
-        print(f"  {cid} {row['genre']:<12} {row['turns']:>4} {row['active_facts']:>4} "
-              f"{row['false_links']:>3} {row['ill_formed']:>3} | "
-              + " ".join(f"{_fmt(row[n]):>5}" for n in ("update.value_above", "update.history",
-                         "update.stale", "contradiction.flagged", "fact.r10.provmem",
-                         "fact.r10.bm25", "unanswerable.abstained")))
+        print(
+            f"  {cid} {row['genre']:<12} {row['turns']:>4} {row['active_facts']:>4} "
+            f"{row['false_links']:>3} {row['ill_formed']:>3} | "
+            + " ".join(
+                f"{_fmt(row[n]):>5}"
+                for n in (
+                    "update.value_above",
+                    "update.history",
+                    "update.stale",
+                    "contradiction.flagged",
+                    "fact.r10.provmem",
+                    "fact.r10.bm25",
+                    "unanswerable.abstained",
+                )
+            )
+        )
+    print_layers(r["layers"])
+
+
+def _of(k: int, n: int) -> str:
+    return f"{k:>4} of {n:<4} {k / n if n else 0:.3f}"
+
+
+def print_layers(r: dict[str, Any]) -> None:
+    u, c, a = r["updates"], r["contradictions"], r["answers"]["all"]
+    n, ly = u["n"], u["layers"]
+    print("\nwhere misses are lost (counts; 'any status': active, superseded, deleted or review)")
+    print(f"  knowledge updates ({n}): count of n, share")
+    for key, label in (
+        ("old_any", "(a) the original turn has a fact (any status)"),
+        ("old_value", "(b) a fact of it states the old value (any status)"),
+        ("old_active", "(c) an active one states it, not the new (= update.stale)"),
+        ("new_any", "(d) the updating turn has a fact (any status)"),
+        ("new_value", "(e) a fact of it states the new value (any status)"),
+        ("new_active", "(e) an active one does (= update.current_fact)"),
+    ):
+        print(f"    {label:<62} {_of(ly[key], n)}")
+    h, lk = u["holder"], u["link"]
+    print(
+        f"    (f) holders of the old- and new-value facts ({h['of']} updates with both): "
+        f"same {h['same']}, different {h['different']}, not shown {h['unshown']}"
+    )
+    print(
+        f"    (g) link between the two turns' facts: supersession {lk['supersession']}, "
+        f"conflict only {lk['conflict']}, none {lk['none']}"
+    )
+    print(
+        "    first layer that loses it (kept: a supersession link; of those, new value active "
+        f"{u['kept']['new_active']}, old value still active {u['kept']['old_active']})"
+    )
+    _layer_table(u["lost"], u["lost_per_class"], UPDATE_COLUMNS, "update class")
+    print(f"    lost at an earlier layer though a supersession link exists: {u['linked_anyway']}")
+    print(f"    checks (0 expected): {u['checks']}")
+    sf, sa, lk = c["sides_with_fact"], c["sides_with_active"], c["link"]
+    print(f"  contradiction pairs ({c['n']})")
+    print(f"    sides with a fact (any status): both {sf[2]}, one {sf[1]}, none {sf[0]}")
+    print(f"    sides with an active fact:      both {sa[2]}, one {sa[1]}, none {sa[0]}")
+    print(
+        f"    link between the two turns' facts: supersession {lk['supersession']}, "
+        f"conflict only {lk['conflict']}, none {lk['none']}"
+    )
+    print("    first layer that loses it (flagged: a conflict link, both sides active)")
+    _layer_table(c["lost"], c["lost_per_class"], CONTRADICTION_COLUMNS, "contradiction class")
+    held = {k: v for k, v in c["link_of_lost"].items() if any(v.values())}
+    print(f"    link kind per layer: {held}")
+    print(f"    checks (0 expected): {c['checks']}")
+    print(f"  single-hop answers ({a['n']}): misses of the top-1 / top-5 statements, by layer")
+    print(f"    {'':<31} {'n':>4} {'misses':>7} " + " ".join(f"{h:>10}" for h in ANSWER_COLUMNS))
+    rows = [("all", a), *r["answers"]["per_group"].items()]
+    rows += [(f"class {k}", v) for k, v in r["answers"]["per_class"].items()]
+    for top in ("top1", "top5"):
+        for name, g in rows if top == "top1" else rows[:3]:
+            print(
+                f"    {top} {name:<26} {g['n']:>4} {g[f'{top}_misses']:>7} "
+                + " ".join(f"{g[top][k]:>10}" for k in ANSWER_LAYERS)
+            )
+
+
+def _layer_table(
+    lost: dict[str, int], per_class: dict[str, dict[str, int]], columns: Sequence[str], what: str
+) -> None:
+    print(f"      {what:<28} {'n':>4} " + " ".join(f"{h:>9}" for h in columns))
+    rows = [("all", lost), *sorted(per_class.items(), key=lambda kv: -sum(kv[1].values()))]
+    for name, counts in rows:
+        print(
+            f"      {name:<28} {sum(counts.values()):>4} "
+            + " ".join(f"{v:>9}" for v in counts.values())
+        )
 
 
 def load(only: str | None) -> list[tuple[dict[str, Any], dict[str, Any]]]:
@@ -554,7 +1081,9 @@ def load(only: str | None) -> list[tuple[dict[str, Any], dict[str, Any]]]:
 
 
 def main(argv: Iterable[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--json", action="store_true", help="print the aggregates as JSON")
     parser.add_argument("--only", help="one conversation id or genre")
     args = parser.parse_args(list(argv) if argv is not None else None)
@@ -564,8 +1093,12 @@ def main(argv: Iterable[str] | None = None) -> None:
     for i, (conv, gold) in enumerate(pairs, 1):
         t0 = time.perf_counter()
         score_conversation(conv, gold, tally, counts)
-        print(f"[{i}/{len(pairs)}] {conv['conversation_id']} ({conv['genre']}) "
-              f"{time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+        print(
+            f"[{i}/{len(pairs)}] {conv['conversation_id']} ({conv['genre']}) "
+            f"{time.perf_counter() - t0:.1f} s",
+            file=sys.stderr,
+            flush=True,
+        )
     result = report(tally, counts, time.perf_counter() - started)
     if args.json:
         print(json.dumps(result, indent=1, sort_keys=False, default=str))
