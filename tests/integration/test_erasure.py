@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from provmem.config import Settings
@@ -103,32 +103,12 @@ async def embedded_runtime(embedded_settings: Settings, tmp_path: Path) -> Async
     await started.stop()
 
 
-@pytest.fixture
-async def kafka_runtime(kafka_settings: Settings, tmp_path: Path) -> AsyncIterator[Runtime]:
-    started = await Runtime(kafka_settings, tmp_path).start()
-    yield started
-    await started.stop()
-
-
 @settings(max_examples=12, deadline=None, suppress_health_check=SHARED_RUNTIME)
 @given(example=EXAMPLES)
 async def test_erasure_equals_a_fresh_replay_embedded(
     embedded_runtime: Runtime, example: dict[str, list[object] | bool]
 ) -> None:
     await _scenario(embedded_runtime, example)
-
-
-@settings(
-    max_examples=4,
-    deadline=None,
-    suppress_health_check=SHARED_RUNTIME,
-    phases=[Phase.explicit, Phase.reuse, Phase.generate],  # shrinking on a broker is slow
-)
-@given(example=EXAMPLES)
-async def test_erasure_equals_a_fresh_replay_kafka(
-    kafka_runtime: Runtime, example: dict[str, list[object] | bool]
-) -> None:
-    await _scenario(kafka_runtime, example)
 
 
 def test_subject_erasure_destroys_the_data_key(tmp_path: Path) -> None:

@@ -34,7 +34,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
 import redis
 
 from provmem.config import Settings
@@ -135,10 +134,14 @@ async def completed(live: LiveApi, request_id: str) -> dict[str, Any]:
     return receipt
 
 
-@pytest.mark.parametrize("case", ["ingest", "erasure"])
 async def test_no_accepted_write_is_lost_and_no_erased_byte_stays_on_kafka(
-    case: str, kafka_settings: Settings, tmp_path: Path
+    kafka_settings: Settings, tmp_path: Path
 ) -> None:
+    """Case ``ingest`` (case ``erasure``: test_fault_matrix_kafka_erasure.py)."""
+    await fault_matrix("ingest", kafka_settings, tmp_path)
+
+
+async def fault_matrix(case: str, kafka_settings: Settings, tmp_path: Path) -> None:
     seed = SEED + (case == "erasure")
     print(f"kafka fault matrix {case}: seed {seed} (PROVMEM_FAULT_SEED={SEED})")
     draw = random.Random(seed)
