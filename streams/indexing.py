@@ -222,7 +222,7 @@ class EvidenceIndexer:
         decoded = [(r, decode_turn(r.value)) for r in records if r.value is not None]
         met = [turn for _, turn in decoded if turn is not None]
         await self._tombstones.remember(met)
-        erased = await self._tombstones.ids([r for r in records if r.value is None])
+        erased = await self._erased(records, {t.evidence_id: r.offset for r, t in decoded if t})
         turns: list[tuple[TurnRecorded, str]] = []
         for turn in met:
             if turn.action != "say" or turn.evidence_id in erased:
@@ -232,10 +232,25 @@ class EvidenceIndexer:
             except LookupError:
                 continue  # its subject was erased: the data key is gone
         if erased:
-            await self._index.erased(erased)
+            await self._index.erased(sorted(erased))
         if turns:
             await self._index.index_evidence(turns)
         return Outcome()  # malformed turns are dead-lettered by the derive stage
+
+    async def _erased(self, records: Sequence[LogRecord], said_at: dict[str, int]) -> set[str]:
+        """The ids whose last record in the batch has no value: a tombstone, or a record
+        sealed under a key since destroyed. A record that reads as no value and is
+        followed by a readable one of the same turn (Kafka's crypto-compaction re-seals
+        the turns an evidence erasure keeps under a new key, after the old ones) is not
+        an erasure: that turn stays."""
+        empty = [r for r in records if r.value is None]
+        named = await self._tombstones.named(empty)
+        return {
+            evidence_id
+            for record in empty
+            if (evidence_id := named.get(record.key or b"")) is not None
+            and said_at.get(evidence_id, -1) < record.offset
+        }
 
 
 def decode_turn(raw: bytes) -> TurnRecorded | None:

@@ -36,6 +36,16 @@ MONTHS = (
     "january february march april may june july august september october november december"
 ).split()
 
+#: The metrics printed per conversation.
+PER_CONVERSATION = (
+    "update.value_above",
+    "update.history",
+    "update.stale",
+    "contradiction.flagged",
+    "fact.r10.provmem",
+    "fact.r10.bm25",
+    "unanswerable.abstained",
+)
 
 # --- value matching ----------------------------------------------------------------------
 
@@ -907,15 +917,7 @@ def report(tally: Tally, counts: dict[str, Any], seconds: float) -> dict[str, An
             "false_links": c["false_links"],
             "ill_formed": c["ill_formed"],
         }
-        for name in (
-            "update.value_above",
-            "update.history",
-            "update.stale",
-            "contradiction.flagged",
-            "fact.r10.provmem",
-            "fact.r10.bm25",
-            "unanswerable.abstained",
-        ):
+        for name in PER_CONVERSATION:
             share, n = tally.share(name, conv=cid)
             row[name] = None if share is None else round(share, 3)
         out["per_conversation"][cid] = row
@@ -949,16 +951,7 @@ def print_text(r: dict[str, Any]) -> None:
     print(f"ill-formed active statements ({il['checker']}): {il['count']} = {_fmt(il['share'])}")
     print(f"  by reason: {il['reasons']}")
     print(f"unanswerable router paths: {r['unanswerable_paths']}")
-    short = [
-        "update.value_above",
-        "update.history",
-        "update.stale",
-        "contradiction.flagged",
-        "fact.r10.provmem",
-        "fact.r10.bm25",
-        "fact.other.holder_first",
-        "unanswerable.abstained",
-    ]
+    short = [*PER_CONVERSATION[:-1], "fact.other.holder_first", PER_CONVERSATION[-1]]
     print("\nper genre: " + " | ".join(short) + " | false/100 | ill-formed")
     for g, row in r["per_genre"].items():
         cells = [_fmt(row.get(n, {}).get("share")) for n in short]
@@ -980,18 +973,7 @@ def print_text(r: dict[str, Any]) -> None:
         print(
             f"  {cid} {row['genre']:<12} {row['turns']:>4} {row['active_facts']:>4} "
             f"{row['false_links']:>3} {row['ill_formed']:>3} | "
-            + " ".join(
-                f"{_fmt(row[n]):>5}"
-                for n in (
-                    "update.value_above",
-                    "update.history",
-                    "update.stale",
-                    "contradiction.flagged",
-                    "fact.r10.provmem",
-                    "fact.r10.bm25",
-                    "unanswerable.abstained",
-                )
-            )
+            + " ".join(f"{_fmt(row[n]):>5}" for n in PER_CONVERSATION)
         )
     print_layers(r["layers"])
 
