@@ -15,6 +15,10 @@ only until the folder is opened again, never for good.
 
 A folder of the single-shard layout (before the buckets) is moved into buckets once, on
 its first open: the live points are copied into a fresh folder swapped in as a purge's.
+
+One module past ~500 lines: the buckets, a bucket's shard and the folder swaps that make
+purges and the move into buckets crash-safe are one concept (the tests stand in for
+``_copy_live`` here to kill a purge halfway).
 """
 
 from __future__ import annotations
@@ -440,12 +444,12 @@ def _bucket_path(folder: Path, number: int) -> Path:
 
 def _bucket_numbers(folder: Path) -> list[int]:
     """The buckets in the folder, a purge that a crash interrupted completed or undone."""
-    numbers = set()
+    numbers: set[int] = set()
     for entry in folder.glob(_BUCKET_PREFIX + "*"):
         name = entry.name.removesuffix(_REBUILDING).removesuffix(_PURGED)
-        number = name.removeprefix(_BUCKET_PREFIX)
-        if number.isdigit():
-            numbers.add(int(number))
+        digits = name.removeprefix(_BUCKET_PREFIX)
+        if digits.isdigit():
+            numbers.add(int(digits))
     for number in numbers:
         _finish_swap(_bucket_path(folder, number))
     return sorted(n for n in numbers if _bucket_path(folder, n).exists())
