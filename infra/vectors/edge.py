@@ -280,7 +280,8 @@ class EdgeVectorIndex(VectorIndex):
         try:
             _checked_layout(self._path)
             for number in _bucket_numbers(self._path):
-                self._bucket(number).shard()  # purges what its folder owes
+                if (bucket := self._bucket(number)).owes_purge():
+                    bucket.shard()  # purges what its folder owes; the others open on use
         except BaseException:
             self._release()
             raise
