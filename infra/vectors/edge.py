@@ -73,8 +73,9 @@ _log = structlog.get_logger(__name__)
 _CONFIG_FILE = "edge_config.json"
 
 #: Buckets of a folder (fixed when it is created; ``layout.json`` records it). An open
-#: bucket costs one search thread, two files and ~3 ms to load (its dense vectors are
-#: mapped, not read in); a purge copies a bucket's live points (~0.35 ms each).
+#: bucket costs the engine's search threads (8 here), two files and ~3 ms to load (its
+#: dense vectors are mapped, not read in); a purge copies a bucket's live points
+#: (~0.35 ms each). Buckets open on first use.
 BUCKETS = 64
 LAYOUT = "scope-buckets/1"
 _LAYOUT_FILE = "layout.json"
@@ -374,16 +375,17 @@ def _filter(
 
 def _config(dim: int, buckets: bool = True) -> edge.EdgeConfig:
     """A bucket's shard: dense vectors mapped from disk (``Cold``: loading a bucket reads
-    none of them in, ~3 ms instead of ~60 ms and 32 MiB of its first chunk) and one
-    search thread (a search reads one bucket). ``buckets=False``: the single-shard
-    folder of earlier versions as it was created (to read it once, into buckets)."""
+    none of them in, ~3 ms instead of ~60 ms and 32 MiB of its first chunk). The engine's
+    own search threads (8 a shard here): one a bucket gave recalls a higher wall-clock
+    p50 at 10,000 facts (bench/query, docs/benchmarks.md). ``buckets=False``: the
+    single-shard folder of earlier versions as it was created (to read it once, into
+    buckets)."""
     memory = edge.Memory.Cold if buckets else None
     return edge.EdgeConfig(
         vectors={
             DENSE: edge.EdgeVectorParams(size=dim, distance=edge.Distance.Cosine, memory=memory)
         },
         sparse_vectors={SPARSE: edge.EdgeSparseVectorParams(modifier=edge.Modifier.Idf)},
-        max_search_threads=1 if buckets else None,
     )
 
 
