@@ -424,14 +424,24 @@ def _ensure_indexes(shard: edge.EdgeShard) -> int:
 
 
 def shard_in_use(path: Path, dim: int) -> bool:
-    """Whether a process (this one or another) has the shard folder open; loading the
-    shard is the only test of its lock."""
-    if not (path / _CONFIG_FILE).exists():
+    """Whether a process (this one or another) has the index folder open: its lock file is
+    held (an open and close of another descriptor of it keeps that lock: flock). A folder
+    of the single-shard layout is tested by loading its shard (its lock's only test)."""
+    if (path / _CONFIG_FILE).exists():
+        try:
+            edge.EdgeShard.load(str(path), _config(dim, buckets=False)).close()
+        except Exception as error:  # the bindings raise a bare Exception  # noqa: BLE001
+            return "WouldBlock" in str(error)
         return False
-    try:
-        edge.EdgeShard.load(str(path), EdgeVectorIndex(path, dim)._config()).close()
-    except Exception as error:  # the bindings raise a bare Exception  # noqa: BLE001
-        return "WouldBlock" in str(error)
+    lock_path = path / _LOCK_FILE
+    if not lock_path.exists():
+        return False
+    with lock_path.open("a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(lock, fcntl.LOCK_UN)
     return False
 
 

@@ -507,3 +507,18 @@ async def test_an_edge_folder_of_another_bucket_layout_names_the_rebuild(tmp_pat
     with pytest.raises(VectorIndexLayoutError):
         await second.open()
     await second.close()
+
+
+async def test_an_edge_folder_in_use_is_seen_as_such(tmp_path: Path) -> None:
+    """A replay's pending folder is dropped only when no process has it open
+    (streams/runtime/generations.py): the bucketed folder's lock file says so."""
+    from provmem.infra.vectors.edge import shard_in_use
+
+    folder = tmp_path / "vectors"
+    assert not shard_in_use(folder, 4)
+    index = EdgeVectorIndex(folder, 4)
+    await index.upsert([_point("a1", "o/p/a", [1, 0, 0, 0])])
+    assert shard_in_use(folder, 4)
+    assert shard_in_use(folder, 4)  # asking twice does not release the holder's lock
+    await index.close()
+    assert not shard_in_use(folder, 4)
