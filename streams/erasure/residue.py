@@ -89,8 +89,8 @@ class ErasureResidue:
         done: dict[str, int] = {}
         for name, store in self.deps.capabilities.purgeable:
             done[name] = int(await store.purge())
+            lap(f"purge.{name}")  # which store's purge grows with the folder
         log.info("erasure.purged", request_id=self.request.request_id, stores=sorted(done))
-        lap("purge")
         await self._scrub()
         lap("scrub")
         return done

@@ -5,6 +5,7 @@ Also the BM25 encoder whose sparse vectors the index searches.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -429,3 +430,95 @@ async def test_an_edge_index_lists_the_live_items_of_a_kind(tmp_path: Path) -> N
     assert await index.item_ids("evidence") == ["e1"]
     assert await index.item_ids("fact") == ["f1"]
     await index.close()
+
+
+def _two_buckets() -> tuple[str, str]:
+    """Two scopes whose points live in different buckets."""
+    from provmem.infra.vectors.edge import bucket_of
+
+    scopes = [f"o/p/u{n}" for n in range(10)]
+    first = scopes[0]
+    return first, next(s for s in scopes if bucket_of(s) != bucket_of(first))
+
+
+async def test_a_purge_rebuilds_only_the_bucket_a_delete_reached(tmp_path: Path) -> None:
+    """Erasure cost bounded by what is erased (issue 30 item 4): the points of a scope live
+    in its bucket; a purge rebuilds the buckets that a delete reached, no other."""
+    from provmem.infra.vectors.edge import bucket_of
+
+    erased_scope, other_scope = _two_buckets()
+    index = EdgeVectorIndex(tmp_path / "edge", 4)
+    await index.upsert([_point(f"a{i}", erased_scope, [1, 0, 0, i]) for i in range(3)])
+    await index.upsert([_point(f"b{i}", other_scope, [0, 1, 0, i]) for i in range(5)])
+    other = tmp_path / "edge" / f"bucket-{bucket_of(other_scope):02d}"
+    untouched = other.stat().st_ino
+    await index.delete(["a1"])
+    assert await index.purge() == 2  # the erased scope's bucket: its two live points
+    assert other.stat().st_ino == untouched  # the other bucket was not rebuilt
+    assert await index.purge() == 0  # nothing owed any more
+    assert await index.count(erased_scope) == 2 and await index.count(other_scope) == 5
+    assert await index.payload("b3") is not None and await index.payload("a1") is None
+    await index.close()
+
+
+async def test_an_edge_folder_of_the_single_shard_layout_moves_into_buckets_once(
+    tmp_path: Path,
+) -> None:
+    """A folder written by a version before the buckets opens: its live points move into
+    buckets on the first open; a deleted point it held goes with the old shard."""
+    import qdrant_edge as edge
+
+    from provmem.infra.vectors import edge as edge_module
+    from provmem.infra.vectors.points import payload_of, point_id
+
+    folder, (first, second) = tmp_path / "vectors", _two_buckets()
+    old = edge.EdgeShard.create(str(folder), edge_module._config(4, buckets=False))
+    points = [_point("a1", first, [1, 0, 0, 0]), _point("b1", second, [0, 1, 0, 0])]
+    points.append(_point("gone", first, [0, 0, 1, 0]))
+    old.update(
+        edge.UpdateOperation.upsert_points(
+            [edge.Point(point_id(p.fact_id), {"dense": p.vector}, payload_of(p)) for p in points]
+        )
+    )
+    old.update(edge.UpdateOperation.delete_points([point_id("gone")]))
+    old.flush()
+    old.close()
+    gone = uuid.UUID(point_id("gone")).bytes
+    assert gone in b"".join(p.read_bytes() for p in folder.rglob("*") if p.is_file())
+    index = EdgeVectorIndex(folder, 4)
+    assert [h.fact_id for h in await index.search(first, [1, 0, 0, 0], 5)] == ["a1"]
+    assert [h.fact_id for h in await index.search(second, [0, 1, 0, 0], 5)] == ["b1"]
+    await index.close()
+    assert not (folder / "edge_config.json").exists() and not (folder / "wal").exists()
+    assert (folder / "layout.json").exists()
+    leftover = b"".join(p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())
+    assert gone not in leftover
+
+
+async def test_an_edge_folder_of_another_bucket_layout_names_the_rebuild(tmp_path: Path) -> None:
+    folder = tmp_path / "vectors"
+    folder.mkdir()
+    (folder / "layout.json").write_text('{"layout": "scope-buckets/1", "buckets": 8}\n')
+    index = EdgeVectorIndex(folder, 4)
+    with pytest.raises(VectorIndexLayoutError, match="provmem replay"):
+        await index.open()
+    await index.close()
+    second = EdgeVectorIndex(folder, 4)  # the failed open released the folder
+    with pytest.raises(VectorIndexLayoutError):
+        await second.open()
+    await second.close()
+
+
+async def test_an_edge_folder_in_use_is_seen_as_such(tmp_path: Path) -> None:
+    """A replay's pending folder is dropped only when no process has it open
+    (streams/runtime/generations.py): the bucketed folder's lock file says so."""
+    from provmem.infra.vectors.edge import shard_in_use
+
+    folder = tmp_path / "vectors"
+    assert not shard_in_use(folder, 4)
+    index = EdgeVectorIndex(folder, 4)
+    await index.upsert([_point("a1", "o/p/a", [1, 0, 0, 0])])
+    assert shard_in_use(folder, 4)
+    assert shard_in_use(folder, 4)  # asking twice does not release the holder's lock
+    await index.close()
+    assert not shard_in_use(folder, 4)

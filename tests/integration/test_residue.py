@@ -59,7 +59,8 @@ async def test_scanner_finds_deleted_points_in_vector_files_until_purged(tmp_pat
     assert any("payload_storage" in h.location for h in before)
 
     index = EdgeVectorIndex(folder, 4)
-    assert await index.purge() == 1
+    await index.open()  # the bucket owes a purge: the open did it
+    assert await index.purge() == 0  # no bucket owes one now
     assert scanner.scan_folder(folder) == []
     assert await index.count("o/p/a") == 1  # the live point is kept
     await index.close()
