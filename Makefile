@@ -26,14 +26,14 @@ lint: $(STAMP)  ## ruff, mypy --strict on the whole package, import contracts, s
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/test_architecture.py
 	$(BIN)/python -m provmem.schemas --check
 
-# Six pytest processes share the suite on two cores (most Kafka tests wait on the broker or
+# Four pytest processes share the suite on two cores (most Kafka tests wait on the broker or
 # on a worker's start, not the CPU);
 # schemathesis runs on its own, as its pytest plugin generates cases only outside xdist.
 PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
 SCHEMATHESIS := tests/e2e/test_schemathesis.py
 
 test: lint  ## everything: lint, then all suites against a Tansu broker and Redis
-	$(BIN)/python -m tests.support.testbed -- $(PYTEST) -n 6 --dist loadfile --durations=25 --ignore=$(SCHEMATHESIS)
+	$(BIN)/python -m tests.support.testbed -- $(PYTEST) -n 4 --dist loadfile --durations=25 --ignore=$(SCHEMATHESIS)
 	$(PYTEST) $(SCHEMATHESIS)
 
 unit: $(STAMP)
