@@ -63,8 +63,9 @@ class Eraser:
         started = time.perf_counter()
         clock = self.clock = StepClock(request.request_id)
         await deps.catch_up()
-        await discard_pending(deps.settings, request.request_id)  # built before: may hold copies
         clock.lap("catch_up")
+        await discard_pending(deps.settings, request.request_id)  # built before: may hold copies
+        clock.lap("replay_discard")
         scope = await scope_log(deps, request.scope.key, until)
         live = remaining(scope.turns, scope.tombstoned)
         erased_ids = erased_by(request, scope.turns)  # tombstoned too; orphaned actions
