@@ -445,6 +445,419 @@ def answer_layer(terms: Sequence[str], gold_turns: Iterable[int], layers: Layers
     return "ranking: only inactive facts"
 
 
+# --- finer classes of the misses (blind-side author): features read from the output and the gold --
+# Every class below is computed mechanically; the report prints counts only.
+
+SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+CHANGE_CUE = re.compile(
+    r"\b(now|moved|switched|no longer|correction|actually|anymore|any more|changed|instead"
+    r"|went (up|down)|raised|dropped)\b",
+    re.I,
+)
+REQUEST = re.compile(
+    r"^\W*(please|can you|could you|would you|will you|help|tell me|give me|show me|suggest"
+    r"|recommend|let me know|explain|walk me|what|how|which|should|is it|is there|are there"
+    r"|do you|does|any (tips|ideas|advice))\b|\b(can|could|would) you\b|\bplease\b",
+    re.I,
+)
+SUBORDINATOR = re.compile(
+    r"\b(because|since|although|though|while|when|whenever|if|unless|after|before|until"
+    r"|that|which|who|where|whereas|so)\b",
+    re.I,
+)
+INTENTION = re.compile(
+    r"\b(wants?|wanted|trying|tries|plans?|planning|hopes?|hoping|would like|intends?"
+    r"|is going to|looking for|needs? to|considering|thinking about|wonders?|wondering"
+    r"|not sure|unsure|asks?|asking|asked|worried|concerned|curious|prefers?)\b",
+    re.I,
+)
+NEGATION = re.compile(r"\b(never|not|no|none|nothing|nobody|neither|nor)\b|n't\b", re.I)
+NUMBER_WORDS = set(
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
+    " sixteen seventeen eighteen nineteen twenty thirty forty fifty hundred dozen".split()
+)
+WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+PLACE_WORDS = set(
+    "city town country place address neighborhood neighbourhood location venue state region"
+    " live lives home moved office campus site".split()
+)
+#: Thresholds fixed before looking at any figure (not tuned to the split).
+SIMILAR = 0.6
+PLACE_KINDS = ("money", "percent", "date", "time", "version", "count", "number with unit")
+
+UPDATE_ATTRIBUTE_CLASSES = (
+    "attribute words shared, masked cosine >= 0.6",
+    "attribute words shared, masked cosine < 0.6",
+    "no attribute word shared, masked cosine >= 0.6",
+    "no attribute word shared, masked cosine < 0.6",
+)
+UPDATE_FEATURES = (
+    "change cue in the updating turn",
+    "new value inside a question or request",
+    "same session",
+    "value kinds match",
+    "both value facts have a slot",
+    "same slot (holder and attribute)",
+    "old-value fact superseded by another fact",
+    "new-value fact replaced another fact",
+    "new-value fact conflict-linked elsewhere",
+    "same-holder facts between: 0",
+    "same-holder facts between: 1-5",
+    "same-holder facts between: 6-20",
+    "same-holder facts between: >20",
+)
+POSITIONS = (
+    "in a question",
+    "in a request",
+    "subordinate clause",
+    "main clause, turn asks elsewhere",
+    "main clause, turn asks nothing",
+    "not written literally",
+)
+OLD_VALUE_CLASSES = (
+    "turn has no fact",
+    "facts are intentions or states of mind only",
+    "a fact of the value's sentence drops the value",
+    "facts come from other sentences only",
+)
+ANSWER_FIRST_KINDS = (
+    "no results",
+    "raw user turn",
+    "raw assistant turn",
+    "fact of an evidence turn, another claim",
+    "fact states some answer terms",
+    "fact of the holder, another attribute",
+    "fact about someone else",
+    "fact, holder not shown",
+)
+ANSWER_RANKS = ("2", "3-5", "6-10", "not in top 10")
+
+
+def _alts(value: str) -> list[str]:
+    return [a.strip() for a in value.split("|") if a.strip()]
+
+
+def value_kind(value: str, attribute: str = "") -> str:
+    """The kind of a gold value: money, percent, date, time, version, count, number with unit,
+    place (a proper name of a place-like attribute), name, words."""
+    v = _alts(value)[0] if _alts(value) else value
+    low, words = v.lower(), WORD.findall(v.lower())
+    digit = bool(re.search(r"\d", v))
+    if digit and re.search(r"[$£€]|\b(dollars?|euros?|pounds?|usd|eur|gbp|cents?|k)\b", low):
+        return "money"
+    if digit and ("%" in v or "percent" in low):
+        return "percent"
+    if any(w in MONTHS or w in WEEKDAYS for w in words) or re.search(r"\d+[/-]\d+", v):
+        return "date"
+    if re.search(r"\d:\d\d|\b(am|pm)\b", low):
+        return "time"
+    if re.fullmatch(r"v?\d+(\.\d+){1,3}", low):
+        return "version"
+    if digit or any(w in NUMBER_WORDS for w in words):
+        rest = [w for w in words if not w.isdigit() and w not in NUMBER_WORDS]
+        return "number with unit" if rest else "count"
+    if v[:1].isupper():
+        return "place" if set(tokens(attribute)) & PLACE_WORDS else "name"
+    return "words"
+
+
+def sentences(text: str) -> list[str]:
+    return [s for s in SENTENCE.split(text) if s.strip()]
+
+
+def _value_at(sentence: str, value: str) -> int:
+    """Where a value starts in a sentence (its end when not found literally)."""
+    low = sentence.lower()
+    for alt in _alts(value):
+        i = low.find(alt.lower())
+        if i >= 0:
+            return i
+    digits = re.search(r"\d+", value)
+    i = low.find(digits.group(0)) if digits else -1
+    return i if i >= 0 else len(sentence)
+
+
+def position(text: str, value: str) -> str:
+    """Where a value is said in a turn: question, request, subordinate or main clause."""
+    found = next((s for s in sentences(text) if states(s, value)), None)
+    if found is None:
+        return "not written literally"
+    return clause_position(found, text, _value_at(found, value))
+
+
+def clause_position(sentence: str, text: str, at: int) -> str:
+    s = sentence.strip()
+    if s.endswith("?"):
+        return "in a question"
+    if REQUEST.search(s):
+        return "in a request"
+    if SUBORDINATOR.search(s[:at]):
+        return "subordinate clause"
+    asks = any(t.strip().endswith("?") or REQUEST.search(t) for t in sentences(text))
+    return "main clause, turn asks elsewhere" if asks else "main clause, turn asks nothing"
+
+
+def _value_words(*values: str) -> set[str]:
+    out: set[str] = set()
+    for v in values:
+        for alt in _alts(v):
+            out |= set(WORD.findall(alt.lower()))
+    return out
+
+
+def context_words(statement: str, drop: set[str]) -> set[str]:
+    """A statement's content words without the value's and the holder's words."""
+    return {w for w in tokens(statement) if w not in drop and not w.isdigit()}
+
+
+def masked(statement: str, drop: set[str]) -> str:
+    return " ".join(w for w in WORD.findall(statement.lower()) if w not in drop)
+
+
+class Cosine:
+    """Cosine of two texts with the product's embedding model (all-MiniLM-L6-v2, L2-normalized),
+    loaded once; token overlap (Jaccard) when the model cannot load."""
+
+    def __init__(self) -> None:
+        self._model: Any = None
+        self.kind = ""
+
+    def _embedder(self) -> Any:
+        if self._model is None:
+            try:
+                from provmem.infra.models.embedding import MiniLMEmbedder
+
+                self._model, self.kind = MiniLMEmbedder(), "all-MiniLM-L6-v2"
+            except Exception:  # noqa: BLE001 - token overlap keeps the feature alive
+                self._model, self.kind = False, "token overlap"
+        return self._model
+
+    def __call__(self, a: str, b: str) -> float:
+        model = self._embedder()
+        if not model or not a.strip() or not b.strip():
+            x, y = set(tokens(a)), set(tokens(b))
+            return len(x & y) / len(x | y) if x | y else 0.0
+        va, vb = model.embed([a, b])
+        return float(sum(p * q for p, q in zip(va, vb, strict=True)))
+
+
+COSINE = Cosine()
+
+
+def _between_bucket(n: int) -> str:
+    return "0" if n == 0 else "1-5" if n <= 5 else "6-20" if n <= 20 else ">20"
+
+
+def update_features(
+    u: dict[str, Any], layers: Layers, text_of: dict[int, str], session_of: dict[int, str]
+) -> dict[str, Any]:
+    """The finer features of a knowledge update whose two value facts exist."""
+    old_t, new_t, holder = u["original_turn"], u["updated_turn"], u["holder"]
+    old_v, new_v = u["original_value"], u["updated_value"]
+    olds = [f for f in layers.at(old_t) if states(f.statement, old_v)]
+    news = [f for f in layers.at(new_t) if states(f.statement, new_v)]
+    drop = _value_words(old_v, new_v, holder) | {"user"}
+    best: tuple[float, bool] = (-1.0, False)
+    for o in olds:
+        for n in news:
+            shared = context_words(o.statement, drop) & context_words(n.statement, drop)
+            cos = COSINE(masked(o.statement, drop), masked(n.statement, drop))
+            best = max(best, (cos, bool(shared)))
+    cos, shared = best
+    between = {
+        f.fact_id
+        for t in range(min(old_t, new_t) + 1, max(old_t, new_t))
+        for f in layers.at(t)
+        if names_holder(f, holder)
+    }
+    new_text = text_of.get(new_t, "")
+    return {
+        "attribute": UPDATE_ATTRIBUTE_CLASSES[(0 if shared else 2) + (0 if cos >= SIMILAR else 1)],
+        "cosine": round(cos, 3),
+        "cosine_full": round(
+            max(
+                (COSINE(o.statement, n.statement) for o in olds for n in news),
+                default=0.0,
+            ),
+            3,
+        ),
+        "features": {
+            "change cue in the updating turn": bool(CHANGE_CUE.search(new_text)),
+            "new value inside a question or request": position(new_text, new_v)
+            in ("in a question", "in a request"),
+            "same session": session_of.get(old_t) == session_of.get(new_t),
+            "value kinds match": value_kind(old_v, u["attribute"])
+            == value_kind(new_v, u["attribute"]),
+            "both value facts have a slot": any(o.slot and n.slot for o in olds for n in news),
+            "same slot (holder and attribute)": any(
+                o.slot and _key(o.slot) == _key(n.slot or "") for o in olds for n in news
+            ),
+            "old-value fact superseded by another fact": any(
+                getattr(o, "superseded_by", None) for o in olds
+            ),
+            "new-value fact replaced another fact": any(
+                old_t not in fact_turns(p, layers.turn_of)
+                for n in news
+                for p in layers.earlier(n.fact_id)
+            ),
+            "new-value fact conflict-linked elsewhere": any(conflict_ids(n) for n in news),
+            f"same-holder facts between: {_between_bucket(len(between))}": True,
+        },
+        "kind": value_kind(new_v, u["attribute"]),
+    }
+
+
+def old_value_features(u: dict[str, Any], layers: Layers, text: str) -> dict[str, Any]:
+    """Why no fact of the original turn states the old value: what its facts state instead."""
+    value = u["original_value"]
+    facts = layers.at(u["original_turn"])
+    where = position(text, value)
+    said = next((s for s in sentences(text) if states(s, value)), text)
+    drop = _value_words(value, u["holder"]) | {"user"}
+    near = context_words(said, drop)
+    if not facts:
+        cls = OLD_VALUE_CLASSES[0]
+    elif all(INTENTION.search(f.statement) for f in facts):
+        cls = OLD_VALUE_CLASSES[1]
+    elif any(len(context_words(f.statement, drop) & near) >= 2 for f in facts):
+        cls = OLD_VALUE_CLASSES[2]
+    else:
+        cls = OLD_VALUE_CLASSES[3]
+    return {"class": cls, "position": where, "kind": value_kind(value, u["attribute"])}
+
+
+def side_features(turn: dict[str, Any], matter: str) -> dict[str, Any]:
+    """A contradiction side without a fact: where the matter is said, and how."""
+    text = turn["content"] or ""
+    want = set(tokens(matter))
+    parts = sentences(text) or [text]
+    said = max(parts, key=lambda s: len(set(tokens(s)) & want))
+    return {
+        "position": clause_position(said, text, len(said)),
+        "negated": bool(NEGATION.search(said)),
+        "role": turn["role"],
+        "long turn (> 60 words)": len(WORD.findall(text)) > 60,
+    }
+
+
+def first_result_kind(
+    bundle: Any,
+    turns: set[int],
+    gold_turns: set[int],
+    terms: Sequence[str],
+    holder: str,
+    role_of: dict[int, str],
+) -> str:
+    """What the first result of a top-1 miss at ranking is."""
+    if bundle is None:
+        return ANSWER_FIRST_KINDS[0]
+    if bundle.fact is None:
+        roles = {role_of.get(t, "") for t in turns}
+        return ANSWER_FIRST_KINDS[1] if "user" in roles or not roles else ANSWER_FIRST_KINDS[2]
+    fact = bundle.fact
+    if turns & gold_turns:
+        return ANSWER_FIRST_KINDS[3]
+    if any(states(fact.statement, t) for t in terms):
+        return ANSWER_FIRST_KINDS[4]
+    if names_holder(fact, holder):
+        return ANSWER_FIRST_KINDS[5]
+    return ANSWER_FIRST_KINDS[6] if subject_of(fact) is not None else ANSWER_FIRST_KINDS[7]
+
+
+def rank_bucket(rank: int | None) -> str:
+    if rank is None:
+        return ANSWER_RANKS[3]
+    return ANSWER_RANKS[0] if rank == 1 else ANSWER_RANKS[1] if rank <= 4 else ANSWER_RANKS[2]
+
+
+def _cross(
+    rows: Sequence[dict[str, Any]], row_key: str, rows_of: Sequence[str], cols: Sequence[str]
+) -> dict[str, dict[str, int]]:
+    """Counts per row class of each boolean column feature (``features`` of a row)."""
+    return {
+        name: {
+            "n": sum(r[row_key] == name for r in rows),
+            **{
+                c: sum(r[row_key] == name and bool(r["features"].get(c)) for r in rows)
+                for c in cols
+            },
+        }
+        for name in rows_of
+    }
+
+
+def fine_report(rows: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """Counts of the finer classes of four kinds of misses."""
+    ups = rows.get("updates", [])
+    nolink = [r["fine"] for r in ups if r["lost"] == "link: none" and "fine" in r]
+    oldv = [r["fine_old"] for r in ups if r["lost"] == "old value" and "fine_old" in r]
+    sides = [s for r in rows.get("contradictions", []) for s in r.get("fine_sides", [])]
+    ranks = [r["fine"] for r in rows.get("facts", []) if "fine" in r]
+    cuts = (0.4, 0.6, 0.8)
+
+    def buckets(key: str) -> dict[str, int]:
+        edges = ["< 0.4", "0.4-0.6", "0.6-0.8", ">= 0.8"]
+        return {
+            e: sum(sum(r[key] >= c for c in cuts) == i for r in nolink) for i, e in enumerate(edges)
+        }
+
+    return {
+        "similarity": COSINE.kind or "not computed",
+        "no_link_updates": {
+            "n": len(nolink),
+            "by_attribute": _cross(nolink, "attribute", UPDATE_ATTRIBUTE_CLASSES, UPDATE_FEATURES),
+            "masked_cosine": buckets("cosine"),
+            "full_cosine": buckets("cosine_full"),
+            "value_kind": dict(Counter(r["kind"] for r in nolink).most_common()),
+        },
+        "old_value_losses": {
+            "n": len(oldv),
+            "by_class": {
+                c: {
+                    "n": sum(r["class"] == c for r in oldv),
+                    **{
+                        p: sum(r["class"] == c and r["position"] == p for r in oldv)
+                        for p in POSITIONS
+                    },
+                }
+                for c in OLD_VALUE_CLASSES
+            },
+            "value_kind": dict(Counter(r["kind"] for r in oldv).most_common()),
+        },
+        "contradiction_sides_without_fact": {
+            "n": len(sides),
+            "by_position": {
+                p: {
+                    "n": sum(s["position"] == p for s in sides),
+                    "negated": sum(s["position"] == p and s["negated"] for s in sides),
+                    "long turn": sum(
+                        s["position"] == p and s["long turn (> 60 words)"] for s in sides
+                    ),
+                }
+                for p in POSITIONS[:5]
+            },
+            "role": dict(Counter(s["role"] for s in sides)),
+        },
+        "ranking_misses": {
+            "n": len(ranks),
+            "by_first_result": {
+                k: {
+                    "n": sum(r["first"] == k for r in ranks),
+                    **{
+                        b: sum(r["first"] == k and r["rank"] == b for r in ranks)
+                        for b in ANSWER_RANKS
+                    },
+                }
+                for k in ANSWER_FIRST_KINDS
+            },
+            "per_group": {
+                g: sum(r["group"] == g for r in ranks) for g in sorted({r["group"] for r in ranks})
+            },
+            "inactive": sum(r["layer"] == "ranking: only inactive facts" for r in ranks),
+        },
+    }
+
+
 # --- scoring one conversation ----------------------------------------------------------------
 
 
@@ -455,6 +868,10 @@ def score_conversation(
 
     cid, genre = conv["conversation_id"], conv["genre"]
     turns = [t for s in conv["sessions"] for t in s["turns"]]
+    turn_at = {t["index"]: t for t in turns}
+    text_of = {i: t["content"] or "" for i, t in turn_at.items()}
+    role_of = {i: t["role"] for i, t in turn_at.items()}
+    session_of = {t["index"]: s["session_id"] for s in conv["sessions"] for t in s["turns"]}
     bm25 = BM25([(t["index"], t["content"]) for t in turns if t["role"] == "user" and t["content"]])
 
     def add(metric: str, cls: str, ok: bool) -> None:
@@ -580,6 +997,10 @@ def score_conversation(
                     stale=stale,
                     history=in_history,
                 )
+                if row["lost"] == "link: none":
+                    row["fine"] = update_features(u, layers, text_of, session_of)
+                elif row["lost"] == "old value":
+                    row["fine_old"] = old_value_features(u, layers, text_of.get(old_t, ""))
                 rows["updates"].append(row)
 
             # contradictions
@@ -607,6 +1028,10 @@ def score_conversation(
                 )
                 row = contradiction_layers(p, layers)
                 row.update(cls=cls, genre=genre, flagged=linked, both_active=tally.rows[-1][4])
+                if row["lost"] == "a side has no fact":
+                    row["fine_sides"] = [
+                        side_features(turn_at[t], p["matter"]) for t in (a, b) if not layers.at(t)
+                    ]
                 rows["contradictions"].append(row)
 
             # conflict links: gold (contradiction or update pairs) vs false
@@ -678,18 +1103,30 @@ def score_conversation(
                     )
                     add("fact.other.holder_first", cls, holder_first)
                 top5 = any(has_terms(t, f["answer_terms"]) for t in texts[:5])
-                rows["facts"].append(
-                    {
-                        "cls": cls,
-                        "genre": genre,
+                fact_row = {
+                    "cls": cls,
+                    "genre": genre,
+                    "group": group,
+                    "top1": top1,
+                    "top5": top5,
+                    "layer": None if top1 else answer_layer(f["answer_terms"], gold_turns, layers),
+                }
+                if fact_row["layer"] not in (None, "extraction"):
+                    answering = (i for i, t in enumerate(texts) if has_terms(t, f["answer_terms"]))
+                    fact_row["fine"] = {
                         "group": group,
-                        "top1": top1,
-                        "top5": top5,
-                        "layer": None
-                        if top1
-                        else answer_layer(f["answer_terms"], gold_turns, layers),
+                        "layer": fact_row["layer"],
+                        "rank": rank_bucket(next(answering, None)),
+                        "first": first_result_kind(
+                            top[0] if top else None,
+                            ranked[0] if ranked else set(),
+                            gold_turns,
+                            f["answer_terms"],
+                            f["holder"],
+                            role_of,
+                        ),
                     }
-                )
+                rows["facts"].append(fact_row)
 
             # unanswerable
             for u in gold["unanswerable"]:
@@ -922,6 +1359,7 @@ def report(tally: Tally, counts: dict[str, Any], seconds: float) -> dict[str, An
             row[name] = None if share is None else round(share, 3)
         out["per_conversation"][cid] = row
     out["layers"] = layer_report(counts.get("layers", {}))
+    out["finer_classes"] = fine_report(counts.get("layers", {}))
     return out
 
 
@@ -976,6 +1414,7 @@ def print_text(r: dict[str, Any]) -> None:
             + " ".join(f"{_fmt(row[n]):>5}" for n in PER_CONVERSATION)
         )
     print_layers(r["layers"])
+    print_fine(r["finer_classes"])
 
 
 def _of(k: int, n: int) -> str:
@@ -1047,6 +1486,43 @@ def _layer_table(
             f"      {name:<28} {sum(counts.values()):>4} "
             + " ".join(f"{v:>9}" for v in counts.values())
         )
+
+
+def _grid(title: str, table: dict[str, dict[str, int]], heads: Sequence[str]) -> None:
+    """One cross table of counts: a row per class, its n, then a column per feature."""
+    print(f"    {title}")
+    for i, h in enumerate(heads):
+        print(f"      [{i + 1}] {h}")
+    print(
+        f"      {'class':<50} {'n':>4} " + " ".join(f"{f'[{i + 1}]':>5}" for i in range(len(heads)))
+    )
+    for name, row in table.items():
+        print(f"      {name:<50} {row['n']:>4} " + " ".join(f"{row[h]:>5}" for h in heads))
+
+
+def print_fine(r: dict[str, Any]) -> None:
+    """The finer classes of the misses (counts; bench/blind/README.md describes them)."""
+    nl, ov = r["no_link_updates"], r["old_value_losses"]
+    cs, rk = r["contradiction_sides_without_fact"], r["ranking_misses"]
+    print(f"\nfiner classes of the misses (counts only; similarity: {r['similarity']})")
+    print(f"  (1) updates lost at 'no link' ({nl['n']}), by how alike the two value facts read")
+    _grid("rows: the attribute evidence; columns: features", nl["by_attribute"], UPDATE_FEATURES)
+    print(f"    masked-statement cosine: {nl['masked_cosine']}")
+    print(f"    full-statement cosine:   {nl['full_cosine']}")
+    print(f"    value kind: {nl['value_kind']}")
+    print(f"  (2) updates lost at 'old value' ({ov['n']}), by what the original turn's facts state")
+    _grid("rows: what the facts state; columns: where the value is said", ov["by_class"], POSITIONS)
+    print(f"    value kind: {ov['value_kind']}")
+    print(f"  (3) contradiction sides without a fact ({cs['n']}), by where the matter is said")
+    _grid("rows: the sentence nearest the matter", cs["by_position"], ("negated", "long turn"))
+    print(f"    role of the turn: {cs['role']}")
+    print(f"  (4) top-1 answer misses at ranking ({rk['n']}), by the first result")
+    _grid(
+        "rows: the first result; columns: rank of the first answering statement",
+        rk["by_first_result"],
+        ANSWER_RANKS,
+    )
+    print(f"    per group: {rk['per_group']}; only inactive facts answer: {rk['inactive']}")
 
 
 def load(only: str | None) -> list[tuple[dict[str, Any], dict[str, Any]]]:
