@@ -660,9 +660,10 @@ def update_features(
     best: tuple[float, bool] = (-1.0, False)
     for o in olds:
         for n in news:
-            shared = context_words(o.statement, drop) & context_words(n.statement, drop)
-            cos = COSINE(masked(o.statement, drop), masked(n.statement, drop))
-            best = max(best, (cos, bool(shared)))
+            common = context_words(o.statement, drop) & context_words(n.statement, drop)
+            best = max(
+                best, (COSINE(masked(o.statement, drop), masked(n.statement, drop)), bool(common))
+            )
     cos, shared = best
     between = {
         f.fact_id
