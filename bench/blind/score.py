@@ -657,14 +657,17 @@ def update_features(
     olds = [f for f in layers.at(old_t) if states(f.statement, old_v)]
     news = [f for f in layers.at(new_t) if states(f.statement, new_v)]
     drop = _value_words(old_v, new_v, holder) | {"user"}
-    best: tuple[float, bool] = (-1.0, False)
-    for o in olds:
-        for n in news:
-            common = context_words(o.statement, drop) & context_words(n.statement, drop)
-            best = max(
-                best, (COSINE(masked(o.statement, drop), masked(n.statement, drop)), bool(common))
-            )
-    cos, shared = best
+    pairs = [
+        (
+            masked(o.statement, drop),
+            masked(n.statement, drop),
+            o.statement,
+            n.statement,
+            bool(context_words(o.statement, drop) & context_words(n.statement, drop)),
+        )
+        for o in olds
+        for n in news
+    ]
     between = {
         f.fact_id
         for t in range(min(old_t, new_t) + 1, max(old_t, new_t))
@@ -673,15 +676,7 @@ def update_features(
     }
     new_text = text_of.get(new_t, "")
     return {
-        "attribute": UPDATE_ATTRIBUTE_CLASSES[(0 if shared else 2) + (0 if cos >= SIMILAR else 1)],
-        "cosine": round(cos, 3),
-        "cosine_full": round(
-            max(
-                (COSINE(o.statement, n.statement) for o in olds for n in news),
-                default=0.0,
-            ),
-            3,
-        ),
+        "pairs": pairs,
         "features": {
             "change cue in the updating turn": bool(CHANGE_CUE.search(new_text)),
             "new value inside a question or request": position(new_text, new_v)
@@ -705,6 +700,23 @@ def update_features(
             f"same-holder facts between: {_between_bucket(len(between))}": True,
         },
         "kind": value_kind(new_v, u["attribute"]),
+    }
+
+
+def similarity(row: dict[str, Any]) -> dict[str, Any]:
+    """A no-link update's attribute class from its value-fact pairs, the best pair deciding.
+    Run after every conversation is scored, so the model never shares the process with a
+    live ``Memory``."""
+    best, full = (-1.0, False), 0.0
+    for old_masked, new_masked, old_full, new_full, shared in row["pairs"]:
+        best = max(best, (COSINE(old_masked, new_masked), shared))
+        full = max(full, COSINE(old_full, new_full))
+    cos, shared = best
+    return {
+        **{k: v for k, v in row.items() if k != "pairs"},
+        "attribute": UPDATE_ATTRIBUTE_CLASSES[(0 if shared else 2) + (0 if cos >= SIMILAR else 1)],
+        "cosine": round(cos, 3),
+        "cosine_full": round(full, 3),
     }
 
 
@@ -787,10 +799,27 @@ def _cross(
     }
 
 
+def _pivot(
+    rows: Sequence[dict[str, Any]],
+    row_key: str,
+    rows_of: Sequence[str],
+    col_key: str,
+    cols: Sequence[str],
+) -> dict[str, dict[str, int]]:
+    """Counts per row class (``row_key``) and column class (``col_key``), with each row's n."""
+    return {
+        name: {
+            "n": sum(r[row_key] == name for r in rows),
+            **{c: sum(r[row_key] == name and r[col_key] == c for r in rows) for c in cols},
+        }
+        for name in rows_of
+    }
+
+
 def fine_report(rows: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     """Counts of the finer classes of four kinds of misses."""
     ups = rows.get("updates", [])
-    nolink = [r["fine"] for r in ups if r["lost"] == "link: none" and "fine" in r]
+    nolink = [similarity(r["fine"]) for r in ups if r["lost"] == "link: none" and "fine" in r]
     oldv = [r["fine_old"] for r in ups if r["lost"] == "old value" and "fine_old" in r]
     sides = [s for r in rows.get("contradictions", []) for s in r.get("fine_sides", [])]
     ranks = [r["fine"] for r in rows.get("facts", []) if "fine" in r]
@@ -813,16 +842,7 @@ def fine_report(rows: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
         },
         "old_value_losses": {
             "n": len(oldv),
-            "by_class": {
-                c: {
-                    "n": sum(r["class"] == c for r in oldv),
-                    **{
-                        p: sum(r["class"] == c and r["position"] == p for r in oldv)
-                        for p in POSITIONS
-                    },
-                }
-                for c in OLD_VALUE_CLASSES
-            },
+            "by_class": _pivot(oldv, "class", OLD_VALUE_CLASSES, "position", POSITIONS),
             "value_kind": dict(Counter(r["kind"] for r in oldv).most_common()),
         },
         "contradiction_sides_without_fact": {
@@ -841,16 +861,7 @@ def fine_report(rows: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
         },
         "ranking_misses": {
             "n": len(ranks),
-            "by_first_result": {
-                k: {
-                    "n": sum(r["first"] == k for r in ranks),
-                    **{
-                        b: sum(r["first"] == k and r["rank"] == b for r in ranks)
-                        for b in ANSWER_RANKS
-                    },
-                }
-                for k in ANSWER_FIRST_KINDS
-            },
+            "by_first_result": _pivot(ranks, "first", ANSWER_FIRST_KINDS, "rank", ANSWER_RANKS),
             "per_group": {
                 g: sum(r["group"] == g for r in ranks) for g in sorted({r["group"] for r in ranks})
             },
