@@ -38,7 +38,7 @@ from provmem.streams.delivery import DeliveryGuard, Partition
 from provmem.streams.erasure.cascade import views_applied
 from provmem.streams.erasure.eraser import Eraser
 from provmem.streams.erasure.requests import ErasureRouter, ScopeRecords
-from provmem.streams.faust.compat import fence_commits, require_tested_faust
+from provmem.streams.faust.compat import fence_commits, quick_stop_worker, require_tested_faust
 from provmem.streams.faust.health import Assignment, serve_health
 from provmem.streams.faust.state_folder import StateFolder, claim_state_folder, worker_name
 from provmem.streams.gate_store import GateStore
@@ -461,6 +461,7 @@ def run_worker(settings: Settings, loglevel: str = "warning") -> None:
     generation = asyncio.run(presence.join())  # after a replay from turns that is switching
     try:
         worker = create_app(settings, generation, presence)
-        FaustWorker(worker.app, loglevel=loglevel, quiet=True).execute_from_commandline()
+        quick = quick_stop_worker(FaustWorker)
+        quick(worker.app, loglevel=loglevel, quiet=True).execute_from_commandline()
     finally:
         presence.leave()

@@ -1,4 +1,5 @@
-"""The one place provmem reaches into faust-streaming's internals: the delivery fence.
+"""The one place provmem reaches into faust-streaming's internals: the delivery fence,
+and a worker that stops without mode's fixed pauses.
 
 faust's consumer chooses the offset it commits for a partition in a private method,
 ``Consumer._new_offset(tp) -> int | None``, which its commit path
@@ -10,10 +11,17 @@ outside :data:`TESTED`, and on one whose consumer does not have the shape the fe
 relies on (tests/unit/test_faust_compat.py checks the same shape, and that the fence
 holds a real consumer's commit back). Widen :data:`TESTED` only after those tests and
 tests/integration/test_scale_out.py pass on the new version.
+
+mode's worker (faust's base) ends every stop with two fixed pauses after its services
+have stopped: up to 1 s waiting for stray tasks before it cancels them, then a 1 s
+"sentinel" sleep before closing the loop. :func:`quick_stop_worker` makes a worker class
+that waits at most :data:`STRAY_TASK_WAIT_S` and sleeps no sentinel: a rolling restart
+(and every worker test) spends 2 s less per stop; what stops is the same.
 """
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import re
 from collections.abc import Callable
@@ -88,6 +96,39 @@ def fence_commits(consumer: Any, frontier: Frontier) -> None:
         return offset if offset is None or held is None else min(offset, held)
 
     consumer._new_offset = fenced
+
+
+#: How long a stopping worker lets stray tasks end on their own before cancelling them.
+STRAY_TASK_WAIT_S = 0.1
+
+
+def quick_stop_worker(base: type[Any]) -> type[Any]:
+    """A subclass of mode's ``Worker`` (faust's ``faust.worker.Worker``) that ends its
+    loop without the fixed pauses; refuses a base whose shutdown lacks the two methods."""
+    missing = [name for name in ("_gather_all", "_sentinel_task") if not hasattr(base, name)]
+    if missing:
+        raise UntestedFaustError(f"mode's Worker changed shape: {', '.join(missing)} gone")
+
+    class Worker(base):  # type: ignore[misc,valid-type]
+        """Named as its base, so the log reads "[^Worker]: Ready" as faust's does."""
+
+        def _gather_all(self) -> None:
+            loop = self.loop
+            loop.run_until_complete(_strays_done(loop, STRAY_TASK_WAIT_S))
+            for task in asyncio.all_tasks(loop):
+                task.cancel()
+
+        async def _sentinel_task(self) -> None:
+            await asyncio.sleep(0)
+
+    return Worker
+
+
+async def _strays_done(loop: asyncio.AbstractEventLoop, within_s: float) -> None:
+    """Wait until no task but this one is left on ``loop``, for at most ``within_s``."""
+    deadline = loop.time() + within_s
+    while loop.time() < deadline and len(asyncio.all_tasks(loop)) > 1:
+        await asyncio.sleep(0.01)
 
 
 def _release(text: str) -> tuple[int, ...]:

@@ -6,6 +6,7 @@ from its commit path, these tests fail before a worker silently loses the fence.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 from collections.abc import Iterator
 from typing import Any
@@ -16,9 +17,11 @@ from faust.transport.consumer import Consumer
 from faust.types import TP
 
 from provmem.streams.faust.compat import (
+    STRAY_TASK_WAIT_S,
     UntestedFaustError,
     fence_commits,
     installed_version,
+    quick_stop_worker,
     require_tested_faust,
     shape_problems,
 )
@@ -69,3 +72,26 @@ def test_without_a_frontier_the_fence_leaves_faust_s_offset(consumer: Any) -> No
     consumer._acked_index[tp].update(range(0, 3))
     fence_commits(consumer, lambda partition: None)
     assert consumer._filter_committable_offsets([tp]) == {tp: 3}
+
+
+def test_a_quick_stop_worker_lets_ending_tasks_end_and_cancels_stray_ones() -> None:
+    """mode's shutdown, as faust's worker runs it: stray tasks are waited for briefly,
+    then cancelled, and the loop closes (no fixed 1 s pauses)."""
+    from faust.worker import Worker
+
+    worker = object.__new__(quick_stop_worker(Worker))
+    loop = asyncio.new_event_loop()
+    vars(worker)["_loop"] = loop
+    ended = loop.create_task(asyncio.sleep(STRAY_TASK_WAIT_S / 10, result="ended"))
+    stray = loop.create_task(asyncio.sleep(3600))
+    worker._gather_all()
+    loop.run_until_complete(asyncio.gather(stray, return_exceptions=True))
+    loop.run_until_complete(worker._sentinel_task())
+    loop.close()
+    assert ended.result() == "ended"
+    assert stray.cancelled()
+
+
+def test_a_worker_base_without_modes_shutdown_steps_is_refused() -> None:
+    with pytest.raises(UntestedFaustError, match="_sentinel_task"):
+        quick_stop_worker(type("Worker", (), {"_gather_all": lambda self: None}))
