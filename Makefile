@@ -27,14 +27,20 @@ lint: $(STAMP)  ## ruff, mypy --strict on the whole package, import contracts, s
 	$(BIN)/python -m provmem.schemas --check
 
 # Four pytest processes share the suite on two cores (most Kafka tests wait on the broker or
-# on a worker's start, not the CPU);
-# schemathesis runs on its own, as its pytest plugin generates cases only outside xdist.
+# on a worker's start, not the CPU); xdist hands out whole files, longest first (the order
+# tests/support/durations.json records; tests/conftest.py sorts by it). Lint runs beside the
+# suite (-Oline keeps each line whole); schemathesis runs on its own after, as
+# its pytest plugin generates cases only outside xdist.
 PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
 SCHEMATHESIS := tests/e2e/test_schemathesis.py
 
-test: lint  ## everything: lint, then all suites against a Tansu broker and Redis
-	$(BIN)/python -m tests.support.testbed -- $(PYTEST) -n 4 --dist loadfile --durations=25 --ignore=$(SCHEMATHESIS)
+.PHONY: suite
+test: $(STAMP)  ## everything: lint and all suites against a Tansu broker and Redis
+	$(MAKE) --no-print-directory -j2 -Oline lint suite
 	$(PYTEST) $(SCHEMATHESIS)
+
+suite: $(STAMP)
+	$(BIN)/python -m tests.support.testbed -- $(PYTEST) -n 4 --dist loadfile --no-loadscope-reorder --durations=25 --ignore=$(SCHEMATHESIS)
 
 unit: $(STAMP)
 	$(BIN)/python -m pytest -q tests/unit

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import uuid
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -18,6 +19,25 @@ from tests.harness import Runtime
 
 IN_CI = bool(os.environ.get("CI"))
 REDIS_URL = os.environ.get("PROVMEM_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Longest files first (tests/support/durations.py), so xdist's ``--dist loadfile``
+    does not leave a long Kafka file to start last; tests keep their order in a file."""
+    from tests.support.durations import UNKNOWN_TEST_S, recorded
+
+    seconds = recorded()
+    counts = Counter(_file_of(item) for item in items)
+
+    def weight(item: pytest.Item) -> float:
+        path = _file_of(item)
+        return seconds.get(path, counts[path] * UNKNOWN_TEST_S)
+
+    items.sort(key=lambda item: -weight(item))
+
+
+def _file_of(item: pytest.Item) -> str:
+    return item.nodeid.split("::")[0]
 
 
 def _missing(thing: str) -> None:

@@ -109,7 +109,7 @@ def quick_stop_worker(base: type[Any]) -> type[Any]:
     if missing:
         raise UntestedFaustError(f"mode's Worker changed shape: {', '.join(missing)} gone")
 
-    class Worker(base):  # type: ignore[misc,valid-type]
+    class Worker(base):  # type: ignore[misc]
         """Named as its base, so the log reads "[^Worker]: Ready" as faust's does."""
 
         def _gather_all(self) -> None:
