@@ -2,6 +2,8 @@
 
     python -m bench.erasure [--subjects 3] [--facts 10000] [--repeats 1] [--cache DIR]
     python -m bench.erasure --one-evidence 10 1000 10000 [--repeats 3] [--cache DIR]
+        [--stand-in-vectors] [--build-only] [--no-full-audit]
+    python -m tests.support.testbed -- python -m bench.erasure --kafka --one-evidence 10 1000
 
 Builds each subject through the real pipeline (publish, extract, embed, gate, views,
 index), then erases it and reports the time to the receipt and the time to zero
@@ -24,6 +26,10 @@ scope, timed to its receipt; on the first copy ``provmem audit erasure``'s full 
 runs after it (the residue and zero-residue figures). Printed: the time to the receipt
 with its ratio to the smallest folder's (same run), the slowest steps
 (``erasure.steps``) and the raw delete of one vector point beside it.
+
+Builds go in chunks of 1,000 turns with a progress bar on stderr, into ``NAME.building``,
+renamed when done. ``--stand-in-vectors``: only the erased scope is embedded by the model
+(:func:`stand_in_vectors`). ``--kafka``: bench/erasure_kafka.py.
 
 The bench's own marker file is not copied into the data folder it erases (it is no part
 of a deployment's data).
