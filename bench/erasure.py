@@ -2,6 +2,8 @@
 
     python -m bench.erasure [--subjects 3] [--facts 10000] [--repeats 1] [--cache DIR]
     python -m bench.erasure --one-evidence 10 1000 10000 [--repeats 3] [--cache DIR]
+        [--stand-in-vectors] [--build-only] [--no-full-audit]
+    python -m tests.support.testbed -- python -m bench.erasure --kafka --one-evidence 10 1000
 
 Builds each subject through the real pipeline (publish, extract, embed, gate, views,
 index), then erases it and reports the time to the receipt and the time to zero
@@ -25,6 +27,10 @@ runs after it (the residue and zero-residue figures). Printed: the time to the r
 with its ratio to the smallest folder's (same run), the slowest steps
 (``erasure.steps``) and the raw delete of one vector point beside it.
 
+Builds go in chunks of 1,000 turns with a progress bar on stderr, into ``NAME.building``,
+renamed when done. ``--stand-in-vectors``: only the erased scope is embedded by the model
+(:func:`stand_in_vectors`). ``--kafka``: bench/erasure_kafka.py.
+
 The bench's own marker file is not copied into the data folder it erases (it is no part
 of a deployment's data).
 """
@@ -33,18 +39,24 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import os
 import shutil
 import statistics
+import sys
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
+
 from provmem.config import Settings
 from provmem.core.ports import VectorPoint
 from provmem.core.scope import Scope
+from provmem.infra.models.embedding import MiniLMEmbedder
 from provmem.infra.vectors.edge import EdgeVectorIndex
 from provmem.services.erasure.subject import eraser_for, erasure_request
 from provmem.services.memory.memory import MemoryService
@@ -207,23 +219,104 @@ def folder_turns(count: int) -> list[dict[str, str]]:
     ]
 
 
-async def build_folder(turns: int, folder: Path) -> str:
+async def build_folder(turns: int, folder: Path, stand_in: bool = False) -> str:
     """A data folder of ``turns`` turns (unless an earlier run built it); the evidence
-    id to erase (the first scope's second turn)."""
+    id to erase (the first scope's second turn). ``stand_in``: only the first scope (the
+    one erased) is embedded by the model; see :func:`stand_in_vectors`."""
     marker = folder / MARKER
+    wanted = {"turns": turns, "stand_in": stand_in}
     if marker.exists():
-        return str(json.loads(marker.read_text())["erase"])
+        stored = json.loads(marker.read_text())
+        if {"turns": stored["turns"], "stand_in": stored.get("stand_in", False)} != wanted:
+            raise SystemExit(f"{folder} holds another build ({stored}); use another --cache")
+        return str(stored["erase"])
+    building = folder.with_name(folder.name + ".building")  # a stopped build is no cache
+    shutil.rmtree(building, ignore_errors=True)
+    erase = await publish_folder(turns, building, stand_in)
+    (building / MARKER).write_text(json.dumps({**wanted, "erase": erase}))
+    building.rename(folder)
+    return erase
+
+
+async def publish_folder(turns: int, folder: Path, stand_in: bool) -> str:
+    """Publish and derive the turns in chunks (the first scope alone first), showing
+    progress; the evidence id to erase."""
     components = await build(Settings(data_dir=folder, partitions=4))
     memory = MemoryService(components)
     every = folder_turns(turns)
-    erase = ""
-    for start in range(0, len(every), 1000):
-        results = await memory.publish(every[start : start + 1000])
-        erase = erase or str(results[min(1, len(results) - 1)].evidence_id)
-    await memory.sync()
-    await components.close()
-    marker.write_text(json.dumps({"turns": turns, "erase": erase}))
-    return erase
+    chunks = [every[:SCOPE_TURNS]] + [
+        every[start : start + BUILD_CHUNK] for start in range(SCOPE_TURNS, turns, BUILD_CHUNK)
+    ]
+    bar = ProgressBar(f"build {turns:,} turns", turns)
+    try:
+        first = await memory.publish(chunks[0])
+        await memory.sync()
+        bar.advance(len(chunks[0]))
+        if stand_in:
+            stand_in_vectors(components.embedder)
+        for chunk in chunks[1:]:
+            await memory.publish(chunk)
+            await memory.sync()
+            bar.advance(len(chunk))
+    finally:
+        bar.close()
+        await components.close()
+    return str(first[min(1, len(first) - 1)].evidence_id)
+
+
+BUILD_CHUNK = 1000  # turns published, then derived, at a time
+
+
+def stand_in_vectors(embedder: MiniLMEmbedder) -> None:
+    """From now on ``embedder`` (this build's own) returns a unit vector drawn from a
+    seed of each text's hash instead of running the model: the build of a 100,000-turn
+    folder spends most of its time in the model, while an erasure's cost follows the
+    counts of records, rows and points it touches, not the vectors' values. Distinct
+    texts get nearly orthogonal vectors; the log ends alike (1,000 turns: 2,670 fact-change
+    records with stand-in vectors, 2,672 with the model, 2026-12-07)."""
+
+    def vectors(texts: list[str]) -> list[npt.NDArray[np.float32]]:
+        return [unit_vector(text, embedder.dim) for text in texts]
+
+    embedder._embed_sorted = vectors  # type: ignore[method-assign]  # bench build only
+    embedder._embed_queries = vectors  # type: ignore[method-assign]  # bench build only
+
+
+def unit_vector(text: str, dim: int) -> npt.NDArray[np.float32]:
+    seed = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+    vector = np.random.default_rng(seed).standard_normal(dim).astype(np.float32)
+    return vector / np.linalg.norm(vector)
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr: done / total, elapsed and the time left."""
+
+    def __init__(self, label: str, total: int) -> None:
+        self.label, self.total, self.done = label, total, 0
+        self.started = time.perf_counter()
+        self.draw()
+
+    def advance(self, count: int) -> None:
+        self.done += count
+        self.draw()
+
+    def draw(self) -> None:
+        elapsed = time.perf_counter() - self.started
+        left = elapsed / self.done * (self.total - self.done) if self.done else 0.0
+        filled = round(30 * self.done / max(1, self.total))
+        sys.stderr.write(
+            f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {self.done:,}/"
+            f"{self.total:,} {minutes(elapsed)} elapsed, {minutes(left)} left, "
+            f"load {load_average()}"
+        )
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        sys.stderr.write("\n")
+
+
+def minutes(seconds: float) -> str:
+    return f"{int(seconds) // 60}:{int(seconds) % 60:02d}"
 
 
 async def erase_one(
@@ -268,15 +361,20 @@ async def warm_up(eraser: Eraser, evidence_id: str) -> float:
 
 
 async def run_one_evidence(
-    sizes: list[int], repeats: int, folder: Path, cache: Path | None, full_audit: bool = True
+    sizes: list[int],
+    repeats: int,
+    folder: Path,
+    cache: Path | None,
+    full_audit: bool = True,
+    stand_in: bool = False,
 ) -> None:
     """Per folder size: build (or reuse), erase one evidence on ``repeats`` copies (the
     first followed by the full audit unless ``full_audit`` is off)."""
     built_in = cache if cache is not None else folder / "built"
     receipts: dict[int, list[float]] = {}
     for size in sizes:
-        source = built_in / f"one-evidence-{size}"
-        evidence_id = await build_folder(size, source)
+        source = built_in / f"one-evidence-{size}{'-stand-in' if stand_in else ''}"
+        evidence_id = await build_folder(size, source, stand_in)
         for repeat in range(repeats):
             work = folder / f"work-{size}-{repeat}"
             copy_at_rest(source, work)
@@ -288,6 +386,26 @@ async def run_one_evidence(
             print(
                 f"{size} turns, copy {repeat}: receipt {to_receipt:.2f} s, zero residue "
                 f"{clean:.2f} s, residue {residue}, load {load_average()}, slowest {slow}"
+            )
+    if receipts:
+        report_sizes(receipts, await baseline(folder, 1))
+
+
+async def run_kafka(sizes: list[int], repeats: int, folder: Path) -> None:
+    """bench/erasure_kafka.py: per folder size, fresh topics and a worker, then one
+    evidence erased ``repeats`` times, each to its receipt."""
+    from bench.erasure_kafka import erase_on_kafka
+
+    receipts: dict[int, list[float]] = {}
+    for size in sizes:
+        times, steps = await erase_on_kafka(folder_turns(size), repeats, folder, ProgressBar)
+        receipts[size] = times
+        padded = (steps + [{}] * len(times))[: len(times)]  # a step line may be missing
+        for copy, (seconds, step) in enumerate(zip(times, padded, strict=True)):
+            slow = {k: round(v, 2) for k, v in sorted(step.items(), key=lambda i: -i[1])[:5]}
+            print(
+                f"kafka {size} turns, erasure {copy}: receipt {seconds:.2f} s, "
+                f"load {load_average()}, slowest {slow}"
             )
     report_sizes(receipts, await baseline(folder, 1))
 
@@ -332,11 +450,30 @@ def main() -> None:
         help="--one-evidence: skip `provmem audit erasure`'s full audit after the first "
         "copy's erasure (it reads every byte of the folder: ~25 min at 100,000 turns)",
     )
+    parser.add_argument(
+        "--stand-in-vectors",
+        action="store_true",
+        help="--one-evidence: build with the model only for the erased scope, stand-in "
+        "vectors for the others (a 100,000-turn build in a fraction of the time)",
+    )
+    parser.add_argument("--build-only", action="store_true", help="build the folders, erase none")
+    parser.add_argument(
+        "--kafka",
+        action="store_true",
+        help="--one-evidence on the Kafka runtime (under `python -m tests.support.testbed --`)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="provmem-bench-erasure-") as folder:
-        if args.one_evidence:
+        if args.one_evidence and args.kafka:
+            work = run_kafka(args.one_evidence, args.repeats, Path(folder))
+        elif args.one_evidence:
             work = run_one_evidence(
-                args.one_evidence, args.repeats, Path(folder), args.cache, not args.no_full_audit
+                args.one_evidence,
+                0 if args.build_only else args.repeats,
+                Path(folder),
+                args.cache,
+                not args.no_full_audit,
+                args.stand_in_vectors,
             )
         else:
             work = run(args.subjects, args.facts, args.repeats, Path(folder), args.cache)

@@ -228,6 +228,19 @@ class SealedCompactingLog(SealedLog):
     async def compact(self, topic: str, *more: str) -> int:
         return int(await self.inner.compact(topic, *more))  # type: ignore[attr-defined]
 
+    async def compact_scope(self, scope_key: str, partition: int, topic: str, *more: str) -> int:
+        inner: EmbeddedEventLog = self.inner  # type: ignore[assignment]  # sealing() made it so
+        return await inner.compact_scope(scope_key, partition, topic, *more)
+
+    async def read_scope(
+        self, topic: str, partition: int, scope_key: str, start: int, limit: int
+    ) -> list[LogRecord]:
+        """The inner log's records of one scope (and of none), opened."""
+        inner: EmbeddedEventLog = self.inner  # type: ignore[assignment]  # sealing() made it so
+        return await self.sealer.open_all(
+            await inner.read_scope(topic, partition, scope_key, start, limit)
+        )
+
     async def expunge(self, topic: str, partition: int, keys: Sequence[bytes]) -> int:
         """Records under these keys exactly as they are at rest (not keyed again)."""
         return int(await self.inner.expunge(topic, partition, keys))  # type: ignore[attr-defined]

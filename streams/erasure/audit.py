@@ -39,11 +39,10 @@ from provmem.streams.erasure.residue import (
     slots_apart,
 )
 from provmem.streams.pipeline import CONTROL_PREFIX
-from provmem.streams.runtime.adapters import record_keys
+from provmem.streams.runtime.adapters import partition_records, record_keys, scope_records
 from provmem.streams.topics import TURNS
 
 log = structlog.get_logger(__name__)
-SCAN_BATCH = 1000
 _EVIDENCE_ID = re.compile(rb"ev_[0-9a-f]{32}")
 
 
@@ -137,7 +136,7 @@ class ErasureAudit:
             found["fact_views"] += len(await deps.views.facts_for_evidence(evidence_id))
             found["vector_index"] += await self._indexed(evidence_id)
         found["fact_views"] += await self._fragment_residue(scope_key, prints, mark)
-        found["log"] = await self._log_residue(erased_ids, partition)
+        found["log"] = await self._log_residue(erased_ids, partition, scope_key)
         findings = await byte_audit(deps, marks, scope_key, files, skip, partition)
         found.update(findings.found)
         hits = tuple(h.to_json() for h in findings.hits)
@@ -162,19 +161,22 @@ class ErasureAudit:
                 count += fragments_in(version.statement, prints, mark) > 0
         return count
 
-    async def _log_residue(self, erased_ids: list[str], only: int | None = None) -> int:
+    async def _log_residue(
+        self, erased_ids: list[str], only: int | None = None, scope_key: str = ""
+    ) -> int:
         """Readable traces that compaction would keep: the latest record of a key that is
         an erased turn, or a fact change still citing erased evidence. (The embedded log
         compacts at once; a Kafka broker's log cleaner drops the older records later.)
-        ``only``: that partition alone (the scope's)."""
+        ``only``: that partition alone (the scope's), read by scope where the log can."""
         erased, names, count = set(erased_ids), self.deps.names, 0
         printer = await record_keys(self.deps.log).printer()
+        scope = scope_key if only is not None else None
         keys = {printer(i) for i in erased} | {TURNS.key_for(i) for i in erased}  # older: raw
         for partition in await self._partitions(names.turns, only):
-            latest = await self._latest(names.turns, partition)
+            latest = await self._latest(names.turns, partition, scope)
             count += sum(_turn_survives(key, value, keys) for key, value in latest.items())
         for partition in await self._partitions(names.fact_changes, only):
-            latest = await self._latest(names.fact_changes, partition)
+            latest = await self._latest(names.fact_changes, partition, scope)
             count += sum(_change_survives(value, erased) for value in latest.values())
         return count
 
@@ -182,13 +184,17 @@ class ErasureAudit:
         every = range(await self.deps.log.partitions(topic))
         return [p for p in every if only is None or p == only]
 
-    async def _latest(self, topic: str, partition: int) -> dict[bytes, bytes | None]:
-        latest: dict[bytes, bytes | None] = {}
-        offset = 0
-        while batch := await self.deps.log.read(topic, partition, offset, SCAN_BATCH):
-            offset = batch[-1].offset + 1
-            latest.update((r.key or b"", r.value) for r in batch)
-        return latest
+    async def _latest(
+        self, topic: str, partition: int, scope: str | None = None
+    ) -> dict[bytes, bytes | None]:
+        """The latest record of each key of the partition (of ``scope``'s records and
+        those that show none, when given: a key's records are all of one scope)."""
+        log = self.deps.log
+        if scope is None:
+            records = partition_records(log, topic, partition)
+        else:
+            records = scope_records(log, topic, partition, scope)
+        return {r.key or b"": r.value async for r in records}
 
 
 def _cited(memory: ScopeMemory, erased: set[str]) -> int:

@@ -29,15 +29,14 @@ from provmem.core.ports import EventLog, LogRecord
 from provmem.core.scope import partition_for
 from provmem.streams.erasure.journal import Journal
 from provmem.streams.erasure.log_compaction import CryptoCompaction
-from provmem.streams.erasure.ports import ErasureDeps, GateKeeper
+from provmem.streams.erasure.ports import ErasureDeps, GateKeeper, ScopeCompacting
 from provmem.streams.erasure.steps import StepClock
 from provmem.streams.gate_store import FactVersion
 from provmem.streams.outcome import Outgoing
 from provmem.streams.runner import send_all
-from provmem.streams.runtime.adapters import RecordKeys, raw_log, record_keys
+from provmem.streams.runtime.adapters import RecordKeys, raw_log, record_keys, scope_records
 from provmem.streams.topics import FACT_CHANGES, TURNS, TopicSpec
 
-SCAN_BATCH = 1000
 log = structlog.get_logger(__name__)
 _T = TypeVar("_T")
 SaveGate = Callable[[], Awaitable[None]]
@@ -90,15 +89,15 @@ async def scope_log(deps: ErasureDeps, scope_key: str, until: int | None) -> Sco
     records before offset ``until``, when given). An empty read is the partition's end:
     a Kafka fetch that stalls before it raises (infra/log/kafka.py ``ReadStalled``) and the
     erasure fails and runs again, never re-deriving the scope from part of its turns
-    (which would erase the facts of the turns it did not read)."""
+    (which would erase the facts of the turns it did not read). A log that reads by scope
+    (the embedded one) reads only the scope's records and the tombstones: the others are
+    skipped by :meth:`ScopeLog.collect` anyway."""
     partition = partition_for(scope_key, deps.settings.partitions)
-    scan, offset = ScopeLog(), 0
-    while batch := await deps.log.read(deps.names.turns, partition, offset, SCAN_BATCH):
-        offset = batch[-1].offset + 1
-        for record in batch:
-            if until is not None and record.offset >= until:
-                return await scan.resolve(record_keys(deps.log))
-            scan.collect(scope_key, record)
+    scan = ScopeLog()
+    async for record in scope_records(deps.log, deps.names.turns, partition, scope_key):
+        if until is not None and record.offset >= until:
+            break
+        scan.collect(scope_key, record)
     return await scan.resolve(record_keys(deps.log))
 
 
@@ -165,7 +164,7 @@ class Cascade:
             lap("cascade.gate_save")
             await deps.settle(partition)
             lap("cascade.settle")
-            counts["log_records_compacted"] = await self._compact(compaction)
+            counts["log_records_compacted"] = await self._compact(job.scope_key, compaction)
             lap("cascade.compact")
         await job.journal.note(counts)
         return counts | fact_counts(changes)
@@ -239,7 +238,7 @@ class Cascade:
         views need none of the fact changes it sent: the log is compacted (in a thread of
         the embedded log) while the other stores are cleaned, and the views' consumers
         then read the tombstones only."""
-        compaction = await started(self._compact())
+        compaction = await started(self._compact(job.scope_key))
         try:
             counts = await self._clean_stores(job)
             await save()
@@ -277,12 +276,19 @@ class Cascade:
         await vectors.delete(job.erased_ids)
         return len(job.erased_ids)
 
-    async def _compact(self, crypto: CryptoCompaction | None = None) -> int:
-        """Records the log no longer holds, or holds only under a destroyed key."""
+    async def _compact(self, scope_key: str, crypto: CryptoCompaction | None = None) -> int:
+        """Records the log no longer holds, or holds only under a destroyed key (a log
+        that compacts by scope: of the scope's records on its partition alone)."""
         compacting = self.deps.capabilities.compacting
         if compacting is None:  # the broker compacts in its own time: crypto-compaction
             return 0 if crypto is None else await crypto.finish()
         names = self.deps.names
+        if isinstance(compacting, ScopeCompacting):  # the scope's records of its partition
+            partition = partition_for(scope_key, self.deps.settings.partitions)
+            compacted = compacting.compact_scope(
+                scope_key, partition, names.turns, names.fact_changes
+            )
+            return int(await compacted)
         return int(await compacting.compact(names.turns, names.fact_changes))
 
 

@@ -47,6 +47,7 @@ from provmem.streams.runtime.adapters import (
     mark,
     partition_records,
     raw_log,
+    scope_records,
     subject_key_id,
 )
 from provmem.streams.topics import (
@@ -83,15 +84,20 @@ class Retained:
 
 
 async def retained(
-    log: EventLog, topic: str, compacted: bool, only: int | None = None
+    log: EventLog, topic: str, compacted: bool, only: int | None = None, scope: str | None = None
 ) -> AsyncIterator[Retained]:
     """Every record of every partition of ``topic`` (of partition ``only``, when given), as
     the log holds it now; on a ``compacted`` topic, whether a later record of its key
     supersedes it (elsewhere nothing is: a delete-policy topic keeps every record until
-    its retention)."""
+    its retention). ``scope`` (with ``only``): that scope's records and those that show
+    none, where the log reads by scope (a key's records are all of one scope, so whether
+    one is superseded reads the same)."""
     every = range(await log.partitions(topic))
     for partition in every if only is None else [p for p in every if p == only]:
-        records = [r async for r in partition_records(log, topic, partition)]
+        if only is not None and scope is not None:
+            records = [r async for r in scope_records(log, topic, partition, scope)]
+        else:
+            records = [r async for r in partition_records(log, topic, partition)]
         last = {r.key: r.offset for r in records if r.key is not None}
         for r in records:
             superseded = compacted and r.key is not None and last[r.key] > r.offset
@@ -129,7 +135,10 @@ class LogAudit:
         scopes: set[str] = set()
         for config in self._topics(names):
             compacted = config.cleanup is Cleanup.COMPACT
-            async for item in retained(raw_log(deps.log), config.name, compacted, self.partition):
+            scoped = retained(
+                raw_log(deps.log), config.name, compacted, self.partition, self.scope_key
+            )
+            async for item in scoped:
                 record, value = item.record, item.record.value
                 scope = _scope_of(value)
                 scopes.add(scope or "")

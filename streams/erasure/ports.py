@@ -57,6 +57,14 @@ class CompactingLog(Protocol):
 
 
 @runtime_checkable
+class ScopeCompacting(Protocol):
+    async def compact_scope(self, scope_key: str, partition: int, topic: str, *more: str) -> int:
+        """``compact`` of one scope's records (and of those that show no scope) on one
+        partition of the topics: an erasure's cost follows its scope, not the log."""
+        ...
+
+
+@runtime_checkable
 class RecordedKeyStore(Protocol):
     """A key store whose records are on the log (infra/crypto/logged_keys.py): the audit reads
     every record its topics still hold."""

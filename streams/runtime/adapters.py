@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from provmem.infra.crypto.envelope import EvidenceSealer, KeyWrapper, master_key, subject_key_id
 from provmem.infra.crypto.log_keys import Rotation, is_log_key_of
-from provmem.infra.log.reads import partition_records
+from provmem.infra.log.reads import ScopedReads, partition_records, scope_records
 from provmem.infra.log.record_keys import PLAIN_KEYS, RecordKeys, is_keyed
 from provmem.infra.log.sealed import (
     LogSealer,
@@ -68,6 +68,8 @@ __all__ = [
     "marks_of",
     "master_key",
     "partition_records",
+    "scope_records",
+    "ScopedReads",
     "raw_log",
     "record_keys",
     "sealed_key_id",
