@@ -21,9 +21,9 @@ import json
 import os
 import re
 import time
-import uuid
 from pathlib import Path
 
+from bench.ingest import settings_for
 from provmem.config import Settings
 from provmem.core.events import ErasureRequested
 from provmem.services.erasure.subject import erasure_request
@@ -36,21 +36,11 @@ STEPS = re.compile(r"erasure\.steps\s.*?request_id=(\S+)\s+seconds=(\{[^}]*\})")
 
 
 def kafka_settings(folder: Path) -> Settings:
-    """Settings of one folder size's run: its own topics, group and Redis prefix."""
-    run = uuid.uuid4().hex[:8]
-    return Settings(
-        runtime="kafka",
-        broker_url=os.environ["PROVMEM_TEST_BROKER"],
-        redis_url=os.environ.get("PROVMEM_TEST_REDIS_URL", "redis://127.0.0.1:6379/0"),
-        data_dir=folder / run,
-        topic_prefix=f"bench-erasure-{run}",
-        consumer_group=f"bench-erasure-{run}",
-        redis_prefix=f"bench-erasure-{run}",
-        partitions=PARTITIONS,
-        producer_max_batch_size=1,  # Tansu (docs/ARCHITECTURE.md)
-        broker_session_timeout_s=10,
-        broker_heartbeat_interval_s=1,
-    )
+    """Settings of one folder size's run: its own topics, group and Redis prefix (as
+    bench/ingest's), on the testbed's broker and Redis, with this bench's partitions."""
+    redis_url = os.environ.get("PROVMEM_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    settings = settings_for(os.environ["PROVMEM_TEST_BROKER"], folder)
+    return settings.model_copy(update={"redis_url": redis_url, "partitions": PARTITIONS})
 
 
 async def erase_on_kafka(
