@@ -41,6 +41,9 @@ TIME_NOUNS = word_list("provmem.core.extraction", "time_nouns") | word_list(
     "provmem.core.extraction", "time_words"
 )
 WINDOW = 5  # the places reordered: the answer lost at ranking is most often 2nd to 5th
+#: A difference of cosines within it is no difference: near-identical statements differ
+#: by a few thousandths, what a question asks of them by tenths.
+CLOSER = 0.02
 
 
 class Kind(StrEnum):
@@ -196,7 +199,7 @@ def answer_first(
     head = list(bundles[:window])
     marks = {id(b): (agreement(b.fact, holder, kind), attribute.get(b.key, 0.0)) for b in head}
     moved = True
-    while moved:  # each swap undoes one pair the question orders: it ends
+    while moved:  # a pair swapped is never swapped back: it ends
         moved = False
         for at in range(len(head) - 1):
             if _better(marks[id(head[at + 1])], marks[id(head[at])]):
@@ -206,5 +209,7 @@ def answer_first(
 
 
 def _better(first: tuple[int, float], second: tuple[int, float]) -> bool:
-    """Whether ``first`` is at least as good as ``second`` on both marks and not equal."""
-    return first[0] >= second[0] and first[1] >= second[1] and first != second
+    """Whether ``first`` goes above ``second``: at least as good on both marks and better on
+    one, closeness counting only beyond ``CLOSER`` (a pair swapped is never swapped back)."""
+    agrees, closer = first[0] - second[0], first[1] - second[1]
+    return (agrees > 0 and closer >= -CLOSER) or (agrees >= 0 and closer > CLOSER)

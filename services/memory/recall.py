@@ -126,12 +126,12 @@ class Recall:
                 ranked, bundles = await self._rank(scope_key, intent, routes, found, None)
             bundles = fit.relevant(await self._hop(scope_key, bundles, vector))
         bundles = pair_conflicts(bundles, found.facts)  # conflicting facts together
+        holder, kind = asked_holder(resolved, intent.entities), asked_kind(resolved)
+        close = {b.key: fit.similarity.of([b.key, *b.evidence_ids]) for b in bundles[:WINDOW]}
+        bundles = answer_first(bundles, holder, kind, close)  # whatever the limit
         depth = min(limit, RAW_TIER)
         raw_best = guaranteed_raw_hits(ranked, depth, RAW_KEPT / RAW_TIER)
         bundles = keep_raw_tier(bundles, raw_best, depth)  # never pushed out by fusion
-        holder, kind = asked_holder(resolved, intent.entities), asked_kind(resolved)
-        attribute = _attribute(found.nearest)
-        bundles = answer_first(bundles, holder, kind, attribute, min(WINDOW, depth))
         kept = await self._fitting(bundles[: limit * 3], limit, budget, expand, fit)
         return Recollection(
             scope=scope_key,
@@ -386,12 +386,6 @@ def _similarity(nearest: Mapping[str, Sequence[VectorHit]]) -> Similarity:
     """How close the facts and raw turns nearest the query are to it."""
     hits = [nearest[kind] for kind in ("fact", "evidence")]
     return similarity_of([[(h.fact_id, h.score) for h in found] for found in hits], ROUTE_DEPTH)
-
-
-def _attribute(nearest: Mapping[str, Sequence[VectorHit]]) -> dict[str, float]:
-    """How close the facts and raw turns nearest what the query asks of the names it
-    mentions are to it (the query's own vector when it names no one)."""
-    return {hit.fact_id: hit.score for hit in nearest.get("asked", ())}
 
 
 def _asking(intent: QueryIntent) -> dict[str, Any]:

@@ -129,3 +129,9 @@ def test_where_asks_for_a_name_or_a_place_phrase_not_a_time() -> None:
     assert Kind.PLACE in stated_kinds(_fact("a", "Tomas works at a brewery."))
     assert Kind.PLACE not in stated_kinds(_fact("b", "Tomas works in the mornings."))
     assert Kind.PLACE not in stated_kinds(_fact("c", "Tomas is Ines's brother."))
+
+
+def test_closeness_within_a_few_thousandths_is_no_difference() -> None:
+    ranked = _bundles("Tomas keeps 3 goats.", "Tomas keeps 4 goats.")
+    kept = answer_first(ranked, ("tomas",), Kind.NUMBER, _close(ranked, 0.861, 0.864))
+    assert kept == ranked
