@@ -5,10 +5,10 @@ holder: a named person, "my sister", the user) a value of some kind (where: a pl
 a date or time; how many, how much: a number; who: a name). Within the first places, a
 result goes above another when it agrees with what is asked at least as well (it shows the
 asked holder, not a relative or the person a relative belongs to; it states a value of the
-asked kind) and is at least as close to what is asked of the holder (the similarity the
-query's dense search already gave it), and better on one of the two. Otherwise the fused
-order stands. Only places within the window move, so what the top holds is unchanged
-(recall at its depth, the raw tier's guarantee).
+asked kind) and is at least as close to the question (the similarity its dense searches
+already gave it, a difference within ``CLOSER`` counting as none), and better on one of the
+two. Otherwise the fused order stands. Only places within the window move, so what the top
+holds is unchanged (recall at its depth); the raw tier's guarantee is applied after.
 
 Light structure only, no parse and no second embedding at query time: the question's
 wh-word, the names it mentions and the person nouns they own; a fact's opening possessive
@@ -184,20 +184,20 @@ def answer_first(
     bundles: Sequence[FusedBundle],
     holder: tuple[str, ...],
     kind: Kind | None,
-    attribute: Mapping[str, float],
+    close: Mapping[str, float],
     window: int = WINDOW,
 ) -> list[FusedBundle]:
     """The bundles with the first ``window`` reordered where the question says more than
     fusion did: a result goes above another when it agrees with what is asked at least as
-    well (:func:`agreement`) and is at least as close to what is asked of the holder
-    (``attribute``: similarities from the query's dense search, by bundle key), and better
-    on one of the two. Otherwise the fused order stands, and the places after the window
-    stay as they are. A question that names no holder and asks no kind keeps the fused
+    well (:func:`agreement`) and is at least as close to the question (``close``: the
+    similarities its dense searches gave, by bundle key), and better on one of the two.
+    Otherwise the fused order stands, and the places after the window stay as they are.
+    A question that names no holder and asks no kind keeps the fused
     order: closeness alone does not overrule fusion."""
     if not holder and kind is None:
         return list(bundles)
     head = list(bundles[:window])
-    marks = {id(b): (agreement(b.fact, holder, kind), attribute.get(b.key, 0.0)) for b in head}
+    marks = {id(b): (agreement(b.fact, holder, kind), close.get(b.key, 0.0)) for b in head}
     moved = True
     while moved:  # a pair swapped is never swapped back: it ends
         moved = False
