@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 
 from provmem.core.events import Fact
@@ -186,30 +188,49 @@ def answer_first(
     kind: Kind | None,
     close: Mapping[str, float],
     window: int = WINDOW,
+    present: bool = False,
 ) -> list[FusedBundle]:
     """The bundles with the first ``window`` reordered where the question says more than
     fusion did: a result goes above another when it agrees with what is asked at least as
     well (:func:`agreement`) and is at least as close to the question (``close``: the
     similarities its dense searches gave, by bundle key), and better on one of the two.
-    Otherwise the fused order stands, and the places after the window stay as they are.
-    A question that names no holder and asks no kind keeps the fused
-    order: closeness alone does not overrule fusion."""
+    Asked how things stand (``present``), closeness alone never puts a fact above a later
+    one: an old value still active reads as close as the new one. Otherwise the fused order
+    stands, and the places after the window stay as they are. A question that names no
+    holder and asks no kind keeps the fused order: closeness alone does not overrule fusion."""
     if not holder and kind is None:
         return list(bundles)
     head = list(bundles[:window])
-    marks = {id(b): (agreement(b.fact, holder, kind), close.get(b.key, 0.0)) for b in head}
+    marks = {id(b): _Mark(agreement(b.fact, holder, kind), close.get(b.key, 0.0), b) for b in head}
     moved = True
     while moved:  # a pair swapped is never swapped back: it ends
         moved = False
         for at in range(len(head) - 1):
-            if _better(marks[id(head[at + 1])], marks[id(head[at])]):
+            if _better(marks[id(head[at + 1])], marks[id(head[at])], present):
                 head[at], head[at + 1] = head[at + 1], head[at]
                 moved = True
     return head + list(bundles[window:])
 
 
-def _better(first: tuple[int, float], second: tuple[int, float]) -> bool:
+@dataclass(frozen=True)
+class _Mark:
+    agrees: int
+    close: float
+    bundle: FusedBundle
+
+    @property
+    def said(self) -> datetime | None:
+        fact = self.bundle.fact
+        return None if fact is None else (fact.valid_from or fact.last_verified_at)
+
+
+def _better(first: _Mark, second: _Mark, present: bool) -> bool:
     """Whether ``first`` goes above ``second``: at least as good on both marks and better on
-    one, closeness counting only beyond ``CLOSER`` (a pair swapped is never swapped back)."""
-    agrees, closer = first[0] - second[0], first[1] - second[1]
-    return (agrees > 0 and closer >= -CLOSER) or (agrees >= 0 and closer > CLOSER)
+    one, closeness counting only beyond ``CLOSER`` (a pair swapped is never swapped back);
+    asked about the present, closeness alone does not lift an earlier fact over a later."""
+    agrees, closer = first.agrees - second.agrees, first.close - second.close
+    if agrees > 0:
+        return closer >= -CLOSER
+    mine, theirs = first.said, second.said
+    earlier = present and mine is not None and theirs is not None and mine < theirs
+    return agrees == 0 and closer > CLOSER and not earlier

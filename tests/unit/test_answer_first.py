@@ -135,3 +135,15 @@ def test_closeness_within_a_few_thousandths_is_no_difference() -> None:
     ranked = _bundles("Tomas keeps 3 goats.", "Tomas keeps 4 goats.")
     kept = answer_first(ranked, ("tomas",), Kind.NUMBER, _close(ranked, 0.861, 0.864))
     assert kept == ranked
+
+
+def test_asked_how_things_stand_closeness_alone_does_not_lift_an_earlier_fact() -> None:
+    earlier = _fact("f0", "Tomas pays 900 in rent.")
+    later = _fact("f1", "Tomas's rent is now 950.")
+    later = later.model_copy(update={"last_verified_at": earlier.last_verified_at.replace(day=20)})
+    ranked = [FusedBundle(f.fact_id, 1.0, {"dense_facts"}, f) for f in (later, earlier)]
+    close = {"f1": 0.5, "f0": 0.7}
+    kept = answer_first(ranked, ("tomas",), Kind.NUMBER, close, present=True)
+    assert [b.key for b in kept] == ["f1", "f0"]
+    past = answer_first(ranked, ("tomas",), Kind.NUMBER, close)
+    assert [b.key for b in past] == ["f0", "f1"]
