@@ -5,10 +5,12 @@ holder: a named person, "my sister", the user) a value of some kind (where: a pl
 a date or time; how many, how much: a number; who: a name). Within the first places, a
 result goes above another when it agrees with what is asked at least as well (it shows the
 asked holder, not a relative or the person a relative belongs to; it states a value of the
-asked kind) and is at least as close to the question (the similarity its dense searches
-already gave it, a difference within ``CLOSER`` counting as none), and better on one of the
-two. Otherwise the fused order stands. Only places within the window move, so what the top
-holds is unchanged (recall at its depth); the raw tier's guarantee is applied after.
+asked kind) and is at least as close to what is asked of the names (the similarity the
+query's dense search for it already gave, a difference within ``CLOSER`` counting as none),
+and better on one of the two; asked how things stand, closeness alone never lifts an
+earlier fact over a later one. Otherwise the fused order stands. Only places within the
+window move, so what the top holds is unchanged (recall at its depth); the raw tier's
+guarantee is applied after.
 
 Light structure only, no parse and no second embedding at query time: the question's
 wh-word, the names it mentions and the person nouns they own; a fact's opening possessive
@@ -192,8 +194,8 @@ def answer_first(
 ) -> list[FusedBundle]:
     """The bundles with the first ``window`` reordered where the question says more than
     fusion did: a result goes above another when it agrees with what is asked at least as
-    well (:func:`agreement`) and is at least as close to the question (``close``: the
-    similarities its dense searches gave, by bundle key), and better on one of the two.
+    well (:func:`agreement`) and is at least as close to what is asked (``close``: the
+    similarities the query's dense search gave, by bundle key), and better on one of the two.
     Asked how things stand (``present``), closeness alone never puts a fact above a later
     one: an old value still active reads as close as the new one. Otherwise the fused order
     stands, and the places after the window stay as they are. A question that names no
