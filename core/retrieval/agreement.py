@@ -221,6 +221,10 @@ class _Mark:
     bundle: FusedBundle
 
     @property
+    def ended(self) -> bool:
+        return self.bundle.fact is not None and self.bundle.fact.valid_to is not None
+
+    @property
     def said(self) -> datetime | None:
         fact = self.bundle.fact
         return None if fact is None else (fact.valid_from or fact.last_verified_at)
@@ -229,8 +233,11 @@ class _Mark:
 def _better(first: _Mark, second: _Mark, present: bool) -> bool:
     """Whether ``first`` goes above ``second``: at least as good on both marks and better on
     one, closeness counting only beyond ``CLOSER`` (a pair swapped is never swapped back);
-    asked about the present, closeness alone does not lift an earlier fact over a later."""
+    asked about the present, nothing lifts a fact that has ended over one that holds, and
+    closeness alone does not lift an earlier fact over a later one."""
     agrees, closer = first.agrees - second.agrees, first.close - second.close
+    if present and first.ended and not second.ended:  # "used to ..." stays below what holds
+        return False
     if agrees > 0:
         return closer >= -CLOSER
     mine, theirs = first.said, second.said

@@ -147,3 +147,11 @@ def test_asked_how_things_stand_closeness_alone_does_not_lift_an_earlier_fact() 
     assert [b.key for b in kept] == ["f1", "f0"]
     past = answer_first(ranked, ("tomas",), Kind.NUMBER, close)
     assert [b.key for b in past] == ["f0", "f1"]
+
+
+def test_asked_how_things_stand_an_ended_fact_stays_below_what_holds() -> None:
+    holds = _fact("f0", "Since starting at the clinic, Tomas barely cooks.")
+    ended = _fact("f1", "Tomas used to be a teacher.", valid_to=holds.last_verified_at)
+    ranked = [FusedBundle(f.fact_id, 1.0, {"dense_facts"}, f) for f in (holds, ended)]
+    kept = answer_first(ranked, ("tomas",), None, {"f0": 0.5, "f1": 0.7}, present=True)
+    assert [b.key for b in kept] == ["f0", "f1"]
