@@ -21,6 +21,7 @@ from provmem.core.ports import (
     VectorHit,
     VectorIndex,
 )
+from provmem.core.retrieval.agreement import answer_first, asked_holder, asked_kind
 from provmem.core.retrieval.fusion import (
     FusedBundle,
     Lookups,
@@ -125,6 +126,10 @@ class Recall:
                 ranked, bundles = await self._rank(scope_key, intent, routes, found, None)
             bundles = fit.relevant(await self._hop(scope_key, bundles, vector))
         bundles = pair_conflicts(bundles, found.facts)  # conflicting facts together
+        holder, kind = asked_holder(resolved, intent.entities), asked_kind(resolved)
+        close = _attribute(found.nearest)
+        present = intent.present_at is not None
+        bundles = answer_first(bundles, holder, kind, close, present=present)  # any limit
         depth = min(limit, RAW_TIER)
         raw_best = guaranteed_raw_hits(ranked, depth, RAW_KEPT / RAW_TIER)
         bundles = keep_raw_tier(bundles, raw_best, depth)  # never pushed out by fusion
@@ -382,6 +387,12 @@ def _similarity(nearest: Mapping[str, Sequence[VectorHit]]) -> Similarity:
     """How close the facts and raw turns nearest the query are to it."""
     hits = [nearest[kind] for kind in ("fact", "evidence")]
     return similarity_of([[(h.fact_id, h.score) for h in found] for found in hits], ROUTE_DEPTH)
+
+
+def _attribute(nearest: Mapping[str, Sequence[VectorHit]]) -> dict[str, float]:
+    """How close the facts and raw turns nearest what the query asks of the names it
+    mentions are to it (the query's own vector when it names no one)."""
+    return {hit.fact_id: hit.score for hit in nearest.get("asked", ())}
 
 
 def _asking(intent: QueryIntent) -> dict[str, Any]:

@@ -115,6 +115,7 @@ class Routes:
         parts = [[hits[wanted.index(search)] for search in plan] for plan in plans]
         spoken, speakers = _spoken(asked, parts[1])
         nearest = dict(zip(("fact", "evidence"), parts[3], strict=True))
+        nearest["asked"] = [*parts[0][0], *parts[0][-1]]  # nearest what is asked of the names
         return Searched(
             _dense(asked, parts[0]), spoken, speakers, _entity(asked, parts[2]), nearest
         )
@@ -204,7 +205,8 @@ class Routes:
 @dataclass(frozen=True)
 class Searched:
     """The routes of :meth:`Routes.searched`, the names that spoke in the scope, and the
-    facts and raw turns nearest the query's own vector by kind (the relevance floor's)."""
+    facts and raw turns nearest the query's own vector by kind (the relevance floor's), and
+    the facts and raw turns nearest what it asks of the names it mentions (``asked``)."""
 
     dense: list[RouteResult]
     spoken: RouteResult | None

@@ -278,3 +278,25 @@ async def test_a_question_about_someone_reaches_what_they_said_themselves(tmp_pa
         assert "spoken" not in {r.route for r in plain.routes}
     finally:
         await runtime.stop()
+
+
+async def test_the_asked_holder_s_fact_of_the_asked_kind_comes_first(tmp_path: Path) -> None:
+    """Issue 27 item 6: asked where her brother lives, Alice's brother's city comes before
+    her own home and before his other facts; asked where she lives, hers comes first."""
+    runtime = await Runtime(Settings(data_dir=tmp_path / "d", partitions=1), tmp_path).start()
+    try:
+        await runtime.memory.publish(
+            [
+                said("b1", "My brother Tomas is a welder and he loves fishing.", 0),
+                said("b2", "I live in Bergen with two cats.", 1),
+                said("b3", "My brother Tomas lives in Tromso now.", 2),
+                said("b4", "Tomas turned 40 in March.", 3),
+            ]
+        )
+        await runtime.memory.sync()
+        brother = await runtime.memory.query(SCOPE, "Where does my brother live?", now=NOW)
+        assert "Tromso" in _top_statement(brother)
+        own = await runtime.memory.query(SCOPE, "Where do I live?", now=NOW)
+        assert "Bergen" in _top_statement(own)
+    finally:
+        await runtime.stop()

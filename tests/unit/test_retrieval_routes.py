@@ -140,6 +140,8 @@ async def test_the_vector_routes_search_in_one_batch_and_find_what_each_route_fi
         nearest = {  # the query's own vector, whichever form the dense fact route searched
             kind: await index.search(SCOPE, asked.vector, 30, kind) for kind in ("fact", "evidence")
         }
+        asked_facts = await index.search(SCOPE, asked.asked, 30, "fact")  # what is asked
+        nearest["asked"] = [*asked_facts, *await index.search(SCOPE, asked.asked, 30, "evidence")]
         assert searched.nearest == nearest
     assert searched.speakers == [] and searched.spoken is None  # the last query names no one
 
