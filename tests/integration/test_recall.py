@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -240,63 +242,61 @@ async def test_anchor_route_finds_the_turn_of_a_code_identifier(runtime: Runtime
 async def test_neighbour_route_brings_the_reply_to_a_turn_found(tmp_path: Path) -> None:
     """The answer to a question found often shares no word with the query: the neighbour
     route reads the exchange around the raw tier's best hits."""
-    runtime = await Runtime(Settings(data_dir=tmp_path / "d", partitions=2), tmp_path).start()
-    try:
-        await runtime.memory.publish(
-            [
-                said("n1", "My sister keeps asking where I found the brass lamp.", 0),
-                said("n2", "A flea market in Lyon, last spring, for twelve euros.", 1),
-                said("n3", "The weather has been grey all week.", 2),
-                said("n4", "I started a pottery class on Tuesdays.", 3),
-            ]
-        )
-        await runtime.memory.sync()
+    turns = [
+        said("n1", "My sister keeps asking where I found the brass lamp.", 0),
+        said("n2", "A flea market in Lyon, last spring, for twelve euros.", 1),
+        said("n3", "The weather has been grey all week.", 2),
+        said("n4", "I started a pottery class on Tuesdays.", 3),
+    ]
+    async with _published(tmp_path, turns, partitions=2) as runtime:
         result = await runtime.memory.query(SCOPE, "Where was the brass lamp found?", now=NOW)
         near = [b for b in result.bundles if "neighbours" in b.routes]
         assert "n2" in {e.source_turn_id for b in near for e in b.evidence}
-    finally:
-        await runtime.stop()
 
 
 async def test_a_question_about_someone_reaches_what_they_said_themselves(tmp_path: Path) -> None:
     """The spoken route searches the named speaker's own turns for what is asked; the word
     routes leave the speaker's name out (it heads every turn they said)."""
-    runtime = await Runtime(Settings(data_dir=tmp_path / "d", partitions=2), tmp_path).start()
-    try:
-        turns = [
-            {**said("b1", "Alice, have you ever tried the harp? Alice would love it.", 0)},
-            {**said("a1", "On Sundays I repair old bicycles in the garage.", 1)},
-        ]
-        turns[0]["speaker"] = "Bob"
-        await runtime.memory.publish(turns)
-        await runtime.memory.sync()
+    turns = [
+        {**said("b1", "Alice, have you ever tried the harp? Alice would love it.", 0)},
+        {**said("a1", "On Sundays I repair old bicycles in the garage.", 1)},
+    ]
+    turns[0]["speaker"] = "Bob"
+    async with _published(tmp_path, turns, partitions=2) as runtime:
         result = await runtime.memory.query(SCOPE, "What hobby does Alice have?", now=NOW)
         spoken = [b for b in result.bundles if "spoken" in b.routes]
         assert {e.source_turn_id for b in spoken for e in b.evidence} == {"a1"}
         assert "dense_facts" not in {r.route for r in result.routes}  # hers: the entity route
         plain = await runtime.memory.query(SCOPE, "What hobby is mentioned?", now=NOW)
         assert "spoken" not in {r.route for r in plain.routes}
-    finally:
-        await runtime.stop()
 
 
 async def test_the_asked_holder_s_fact_of_the_asked_kind_comes_first(tmp_path: Path) -> None:
     """Issue 27 item 6: asked where her brother lives, Alice's brother's city comes before
     her own home and before his other facts; asked where she lives, hers comes first."""
-    runtime = await Runtime(Settings(data_dir=tmp_path / "d", partitions=1), tmp_path).start()
-    try:
-        await runtime.memory.publish(
-            [
-                said("b1", "My brother Tomas is a welder and he loves fishing.", 0),
-                said("b2", "I live in Bergen with two cats.", 1),
-                said("b3", "My brother Tomas lives in Tromso now.", 2),
-                said("b4", "Tomas turned 40 in March.", 3),
-            ]
-        )
-        await runtime.memory.sync()
+    turns = [
+        said("b1", "My brother Tomas is a welder and he loves fishing.", 0),
+        said("b2", "I live in Bergen with two cats.", 1),
+        said("b3", "My brother Tomas lives in Tromso now.", 2),
+        said("b4", "Tomas turned 40 in March.", 3),
+    ]
+    async with _published(tmp_path, turns, partitions=1) as runtime:
         brother = await runtime.memory.query(SCOPE, "Where does my brother live?", now=NOW)
         assert "Tromso" in _top_statement(brother)
         own = await runtime.memory.query(SCOPE, "Where do I live?", now=NOW)
         assert "Bergen" in _top_statement(own)
+
+
+@asynccontextmanager
+async def _published(
+    tmp_path: Path, turns: list[dict[str, Any]], partitions: int
+) -> AsyncIterator[Runtime]:
+    """An embedded runtime of its own that has derived ``turns``; stopped after."""
+    settings = Settings(data_dir=tmp_path / "d", partitions=partitions)
+    runtime = await Runtime(settings, tmp_path).start()
+    try:
+        await runtime.memory.publish(turns)
+        await runtime.memory.sync()
+        yield runtime
     finally:
         await runtime.stop()
