@@ -29,14 +29,15 @@ lint: $(STAMP)  ## ruff, mypy --strict on the whole package, import contracts, s
 # Four pytest processes share the suite on two cores (most Kafka tests wait on the broker or
 # on a worker's start, not the CPU); xdist hands out whole files, longest first (the order
 # tests/support/durations.json records; tests/conftest.py sorts by it). Lint runs beside the
-# suite (-Oline keeps each line whole); schemathesis runs on its own after, as
+# suite (their lines may interleave: a grouped output would hide the suite's progress until
+# it ends); schemathesis runs on its own after, as
 # its pytest plugin generates cases only outside xdist.
 PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
 SCHEMATHESIS := tests/e2e/test_schemathesis.py
 
 .PHONY: suite
 test: $(STAMP)  ## everything: lint and all suites against a Tansu broker and Redis
-	$(MAKE) --no-print-directory -j2 -Oline lint suite
+	$(MAKE) --no-print-directory -j2 lint suite
 	$(PYTEST) $(SCHEMATHESIS)
 
 suite: $(STAMP)
