@@ -35,6 +35,7 @@ from tests.support.tansu import free_port
 from tests.support.worker_process import settings_env
 
 WORKERS, WRITERS, TURNS = 3, 4, 5
+STOP_WITHIN_S = 120
 AT = "2026-05-08T13:{:02d}:00+00:00"
 
 
@@ -58,7 +59,19 @@ async def api_server(
     finally:
         if process.poll() is None:
             process.terminate()
-        await asyncio.to_thread(process.wait, 60)
+        await _stopped(process, log)
+
+
+async def _stopped(process: subprocess.Popen[bytes], log: Path) -> None:
+    """Wait for a terminated API to exit (its stop applies what the log holds and closes
+    its stores: slow on busy cores); one that does not is killed and its log's tail told."""
+    try:
+        await asyncio.to_thread(process.wait, STOP_WITHIN_S)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        await asyncio.to_thread(process.wait, 30)
+        tail = log.read_text(errors="replace")[-4000:]
+        raise AssertionError(f"the API did not stop within {STOP_WITHIN_S} s: {tail}") from None
 
 
 def fresh(live: LiveApi) -> httpx.AsyncClient:
