@@ -20,11 +20,33 @@ def connect(path: Path, durable: bool = True) -> sqlite3.Connection:
     cut can only lose their last commits, which replaying from the log restores)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
-    conn.execute("PRAGMA journal_mode=WAL")
+    _write_ahead(conn)
     conn.execute("PRAGMA synchronous=FULL" if durable else "PRAGMA synchronous=NORMAL")
     conn.execute("PRAGMA busy_timeout=30000")
     conn.execute("PRAGMA secure_delete=ON")  # deleted rows are zeroed, free pages too
     return conn
+
+
+#: How long an open waits for another process's switch of a new file to WAL.
+WAL_SWITCH_WAIT_S = 30.0
+
+
+def _write_ahead(conn: sqlite3.Connection) -> None:
+    """Put the file in WAL mode (the mode stays with the file). The switch needs the file
+    alone, and SQLite answers "database is locked" at once, without its busy wait, when
+    several processes open a new file together (four writers on a fresh folder): retried
+    until the file is in WAL mode, which one of them will have set."""
+    deadline = time.monotonic() + WAL_SWITCH_WAIT_S
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal":
+                return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error):
+                raise
+        if time.monotonic() > deadline:
+            raise sqlite3.OperationalError("database is locked: could not switch it to WAL")
+        time.sleep(0.02)
 
 
 def rewrite(conn: sqlite3.Connection) -> bool:
